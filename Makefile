@@ -1,0 +1,56 @@
+# Foundation Models for Linux — build, test and benchmark entry points.
+# Every target installs what it needs (llama.cpp, the default model) into the cache
+# directory first, so a fresh machine needs nothing but this Makefile.
+
+CACHE_ROOT   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/foundation-models
+LLAMA_PREFIX := $(shell scripts/install-llama.sh --print-prefix)
+MODEL        := $(CACHE_ROOT)/models/SmolLM2-135M-Instruct.Q4_1.gguf
+GEMMA_MODEL  := $(CACHE_ROOT)/models/gemma-3-270m-q4_k_m.gguf
+
+export PKG_CONFIG_PATH := $(LLAMA_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+# The binaries find libllama through an rpath, so nobody has to set LD_LIBRARY_PATH.
+RPATH        := -Xlinker -rpath -Xlinker $(LLAMA_PREFIX)/lib
+SWIFT_BUILD_FLAGS ?=
+SWIFT        := swift
+JOBS         := $(shell nproc)
+
+.PHONY: all setup llama model gemma build release run test bench clean-cache help
+
+all: build
+
+help:
+	@echo "make run     tag the seed's example text with the default model (installs what is missing)"
+	@echo "make test    install what is missing, then run every test"
+	@echo "make bench   release-build benchmarks (numbers as ratios against a baseline in the same run)"
+
+setup: llama model
+
+llama: $(LLAMA_PREFIX)/.complete
+$(LLAMA_PREFIX)/.complete:
+	scripts/install-llama.sh
+
+model: $(MODEL)
+$(MODEL):
+	scripts/install-model.sh smollm2 >/dev/null
+
+gemma: $(GEMMA_MODEL)
+$(GEMMA_MODEL):
+	scripts/install-model.sh gemma3 >/dev/null
+
+build: llama
+	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
+
+release: llama
+	$(SWIFT) build -c release $(RPATH) $(SWIFT_BUILD_FLAGS)
+
+run: setup release
+	.build/release/fm respond --greedy "Today we had a lovely picnic with friends at the beach."
+
+test: setup gemma
+	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test $(RPATH) $(SWIFT_BUILD_FLAGS)
+
+bench: setup gemma
+	scripts/bench.sh
+
+clean-cache:
+	rm -rf $(CACHE_ROOT)

@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+/// One set of settings for every target: Swift 6 mode plus the upcoming features we hold ourselves to.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "foundation-models-linux",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FoundationModels", targets: ["FoundationModels"]),
+        .executable(name: "fm", targets: ["fm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+    ],
+    targets: [
+        // MARK: Public API
+        .target(
+            name: "FoundationModels",
+            dependencies: ["FoundationModelsMacros", "FMDecoding", "FMLlama"],
+            swiftSettings: swiftSettings
+        ),
+        .macro(
+            name: "FoundationModelsMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Grammar and decoding (pure Swift, no llama.cpp)
+        .target(name: "FMDecoding", swiftSettings: swiftSettings),
+
+        // MARK: llama.cpp runtime (the only place that calls llama.cpp)
+        .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
+        .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
+
+        // MARK: Command-line tool
+        .executableTarget(
+            name: "fm",
+            dependencies: [
+                "FoundationModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "FMDecodingTests", dependencies: ["FMDecoding"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FoundationModelsMacrosTests",
+            dependencies: [
+                "FoundationModelsMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,2 @@
+/// Placeholder so the module builds until the llama.cpp runtime lands.
+enum FMLlamaPlaceholder {}

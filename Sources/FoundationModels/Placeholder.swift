@@ -1,0 +1,2 @@
+/// Placeholder so the module builds until the public API lands.
+enum FoundationModelsPlaceholder {}

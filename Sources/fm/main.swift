@@ -1,0 +1,1 @@
+print("fm: not implemented yet")
