@@ -56,6 +56,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Benchmarks (release builds only, run by `make bench`)
+        .executableTarget(
+            name: "fm-bench",
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "FMDecodingTests", dependencies: ["FMDecoding"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,0 +1,1 @@
+print("fm-bench: no suites yet")
