@@ -8,8 +8,9 @@ MODEL        := $(CACHE_ROOT)/models/SmolLM2-135M-Instruct.Q4_1.gguf
 GEMMA_MODEL  := $(CACHE_ROOT)/models/gemma-3-270m-q4_k_m.gguf
 
 export PKG_CONFIG_PATH := $(LLAMA_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
-# The binaries find libllama through an rpath, so nobody has to set LD_LIBRARY_PATH.
-RPATH        := -Xlinker -rpath -Xlinker $(LLAMA_PREFIX)/lib
+# The binaries find libllama through an rpath (old-style DT_RPATH, which also covers the libraries
+# libllama itself loads), so nobody has to set LD_LIBRARY_PATH.
+RPATH        := -Xlinker --disable-new-dtags -Xlinker -rpath -Xlinker $(LLAMA_PREFIX)/lib
 SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)

@@ -1,2 +1,0 @@
-/// Placeholder so the module builds until the llama.cpp runtime lands.
-enum FMLlamaPlaceholder {}

@@ -1,0 +1,195 @@
+import CLlama
+
+/// An inference context: a KV cache plus compute buffers for one or more token sequences.
+///
+/// The context remembers which tokens each sequence holds, so a caller asks for the tokens it wants
+/// evaluated (``prepare(_:sequence:)``) and only the part after the longest cached prefix is computed:
+/// earlier turns of a conversation, shared instructions and prompt prefixes are not prefilled again.
+///
+/// A context is not thread-safe; its owner confines it to one thread at a time.
+public final class LlamaContext {
+    private let pointer: OpaquePointer
+    private var batch: llama_batch
+    /// The model this context runs.
+    public let model: LlamaModel
+    /// Tokens the context holds, prompt and response together, across all sequences.
+    public let contextLength: Int
+    /// The most tokens one decode call evaluates.
+    public let batchSize: Int
+    /// Number of independent sequences.
+    public let sequenceCount: Int
+
+    /// The tokens held in the KV cache, per sequence.
+    public private(set) var cachedTokens: [[Int32]]
+    private var logitsLocation: [LogitsLocation]
+
+    private enum LogitsLocation {
+        case none
+        case output(Int32)
+        case copied([Float])
+    }
+
+    init(model: LlamaModel, contextLength: Int, batchSize: Int, threads: Int, sequences: Int) throws(LlamaError) {
+        var params = llama_context_default_params()
+        params.n_ctx = UInt32(contextLength)
+        params.n_batch = UInt32(batchSize)
+        params.n_ubatch = UInt32(batchSize)
+        params.n_seq_max = UInt32(sequences)
+        params.n_threads = Int32(threads)
+        params.n_threads_batch = Int32(threads)
+        params.no_perf = true
+        // Each parallel sequence gets the whole window, as a lone session would.
+        params.kv_unified = true
+        guard let context = llama_init_from_model(model.pointer, params) else {
+            throw LlamaError(.contextCreation, "llama.cpp could not create a context of \(contextLength) tokens")
+        }
+        self.pointer = context
+        self.model = model
+        self.contextLength = Int(llama_n_ctx(context))
+        self.batchSize = Int(llama_n_batch(context))
+        self.sequenceCount = sequences
+        self.batch = llama_batch_init(Int32(batchSize), 0, Int32(sequences))
+        self.cachedTokens = Array(repeating: [], count: sequences)
+        self.logitsLocation = Array(repeating: .none, count: sequences)
+    }
+
+    deinit {
+        llama_batch_free(batch)
+        llama_free(pointer)
+    }
+
+    private var memory: llama_memory_t { llama_get_memory(pointer) }
+
+    // MARK: KV cache
+
+    /// Makes `sequence` hold exactly `tokens` and evaluates what is not cached yet, leaving the logits
+    /// of the last token ready for ``logits(sequence:)``.
+    ///
+    /// - Returns: How many tokens were reused from the cache.
+    @discardableResult
+    public func prepare(_ tokens: [Int32], sequence: Int = 0) throws(LlamaError) -> Int {
+        precondition(!tokens.isEmpty, "a prompt has at least one token")
+        guard tokens.count <= contextLength else {
+            throw LlamaError(.contextFull, "\(tokens.count) tokens exceed the context window of \(contextLength)")
+        }
+        let cached = cachedTokens[sequence]
+        var common = 0
+        let limit = min(cached.count, tokens.count)
+        while common < limit, cached[common] == tokens[common] { common += 1 }
+        // The last token is always evaluated again so its logits are fresh.
+        if common == tokens.count { common -= 1 }
+        truncate(sequence: sequence, to: common)
+        try evaluate(Array(tokens[common...]), sequence: sequence)
+        return common
+    }
+
+    /// Appends `tokens` to `sequence` and evaluates them, in chunks of ``batchSize``.
+    public func evaluate(_ tokens: [Int32], sequence: Int = 0) throws(LlamaError) {
+        try evaluate([(sequence, tokens)])
+    }
+
+    /// Appends tokens to several sequences and evaluates them together, in as few decode calls as the
+    /// batch size allows. Each sequence's last token gets logits.
+    public func evaluate(_ items: [(sequence: Int, tokens: [Int32])]) throws(LlamaError) {
+        let total = items.reduce(0) { $0 + $1.tokens.count }
+        let used = cachedTokens.reduce(0) { $0 + $1.count }
+        guard used + total <= contextLength else {
+            throw LlamaError(.contextFull, "\(used + total) tokens exceed the context window of \(contextLength)")
+        }
+        // Flatten into (sequence, token, isLast) in item order.
+        var pending: [(sequence: Int, token: Int32, isLast: Bool)] = []
+        pending.reserveCapacity(total)
+        for item in items where !item.tokens.isEmpty {
+            for (offset, token) in item.tokens.enumerated() {
+                pending.append((item.sequence, token, offset == item.tokens.count - 1))
+            }
+        }
+        var start = 0
+        while start < pending.count {
+            let chunk = pending[start..<min(start + batchSize, pending.count)]
+            let isFinalChunk = chunk.endIndex == pending.count
+            batch.n_tokens = 0
+            for entry in chunk {
+                let index = Int(batch.n_tokens)
+                batch.token[index] = entry.token
+                batch.pos[index] = Int32(cachedTokens[entry.sequence].count)
+                batch.n_seq_id[index] = 1
+                batch.seq_id[index]![0] = Int32(entry.sequence)
+                batch.logits[index] = entry.isLast ? 1 : 0
+                batch.n_tokens += 1
+                cachedTokens[entry.sequence].append(entry.token)
+            }
+            let status = llama_decode(pointer, batch)
+            guard status == 0 else {
+                // The failed chunk's tokens may or may not be in the cache; forget the sequences involved.
+                for entry in chunk { truncate(sequence: entry.sequence, to: 0) }
+                if status == 1 {
+                    throw LlamaError(.contextFull, "no room in the KV cache for \(chunk.count) more tokens")
+                }
+                throw LlamaError(.decode, "llama_decode returned \(status)")
+            }
+            for (offset, entry) in zip(0..., chunk) where entry.isLast {
+                if isFinalChunk {
+                    logitsLocation[entry.sequence] = .output(Int32(offset))
+                } else {
+                    // The next decode call overwrites the output buffer: keep a copy.
+                    logitsLocation[entry.sequence] = .copied(Array(rawLogits(output: Int32(offset))))
+                }
+            }
+            start = chunk.endIndex
+        }
+    }
+
+    /// Forgets every token of `sequence` from position `count` on.
+    public func truncate(sequence: Int = 0, to count: Int) {
+        guard count < cachedTokens[sequence].count else { return }
+        if !llama_memory_seq_rm(memory, Int32(sequence), Int32(count), -1) {
+            // Partial removal unsupported by this cache type: drop the whole sequence.
+            _ = llama_memory_seq_rm(memory, Int32(sequence), -1, -1)
+            cachedTokens[sequence] = []
+        } else {
+            cachedTokens[sequence].removeSubrange(count...)
+        }
+        logitsLocation[sequence] = .none
+    }
+
+    /// Empties every sequence.
+    public func clear() {
+        llama_memory_clear(memory, true)
+        cachedTokens = Array(repeating: [], count: sequenceCount)
+        logitsLocation = Array(repeating: .none, count: sequenceCount)
+    }
+
+    // MARK: Logits
+
+    /// Calls `body` with the logits of the last evaluated token of `sequence` (one per vocabulary entry).
+    public func withLogits<R>(sequence: Int = 0, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        switch logitsLocation[sequence] {
+        case .none:
+            preconditionFailure("no logits for sequence \(sequence): evaluate tokens first")
+        case .output(let index):
+            return try body(rawLogits(output: index))
+        case .copied(let values):
+            return try values.withUnsafeBufferPointer(body)
+        }
+    }
+
+    private func rawLogits(output index: Int32) -> UnsafeBufferPointer<Float> {
+        guard let base = llama_get_logits_ith(pointer, index) else {
+            preconditionFailure("llama.cpp has no logits for output \(index)")
+        }
+        return UnsafeBufferPointer(start: base, count: model.vocabularySize)
+    }
+
+    // MARK: Adapters
+
+    /// Applies LoRA adapters with their scales (an empty list removes all adapters).
+    public func setAdapters(_ adapters: [(LlamaAdapter, Float)]) throws(LlamaError) {
+        var pointers: [OpaquePointer?] = adapters.map { $0.0.pointer }
+        var scales = adapters.map(\.1)
+        let status = llama_set_adapters_lora(pointer, &pointers, pointers.count, &scales)
+        guard status == 0 else { throw LlamaError(.adapter, "llama.cpp could not apply the adapters (\(status))") }
+        // Cached activations were computed with other weights.
+        clear()
+    }
+}

@@ -1,0 +1,125 @@
+import CLlama
+import Foundation
+import Synchronization
+
+/// A GGUF model loaded into memory: weights, vocabulary and metadata.
+///
+/// A model is immutable after loading and shared by every session and thread; inference state lives
+/// in ``LlamaContext``s created from it.
+public final class LlamaModel: @unchecked Sendable {
+    // @unchecked: `pointer` and `vocab` are only read after init (llama.cpp documents model and
+    // tokenizer access as thread-safe); the lazily built token table is guarded by `tokenTable`'s Mutex.
+    let pointer: OpaquePointer
+    let vocab: OpaquePointer
+    let tokenTable = Mutex<[[UInt8]]?>(nil)
+
+    /// The file the model was loaded from.
+    public let path: String
+
+    /// Loads a GGUF file.
+    ///
+    /// - Throws: ``LlamaError`` with code `modelNotFound` or `modelLoad`.
+    public init(path: String) throws(LlamaError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LlamaError(.modelNotFound, "no model file at \(path)")
+        }
+        LlamaBackend.ensureInitialized()
+        var params = llama_model_default_params()
+        params.n_gpu_layers = 0
+        guard let model = llama_model_load_from_file(path, params) else {
+            throw LlamaError(.modelLoad, "llama.cpp could not load \(path) as a GGUF model")
+        }
+        guard let vocab = llama_model_get_vocab(model) else {
+            llama_model_free(model)
+            throw LlamaError(.modelLoad, "\(path) has no vocabulary")
+        }
+        self.pointer = model
+        self.vocab = vocab
+        self.path = path
+    }
+
+    deinit {
+        llama_model_free(pointer)
+    }
+
+    // MARK: Metadata
+
+    /// Number of tokens in the vocabulary.
+    public var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
+
+    /// The context length the model was trained with.
+    public var trainingContextLength: Int { Int(llama_model_n_ctx_train(pointer)) }
+
+    /// Number of parameters.
+    public var parameterCount: UInt64 { llama_model_n_params(pointer) }
+
+    /// Size of the weights in bytes.
+    public var sizeInBytes: UInt64 { llama_model_size(pointer) }
+
+    /// A short description from llama.cpp, e.g. `llama 135M Q4_1`.
+    public var summary: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = llama_model_desc(pointer, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    }
+
+    /// The string value of a GGUF metadata key, e.g. `general.name`.
+    public func metadata(_ key: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        var count = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
+        if count >= buffer.count {
+            buffer = [CChar](repeating: 0, count: Int(count) + 1)
+            count = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
+        }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// All GGUF metadata as key/value strings.
+    public var allMetadata: [String: String] {
+        var result: [String: String] = [:]
+        for index in 0..<llama_model_meta_count(pointer) {
+            var key = [CChar](repeating: 0, count: 256)
+            var value = [CChar](repeating: 0, count: 1024)
+            let keyCount = llama_model_meta_key_by_index(pointer, index, &key, key.count)
+            let valueCount = llama_model_meta_val_str_by_index(pointer, index, &value, value.count)
+            guard keyCount > 0, valueCount >= 0 else { continue }
+            let k = String(decoding: key.prefix(Int(keyCount)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let v = String(decoding: value.prefix(min(Int(valueCount), value.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            result[k] = v
+        }
+        return result
+    }
+
+    /// The Jinja chat template stored in the GGUF file, if any.
+    public var chatTemplate: String? {
+        llama_model_chat_template(pointer, nil).map { String(cString: $0) }
+    }
+
+    /// The llama.cpp build this process uses.
+    public static var runtimeDescription: String { LlamaBackend.buildDescription }
+
+    // MARK: Inference contexts
+
+    /// Creates an inference context (KV cache and compute buffers) for this model.
+    ///
+    /// - Parameters:
+    ///   - contextLength: Tokens the context holds (prompt and response together).
+    ///   - batchSize: The most tokens one `llama_decode` call evaluates; longer prompts are prefilled in chunks.
+    ///   - threads: CPU threads; `nil` uses every core.
+    ///   - sequences: Independent sequences decoded together in one batch.
+    public func makeContext(
+        contextLength: Int,
+        batchSize: Int = 512,
+        threads: Int? = nil,
+        sequences: Int = 1
+    ) throws(LlamaError) -> LlamaContext {
+        try LlamaContext(
+            model: self,
+            contextLength: contextLength,
+            batchSize: batchSize,
+            threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            sequences: sequences
+        )
+    }
+}

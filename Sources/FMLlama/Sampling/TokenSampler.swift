@@ -1,0 +1,99 @@
+import Foundation
+
+/// Chooses tokens from logits, optionally restricted by an allow-mask (one bit per token).
+///
+/// Greedy selection is a single pass over the logits. Random selection first drops tokens whose
+/// probability is negligible (more than 20 nats below the best after temperature), so sorting and
+/// softmax touch a few hundred candidates instead of the whole vocabulary.
+public struct TokenSampler: Sendable {
+    /// The parameters in use.
+    public let parameters: SamplingParameters
+    private var generator: SeededGenerator
+    private var candidates: [(token: Int32, logit: Float)] = []
+
+    /// Creates a sampler; a `nil` seed draws one from the system.
+    public init(_ parameters: SamplingParameters) {
+        self.parameters = parameters
+        self.generator = SeededGenerator(seed: parameters.seed ?? UInt64.random(in: .min ... .max))
+    }
+
+    /// Picks a token; `nil` only when the mask allows nothing.
+    ///
+    /// - Parameter allowed: Bit `i % 64` of word `i / 64` set means token `i` may be chosen; `nil` allows all.
+    public mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>? = nil) -> Int32? {
+        if parameters.strategy == .greedy || parameters.temperature <= 0 {
+            return Self.argmax(logits, allowed: allowed)
+        }
+        guard let best = Self.argmax(logits, allowed: allowed) else { return nil }
+        let temperature = Float(parameters.temperature)
+        let floor = logits[Int(best)] - 20 * temperature
+        candidates.removeAll(keepingCapacity: true)
+        Self.forEachAllowed(logits.count, allowed) { token in
+            let logit = logits[token]
+            if logit >= floor { candidates.append((Int32(token), logit)) }
+        }
+        candidates.sort { $0.logit > $1.logit }
+        if case .topK(let k) = parameters.strategy, candidates.count > max(k, 1) {
+            candidates.removeSubrange(max(k, 1)...)
+        }
+        let top = candidates[0].logit
+        var weights = candidates.map { Double(exp(($0.logit - top) / temperature)) }
+        if case .nucleus(let threshold) = parameters.strategy {
+            let total = weights.reduce(0, +)
+            var cumulative = 0.0
+            var keep = weights.count
+            for (index, weight) in weights.enumerated() {
+                cumulative += weight / total
+                if cumulative >= threshold {
+                    keep = index + 1
+                    break
+                }
+            }
+            weights.removeSubrange(keep...)
+        }
+        let total = weights.reduce(0, +)
+        var draw = Double.random(in: 0..<total, using: &generator)
+        for (index, weight) in weights.enumerated() {
+            draw -= weight
+            if draw < 0 { return candidates[index].token }
+        }
+        return candidates[weights.count - 1].token
+    }
+
+    /// The allowed token with the highest logit.
+    public static func argmax(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>?) -> Int32? {
+        var best = -1
+        var bestLogit = -Float.infinity
+        if allowed == nil {
+            for index in 0..<logits.count where logits[index] > bestLogit {
+                bestLogit = logits[index]
+                best = index
+            }
+        } else {
+            forEachAllowed(logits.count, allowed) { token in
+                if best < 0 || logits[token] > bestLogit {
+                    bestLogit = logits[token]
+                    best = token
+                }
+            }
+        }
+        return best >= 0 ? Int32(best) : nil
+    }
+
+    /// Calls `body` with every allowed token ID below `count`, skipping empty mask words quickly.
+    @inline(__always)
+    static func forEachAllowed(_ count: Int, _ allowed: UnsafeBufferPointer<UInt64>?, _ body: (Int) -> Void) {
+        guard let allowed else {
+            for token in 0..<count { body(token) }
+            return
+        }
+        for (wordIndex, word) in allowed.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                let token = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                if token < count { body(token) }
+                bits &= bits &- 1
+            }
+        }
+    }
+}

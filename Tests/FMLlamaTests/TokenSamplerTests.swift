@@ -1,0 +1,56 @@
+@testable import FMLlama
+import Testing
+
+@Suite("TokenSampler and UTF8Accumulator (pure logic)")
+struct TokenSamplerTests {
+    let logits: [Float] = [0.1, 3.0, 2.9, -1, 0.5, 2.0, 1.0, -4]
+
+    @Test func greedyPicksTheArgmax() {
+        var sampler = TokenSampler(.greedy)
+        #expect(logits.withUnsafeBufferPointer { sampler.sample($0) } == 1)
+    }
+
+    @Test func greedyRespectsTheMask() {
+        var sampler = TokenSampler(.greedy)
+        let mask: [UInt64] = [0b0010_0100] // tokens 2 and 5
+        let token = logits.withUnsafeBufferPointer { l in mask.withUnsafeBufferPointer { sampler.sample(l, allowed: $0) } }
+        #expect(token == 2)
+    }
+
+    @Test func anEmptyMaskYieldsNoToken() {
+        var sampler = TokenSampler(.init(strategy: .topK(3), temperature: 0.8, seed: 1))
+        let mask: [UInt64] = [0]
+        let token = logits.withUnsafeBufferPointer { l in mask.withUnsafeBufferPointer { sampler.sample(l, allowed: $0) } }
+        #expect(token == nil)
+    }
+
+    @Test(arguments: [SamplingParameters.Strategy.topK(3), .nucleus(0.9)])
+    func seededSamplingIsReproducible(_ strategy: SamplingParameters.Strategy) {
+        func run() -> [Int32] {
+            var sampler = TokenSampler(.init(strategy: strategy, temperature: 1.0, seed: 42))
+            return (0..<50).map { _ in logits.withUnsafeBufferPointer { sampler.sample($0)! } }
+        }
+        #expect(run() == run())
+        #expect(Set(run()).count > 1, "random sampling explores more than one token")
+    }
+
+    @Test func topKNeverLeavesTheTopK() {
+        var sampler = TokenSampler(.init(strategy: .topK(2), temperature: 1.5, seed: 7))
+        for _ in 0..<200 {
+            let token = logits.withUnsafeBufferPointer { sampler.sample($0)! }
+            #expect(token == 1 || token == 2)
+        }
+    }
+
+    @Test func accumulatorHoldsBackIncompleteCharacters() {
+        var accumulator = UTF8Accumulator()
+        let bytes = Array("a🙂é".utf8) // 1 + 4 + 2 bytes
+        var seen: [String] = []
+        for byte in bytes {
+            accumulator.append([byte])
+            seen.append(accumulator.text)
+        }
+        #expect(seen == ["a", "a", "a", "a", "a🙂", "a🙂", "a🙂é"])
+        #expect(seen.allSatisfy { !$0.contains("\u{FFFD}") })
+    }
+}
