@@ -27,8 +27,8 @@ public struct UTF8Accumulator: Sendable {
     /// All bytes received.
     public var allBytes: [UInt8] { bytes }
 
-    /// Length of the longest prefix that does not end inside a multi-byte character.
-    static func completePrefixLength(_ bytes: [UInt8]) -> Int {
+    /// Length of the longest prefix of `bytes` that does not end inside a multi-byte character.
+    public static func completePrefixLength(_ bytes: [UInt8]) -> Int {
         var end = bytes.count
         // Walk back over at most 3 continuation bytes to the lead byte of the last character.
         var index = end - 1

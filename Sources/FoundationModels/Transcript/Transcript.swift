@@ -1,0 +1,308 @@
+public import Foundation
+
+/// A linear history of entries that reflect an interaction with a session.
+///
+/// A transcript is a random-access collection of ``Entry`` values: instructions, prompts, tool calls,
+/// tool outputs and responses, in order. Use it to show a conversation, persist it (it is `Codable`),
+/// or start a new session from it with ``LanguageModelSession/init(model:tools:transcript:)``.
+public struct Transcript: Sendable, Equatable, RandomAccessCollection {
+    var entries: [Entry]
+
+    /// Creates a transcript from entries.
+    public init(entries: some Sequence<Entry> = []) {
+        self.entries = Array(entries)
+    }
+
+    /// The position of the first entry.
+    public var startIndex: Int { entries.startIndex }
+    /// The position after the last entry.
+    public var endIndex: Int { entries.endIndex }
+    /// The entry at `position`.
+    public subscript(position: Int) -> Entry { entries[position] }
+
+    mutating func append(_ entry: Entry) { entries.append(entry) }
+    mutating func append(contentsOf newEntries: some Sequence<Entry>) { entries.append(contentsOf: newEntries) }
+}
+
+extension Transcript {
+    /// One entry of a transcript.
+    public enum Entry: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// Instructions, typically provided by you, the developer.
+        case instructions(Instructions)
+        /// A prompt, typically sourced from an end user.
+        case prompt(Prompt)
+        /// Tool calls requested by the model.
+        case toolCalls(ToolCalls)
+        /// The output a tool returned.
+        case toolOutput(ToolOutput)
+        /// A response from the model.
+        case response(Response)
+
+        /// The entry's identifier.
+        public var id: String {
+            switch self {
+            case .instructions(let e): e.id
+            case .prompt(let e): e.id
+            case .toolCalls(let e): e.id
+            case .toolOutput(let e): e.id
+            case .response(let e): e.id
+            }
+        }
+
+        /// A readable rendering of the entry.
+        public var description: String {
+            switch self {
+            case .instructions(let e): "Instructions: \(e.description)"
+            case .prompt(let e): "Prompt: \(e.description)"
+            case .toolCalls(let e): "Tool calls: \(e.description)"
+            case .toolOutput(let e): "Tool output (\(e.toolName)): \(e.description)"
+            case .response(let e): "Response: \(e.description)"
+            }
+        }
+    }
+
+    /// A piece of an entry's content.
+    public enum Segment: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// Text.
+        case text(TextSegment)
+        /// Structured content.
+        case structure(StructuredSegment)
+
+        /// The segment's identifier.
+        public var id: String {
+            switch self {
+            case .text(let s): s.id
+            case .structure(let s): s.id
+            }
+        }
+
+        /// The segment's text, or its content's JSON.
+        public var description: String {
+            switch self {
+            case .text(let s): s.content
+            case .structure(let s): s.content.jsonString
+            }
+        }
+    }
+
+    /// A text segment.
+    public struct TextSegment: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// The text.
+        public var content: String
+
+        /// Creates a text segment.
+        public init(id: String = UUID().uuidString, content: String) {
+            self.id = id
+            self.content = content
+        }
+
+        /// The text.
+        public var description: String { content }
+    }
+
+    /// A segment of structured content.
+    public struct StructuredSegment: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// Which type the content represents.
+        public var source: String
+        /// The content.
+        public var content: GeneratedContent
+
+        /// Creates a structured segment.
+        public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.id = id
+            self.source = source
+            self.content = content
+        }
+
+        /// The content's JSON.
+        public var description: String { content.jsonString }
+    }
+
+    /// Instructions that define the model's behaviour, with the tools it may call.
+    public struct Instructions: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// The instructions' content.
+        public var segments: [Segment]
+        /// The tools the model may call.
+        public var toolDefinitions: [ToolDefinition]
+
+        /// Creates an instructions entry.
+        public init(id: String = UUID().uuidString, segments: [Segment], toolDefinitions: [ToolDefinition]) {
+            self.id = id
+            self.segments = segments
+            self.toolDefinitions = toolDefinitions
+        }
+
+        /// The segments' text.
+        public var description: String { segments.map(\.description).joined(separator: "\n") }
+    }
+
+    /// A prompt with the options and response format of its request.
+    public struct Prompt: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// The prompt's content.
+        public var segments: [Segment]
+        /// The generation options of the request.
+        public var options: GenerationOptions
+        /// The format the response had to conform to, if any.
+        public var responseFormat: ResponseFormat?
+
+        /// Creates a prompt entry.
+        public init(
+            id: String = UUID().uuidString,
+            segments: [Segment],
+            options: GenerationOptions = GenerationOptions(),
+            responseFormat: ResponseFormat? = nil
+        ) {
+            self.id = id
+            self.segments = segments
+            self.options = options
+            self.responseFormat = responseFormat
+        }
+
+        /// The segments' text.
+        public var description: String { segments.map(\.description).joined(separator: "\n") }
+    }
+
+    /// A response from the model.
+    public struct Response: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
+        public var assetIDs: [String]
+        /// The response's content.
+        public var segments: [Segment]
+
+        /// Creates a response entry.
+        public init(id: String = UUID().uuidString, assetIDs: [String] = [], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = assetIDs
+            self.segments = segments
+        }
+
+        /// The segments' text.
+        public var description: String { segments.map(\.description).joined(separator: "\n") }
+    }
+
+    /// The format a response must conform to.
+    public struct ResponseFormat: Sendable, Equatable, CustomStringConvertible {
+        /// The format's name: the generated type's name, or the schema's.
+        public var name: String
+        /// The schema the response conforms to.
+        let schema: GenerationSchema
+
+        /// Creates a response format from a schema.
+        public init(schema: GenerationSchema) {
+            self.schema = schema
+            self.name = schema.root.typeName ?? "GeneratedContent"
+        }
+
+        /// Creates a response format for a generable type.
+        public init<Content: Generable>(type: Content.Type) {
+            self.schema = Content.generationSchema
+            self.name = String(describing: Content.self)
+        }
+
+        /// The format's name.
+        public var description: String { name }
+
+        /// Formats are equal when their names are.
+        public static func == (lhs: ResponseFormat, rhs: ResponseFormat) -> Bool { lhs.name == rhs.name }
+    }
+
+    /// A tool the model may call.
+    public struct ToolDefinition: Sendable, Equatable {
+        /// The tool's name.
+        public var name: String
+        /// When and how to use the tool.
+        public var description: String
+        /// The schema of the tool's arguments.
+        let parameters: GenerationSchema
+
+        /// Creates a tool definition.
+        public init(name: String, description: String, parameters: GenerationSchema) {
+            self.name = name
+            self.description = description
+            self.parameters = parameters
+        }
+
+        /// Creates the definition of a tool.
+        public init(tool: some Tool) {
+            self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+        }
+
+        /// Definitions are equal when their names and descriptions are.
+        public static func == (lhs: ToolDefinition, rhs: ToolDefinition) -> Bool {
+            lhs.name == rhs.name && lhs.description == rhs.description
+        }
+    }
+
+    /// One call of a tool requested by the model.
+    public struct ToolCall: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// The tool's name.
+        public var toolName: String
+        /// The arguments the model generated.
+        public var arguments: GeneratedContent
+
+        /// Creates a tool call.
+        public init(id: String = UUID().uuidString, toolName: String, arguments: GeneratedContent) {
+            self.id = id
+            self.toolName = toolName
+            self.arguments = arguments
+        }
+
+        /// `name(arguments)`.
+        public var description: String { "\(toolName)(\(arguments.jsonString))" }
+    }
+
+    /// The tool calls of one model turn.
+    public struct ToolCalls: Sendable, Equatable, Identifiable, CustomStringConvertible, RandomAccessCollection {
+        /// The identifier.
+        public var id: String
+        var calls: [ToolCall]
+
+        /// Creates a group of tool calls.
+        public init<S: Sequence>(id: String = UUID().uuidString, _ calls: S) where S.Element == ToolCall {
+            self.id = id
+            self.calls = Array(calls)
+        }
+
+        /// The position of the first call.
+        public var startIndex: Int { calls.startIndex }
+        /// The position after the last call.
+        public var endIndex: Int { calls.endIndex }
+        /// The call at `position`.
+        public subscript(position: Int) -> ToolCall { calls[position] }
+
+        /// The calls.
+        public var description: String { calls.map(\.description).joined(separator: ", ") }
+    }
+
+    /// What a tool returned.
+    public struct ToolOutput: Sendable, Equatable, Identifiable, CustomStringConvertible {
+        /// The identifier.
+        public var id: String
+        /// The tool's name.
+        public var toolName: String
+        /// The output's content.
+        public var segments: [Segment]
+
+        /// Creates a tool output entry.
+        public init(id: String, toolName: String, segments: [Segment]) {
+            self.id = id
+            self.toolName = toolName
+            self.segments = segments
+        }
+
+        /// The segments' text.
+        public var description: String { segments.map(\.description).joined(separator: "\n") }
+    }
+}
