@@ -1,0 +1,113 @@
+/// A schema compiled to a byte-level pushdown automaton that accepts exactly its compact canonical JSON.
+///
+/// The automaton emits no whitespace, properties in declared order, strings as valid UTF-8 with JSON escapes,
+/// and numbers without leading zeros, `-0` or exponents. Compile once per schema; the value is immutable and
+/// `Sendable`. Pair it with a ``TokenVocabulary`` in a ``TokenConstraint`` to get per-token masks.
+///
+/// ```swift
+/// let grammar = try Grammar(compiling: SchemaDocument(root: .object(properties: [
+///     SchemaProperty(name: "label", schema: .string(.choices(["bug", "feature"]))),
+/// ])))
+/// ```
+///
+/// Limits (see ``Options``): unbounded integers are limited to 15 digits, numbers to 15 integer and 8 fraction
+/// digits, rule calls (references and `uniqueItems` elements) nest at most ``Options/maximumNestingDepth`` deep.
+public struct Grammar: Sendable {
+    /// Compilation limits.
+    public struct Options: Sendable, Hashable {
+        /// The deepest stack of rule calls (each reference and each `uniqueItems` element is one call).
+        ///
+        /// Branches that would need a deeper stack are cut off before they are entered, so generation never
+        /// runs into a dead end at the limit.
+        public var maximumNestingDepth: Int
+        /// Integer digits allowed for integers and numbers without explicit bounds.
+        public var unboundedIntegerDigits: Int
+        /// Fraction digits allowed in numbers.
+        public var maximumFractionDigits: Int
+        /// The largest automaton (NFA states) the compiler builds before throwing ``GrammarError/Code/tooLarge``.
+        public var maximumStates: Int
+
+        /// Creates options; the defaults suit generation with small models.
+        public init(
+            maximumNestingDepth: Int = 12, unboundedIntegerDigits: Int = 15, maximumFractionDigits: Int = 8,
+            maximumStates: Int = 400_000
+        ) {
+            self.maximumNestingDepth = maximumNestingDepth
+            self.unboundedIntegerDigits = unboundedIntegerDigits
+            self.maximumFractionDigits = maximumFractionDigits
+            self.maximumStates = maximumStates
+        }
+    }
+
+    struct Rule: Sendable {
+        var start: Int32
+        var accept: Int32
+    }
+
+    /// What a `uniqueItems` array's elements can be.
+    struct UniqueArray: Sendable {
+        /// Every element text, when the item language is small and finite (choices, booleans, small ranges).
+        var finiteValues: [[UInt8]]?
+    }
+
+    let nfa: ByteNFA
+    let rules: [Rule]
+    let root: Rule
+    let uniqueArrays: [UniqueArray]
+    /// Fewest extra stack frames needed to reach the rule's accept state from each NFA state.
+    let need: [Int32]
+    let options: Options
+
+    /// Number of NFA states (a size indicator for diagnostics).
+    public var stateCount: Int { nfa.stateCount }
+
+    /// Compiles `document`.
+    ///
+    /// - Parameters:
+    ///   - document: The schema and its definitions.
+    ///   - options: Size limits.
+    /// - Throws: ``GrammarError`` naming the unsupported construct, undefined reference or empty range.
+    public init(compiling document: SchemaDocument, options: Options = Options()) throws(GrammarError) {
+        var compiler = GrammarCompiler(document: document, options: options)
+        let root = try compiler.compileRoot()
+        nfa = compiler.nfa
+        rules = compiler.rules
+        self.root = root
+        uniqueArrays = compiler.uniqueArrays
+        self.options = options
+        need = Self.computeNeed(nfa: compiler.nfa, rules: compiler.rules)
+        let rootNeed = need[Int(root.start)]
+        if rootNeed > Int32(options.maximumNestingDepth) {
+            throw GrammarError(
+                .unsatisfiable, construct: "recursion",
+                rootNeed == Int32.max
+                    ? "the schema has no finite value (a reference recurses unconditionally)"
+                    : "the smallest value nests \(rootNeed) calls deep, above the limit \(options.maximumNestingDepth)")
+        }
+    }
+
+    /// Fixpoint of: accept → 0; edge → need(target); call → max(1 + need(callee start), need(return)).
+    private static func computeNeed(nfa: ByteNFA, rules: [Rule]) -> [Int32] {
+        let infinity = Int32.max
+        var need = [Int32](repeating: infinity, count: nfa.stateCount)
+        var changed = true
+        while changed {
+            changed = false
+            for state in stride(from: nfa.stateCount - 1, through: 0, by: -1) {
+                var best = nfa.isRuleAccept[state] ? 0 : need[state]
+                for edge in nfa.byteEdges[state] { best = min(best, need[Int(edge.target)]) }
+                for target in nfa.epsilons[state] { best = min(best, need[Int(target)]) }
+                for call in nfa.calls[state] {
+                    let callee = need[Int(rules[Int(call.rule)].start)]
+                    let after = need[Int(call.returnState)]
+                    if callee != infinity && after != infinity { best = min(best, max(callee + 1, after)) }
+                }
+                if best < need[state] {
+                    need[state] = best
+                    changed = true
+                }
+            }
+        }
+        return need
+    }
+}

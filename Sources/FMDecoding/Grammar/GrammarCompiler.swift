@@ -1,0 +1,276 @@
+/// Lowers a ``SchemaDocument`` into a ``ByteNFA`` with one rule per referenced definition and per
+/// `uniqueItems` element.
+struct GrammarCompiler {
+    let document: SchemaDocument
+    let options: Grammar.Options
+    var nfa = ByteNFA()
+    var rules: [Grammar.Rule] = []
+    var uniqueArrays: [Grammar.UniqueArray] = []
+    private var definitionRules: [String: Int32] = [:]
+    private var pending: [(node: SchemaNode, rule: Int32)] = []
+    /// Largest finite item language tracked exactly for `uniqueItems`.
+    static let maximumFiniteValues = 4096
+
+    init(document: SchemaDocument, options: Grammar.Options) {
+        self.document = document
+        self.options = options
+    }
+
+    mutating func compileRoot() throws(GrammarError) -> Grammar.Rule {
+        let root = newRule()
+        try build(document.root, from: rules[Int(root)].start, to: rules[Int(root)].accept)
+        while let (node, rule) = pending.popLast() {
+            try build(node, from: rules[Int(rule)].start, to: rules[Int(rule)].accept)
+        }
+        return rules[Int(root)]
+    }
+
+    private mutating func newRule() -> Int32 {
+        let start = nfa.addState()
+        let accept = nfa.addState()
+        nfa.isRuleAccept[Int(accept)] = true
+        rules.append(Grammar.Rule(start: start, accept: accept))
+        return Int32(rules.count - 1)
+    }
+
+    private mutating func checkSize() throws(GrammarError) {
+        if nfa.stateCount > options.maximumStates {
+            throw GrammarError(
+                .tooLarge, construct: "schema size",
+                "the automaton exceeds \(options.maximumStates) states (large repetition counts or deep nesting)")
+        }
+    }
+
+    private func literal(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    private mutating func addLiteral(_ bytes: [UInt8], from: Int32, to: Int32) {
+        let end = nfa.addLiteral(bytes, from: from)
+        nfa.addEpsilon(end, to)
+    }
+
+    mutating func build(_ node: SchemaNode, from: Int32, to: Int32) throws(GrammarError) {
+        try checkSize()
+        switch node {
+        case .boolean:
+            addLiteral(literal("true"), from: from, to: to)
+            addLiteral(literal("false"), from: from, to: to)
+        case .null:
+            addLiteral(literal("null"), from: from, to: to)
+        case .string(let constraint):
+            try buildString(constraint, from: from, to: to)
+        case .integer(let minimum, let maximum):
+            let limit = Self.power10(min(options.unboundedIntegerDigits, 18)) - 1
+            let hardLimit = Self.power10(18) - 1
+            let low = max(minimum ?? -limit, -hardLimit)
+            let high = min(maximum ?? limit, hardLimit)
+            guard low <= high else {
+                throw GrammarError(.unsatisfiable, construct: "integer range", "integer range \(low)...\(high) is empty")
+            }
+            nfa.addIntegerRange(low, high, from: from, to: to)
+        case .number(let minimum, let maximum):
+            if minimum.map({ !$0.isFinite }) == true || maximum.map({ !$0.isFinite }) == true {
+                throw GrammarError(.invalidBounds, construct: "number range", "number bounds must be finite")
+            }
+            let limit = Self.power10(min(options.unboundedIntegerDigits, 15)) - 1
+            let low = DecimalBound(minimum ?? -Double(limit), limit: limit)
+            let high = DecimalBound(maximum ?? Double(limit), limit: limit)
+            guard low <= high else {
+                throw GrammarError(
+                    .unsatisfiable, construct: "number range", "number range \(minimum ?? 0)...\(maximum ?? 0) is empty")
+            }
+            nfa.addDecimalRange(low, high, fractionDigits: options.maximumFractionDigits, from: from, to: to)
+        case .array(let items, let minimumCount, let maximumCount, let uniqueItems):
+            try buildArray(items, minimumCount, maximumCount, uniqueItems, from: from, to: to)
+        case .object(let properties):
+            try buildObject(properties, from: from, to: to)
+        case .anyOf(let alternatives):
+            guard !alternatives.isEmpty else {
+                throw GrammarError(.unsatisfiable, construct: "anyOf", "anyOf has no alternatives")
+            }
+            for alternative in alternatives { try build(alternative, from: from, to: to) }
+        case .reference(let name):
+            let rule = try ruleForDefinition(name)
+            nfa.calls[Int(from)].append(.init(rule: rule, returnState: to, uniqueArray: -1, isFirstElement: false))
+        }
+    }
+
+    private mutating func ruleForDefinition(_ name: String) throws(GrammarError) -> Int32 {
+        if let rule = definitionRules[name] { return rule }
+        guard let definition = document.definitions[name] else {
+            throw GrammarError(.undefinedReference, construct: "reference \(name)", "no definition named `\(name)`")
+        }
+        let rule = newRule()
+        definitionRules[name] = rule
+        pending.append((definition, rule))
+        return rule
+    }
+
+    private mutating func buildString(_ constraint: StringConstraint, from: Int32, to: Int32) throws(GrammarError) {
+        switch constraint {
+        case .any:
+            let end = nfa.addAnyString(from: from)
+            nfa.addEpsilon(end, to)
+        case .choices(let choices):
+            guard !choices.isEmpty else {
+                throw GrammarError(.unsatisfiable, construct: "choices", "a string guide has no choices")
+            }
+            for choice in Set(choices) { addLiteral(ByteNFA.jsonQuoted(choice), from: from, to: to) }
+        case .pattern(let pattern):
+            let regex = try RegexParser.parse(pattern)
+            let open = nfa.addLiteral([0x22], from: from)
+            let close = nfa.addState()
+            try buildRegex(regex, from: open, to: close)
+            addLiteral([0x22], from: close, to: to)
+        }
+    }
+
+    private mutating func buildRegex(_ node: RegexNode, from: Int32, to: Int32) throws(GrammarError) {
+        try checkSize()
+        switch node {
+        case .set(let ranges):
+            nfa.addScalarSet(ranges, from: from, to: to)
+        case .concatenation(let parts):
+            var current = from
+            for (index, part) in parts.enumerated() {
+                let next = index == parts.count - 1 ? to : nfa.addState()
+                try buildRegex(part, from: current, to: next)
+                current = next
+            }
+            if parts.isEmpty { nfa.addEpsilon(from, to) }
+        case .alternation(let branches):
+            for branch in branches { try buildRegex(branch, from: from, to: to) }
+        case .repetition(let inner, let minimum, let maximum):
+            var current = from
+            for _ in 0..<minimum {
+                let next = nfa.addState()
+                try buildRegex(inner, from: current, to: next)
+                current = next
+            }
+            if let maximum {
+                for _ in minimum..<maximum {
+                    nfa.addEpsilon(current, to)
+                    let next = nfa.addState()
+                    try buildRegex(inner, from: current, to: next)
+                    current = next
+                }
+                nfa.addEpsilon(current, to)
+            } else {
+                let loop = nfa.addState()
+                nfa.addEpsilon(current, loop)
+                let back = nfa.addState()
+                try buildRegex(inner, from: loop, to: back)
+                nfa.addEpsilon(back, loop)
+                nfa.addEpsilon(loop, to)
+            }
+        }
+    }
+
+    private mutating func buildArray(
+        _ items: SchemaNode, _ minimumCount: Int, _ maximumCount: Int?, _ unique: Bool, from: Int32, to: Int32
+    ) throws(GrammarError) {
+        let minimum = max(0, minimumCount)
+        if let maximumCount, maximumCount < minimum {
+            throw GrammarError(
+                .unsatisfiable, construct: "array count",
+                "array count bounds \(minimumCount)...\(maximumCount) are empty")
+        }
+        var uniqueIndex: Int32 = -1
+        var itemRule: Int32 = -1
+        if unique {
+            let finite = enumerate(items, depth: 0)
+            if let finite, let maximumCount, maximumCount > finite.count, minimum > finite.count {
+                throw GrammarError(
+                    .unsatisfiable, construct: "uniqueItems",
+                    "an array needs \(minimum) unique items but only \(finite.count) values exist")
+            }
+            if let finite, minimum > finite.count {
+                throw GrammarError(
+                    .unsatisfiable, construct: "uniqueItems",
+                    "an array needs \(minimum) unique items but only \(finite.count) values exist")
+            }
+            uniqueArrays.append(Grammar.UniqueArray(finiteValues: finite))
+            uniqueIndex = Int32(uniqueArrays.count - 1)
+            itemRule = newRule()
+            try build(items, from: rules[Int(itemRule)].start, to: rules[Int(itemRule)].accept)
+        }
+        let open = nfa.addLiteral([UInt8(ascii: "[")], from: from)
+        if minimum == 0 { addLiteral([UInt8(ascii: "]")], from: open, to: to) }
+        if maximumCount == 0 { return }
+        // after[k]: k elements written.
+        let unrolled = maximumCount ?? max(minimum, 1)
+        var previous = open
+        for count in 1...unrolled {
+            let start = count == 1 ? open : nfa.addLiteral([UInt8(ascii: ",")], from: previous)
+            let after = nfa.addState()
+            try element(items, rule: itemRule, unique: uniqueIndex, first: count == 1, from: start, to: after)
+            if count >= minimum { addLiteral([UInt8(ascii: "]")], from: after, to: to) }
+            previous = after
+        }
+        if maximumCount == nil {
+            let start = nfa.addLiteral([UInt8(ascii: ",")], from: previous)
+            try element(items, rule: itemRule, unique: uniqueIndex, first: false, from: start, to: previous)
+        }
+    }
+
+    private mutating func element(
+        _ items: SchemaNode, rule: Int32, unique: Int32, first: Bool, from: Int32, to: Int32
+    ) throws(GrammarError) {
+        if rule >= 0 {
+            nfa.calls[Int(from)].append(.init(rule: rule, returnState: to, uniqueArray: unique, isFirstElement: first))
+        } else {
+            try build(items, from: from, to: to)
+        }
+    }
+
+    private mutating func buildObject(_ properties: [SchemaProperty], from: Int32, to: Int32) throws(GrammarError) {
+        let open = nfa.addLiteral([UInt8(ascii: "{")], from: from)
+        var nothingWritten: Int32? = open  // state where no property has been written yet
+        var somethingWritten: Int32? = nil  // state where at least one property has been written
+        for property in properties {
+            let key = ByteNFA.jsonQuoted(property.name) + [UInt8(ascii: ":")]
+            let valueStart = nfa.addState()
+            let valueEnd = nfa.addState()
+            if let nothingWritten { addLiteral(key, from: nothingWritten, to: valueStart) }
+            if let somethingWritten { addLiteral([UInt8(ascii: ",")] + key, from: somethingWritten, to: valueStart) }
+            try build(property.schema, from: valueStart, to: valueEnd)
+            if property.isOptional {
+                if let somethingWritten { nfa.addEpsilon(somethingWritten, valueEnd) }
+            } else {
+                nothingWritten = nil
+            }
+            somethingWritten = valueEnd
+        }
+        for state in [nothingWritten, somethingWritten].compactMap({ $0 }) {
+            addLiteral([UInt8(ascii: "}")], from: state, to: to)
+        }
+    }
+
+    /// Every canonical text of `node` when there are few of them (for exact uniqueness bookkeeping).
+    private func enumerate(_ node: SchemaNode, depth: Int) -> [[UInt8]]? {
+        guard depth < 8 else { return nil }
+        switch node {
+        case .boolean: return [literal("true"), literal("false")]
+        case .null: return [literal("null")]
+        case .string(.choices(let choices)): return Array(Set(choices.map { ByteNFA.jsonQuoted($0) }))
+        case .integer(let minimum?, let maximum?) where maximum >= minimum && maximum - minimum < Self.maximumFiniteValues:
+            return (minimum...maximum).map { literal(String($0)) }
+        case .anyOf(let alternatives):
+            var values = Set<[UInt8]>()
+            for alternative in alternatives {
+                guard let more = enumerate(alternative, depth: depth + 1) else { return nil }
+                values.formUnion(more)
+                if values.count > Self.maximumFiniteValues { return nil }
+            }
+            return Array(values)
+        case .reference(let name):
+            return document.definitions[name].flatMap { enumerate($0, depth: depth + 1) }
+        default: return nil
+        }
+    }
+
+    static func power10(_ exponent: Int) -> Int {
+        var value = 1
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+}

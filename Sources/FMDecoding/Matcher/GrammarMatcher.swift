@@ -1,0 +1,153 @@
+/// One generation's position in a ``TokenConstraint``: masks the next token and advances over accepted tokens.
+///
+/// A value type: copy it to snapshot (and so roll back) a generation. All methods are cheap once the states
+/// they visit are cached in the shared ``TokenConstraint``.
+///
+/// ```swift
+/// var matcher = constraint.makeMatcher()
+/// _ = matcher.accept(bytes: Array(#"{"name":"#.utf8))
+/// matcher.fillMask(into: &mask)
+/// ```
+public struct GrammarMatcher: Sendable {
+    /// The constraint this matcher walks.
+    public let constraint: TokenConstraint
+    private var state: Int32
+    private var output: [UInt8] = []
+    private var record = UniquenessContext()
+    /// Whether an EOS token has been accepted; nothing more is allowed.
+    public private(set) var isTerminated = false
+
+    init(constraint: TokenConstraint, state: Int32) {
+        self.constraint = constraint
+        self.state = state
+    }
+
+    /// The bytes accepted so far.
+    public var generatedBytes: [UInt8] { output }
+
+    /// Whether the text so far is a complete value (EOS is allowed).
+    public var canTerminate: Bool {
+        !isTerminated && constraint.withAutomaton { $0.isAccepting[Int(state)] }
+    }
+
+    /// Whether the value is finished and nothing more may follow: the runtime should stop.
+    ///
+    /// True after EOS, or when the text is complete and no byte can extend it (a closed object or array,
+    /// a string, a literal). A complete top-level number may still grow, so it is never "complete" on its own;
+    /// use ``canTerminate`` and EOS for those.
+    public var isComplete: Bool {
+        if isTerminated { return true }
+        return constraint.withAutomaton { automaton in
+            automaton.isAccepting[Int(state)] && !automaton.canContinue(state)
+        }
+    }
+
+    /// Writes the set of tokens allowed next into `mask` (EOS only when ``canTerminate``).
+    ///
+    /// - Parameter mask: A mask of size `vocabulary.count`, reused across steps.
+    public func fillMask(into mask: inout TokenMask) {
+        precondition(mask.count == constraint.vocabulary.count, "mask size does not match the vocabulary")
+        if isTerminated {
+            mask.removeAll()
+            return
+        }
+        let vocabulary = constraint.vocabulary
+        constraint.withAutomaton { automaton in
+            let index = Int(automaton.mask(for: state))
+            mask.assign(from: automaton.maskBits[index])
+            let dependents = automaton.maskDependents[index]
+            guard !dependents.isEmpty else { return }
+            for token in dependents {
+                var copy = self
+                if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                    mask.insert(Int(token))
+                }
+            }
+        }
+    }
+
+    /// Accepts one token if the grammar allows it.
+    ///
+    /// - Returns: `false` (and leaves the matcher unchanged) when the token is not allowed here.
+    public mutating func accept(token: Int) -> Bool {
+        let vocabulary = constraint.vocabulary
+        guard token >= 0, token < vocabulary.count, !isTerminated else { return false }
+        if vocabulary.eosTokenIDs.contains(token) {
+            guard canTerminate else { return false }
+            isTerminated = true
+            return true
+        }
+        guard vocabulary.isUsableInText(token) else { return false }
+        return accept(bytes: vocabulary.bytes(of: token))
+    }
+
+    /// Accepts bytes (for example ``forcedBytes()`` or a tokenized prefix) if the grammar allows all of them.
+    ///
+    /// - Returns: `false` (and leaves the matcher unchanged) when some byte is not allowed.
+    public mutating func accept(bytes: some Collection<UInt8>) -> Bool {
+        guard !isTerminated else { return bytes.isEmpty }
+        var copy = self
+        let accepted = constraint.withAutomaton { automaton in copy.advance(over: bytes, automaton: &automaton) }
+        if accepted { self = copy }
+        return accepted
+    }
+
+    /// The longest byte string that is the only possible continuation (keys, punctuation, the rest of a choice
+    /// once unique). Empty when the model has a choice to make or the value can end here.
+    ///
+    /// The runtime can append these without sampling (after ``accept(bytes:)``).
+    public func forcedBytes() -> [UInt8] {
+        guard !isTerminated else { return [] }
+        return constraint.withAutomaton { automaton in
+            var current = state
+            var forced: [UInt8] = []
+            while forced.count < 4096, !automaton.isAccepting[Int(current)], let byte = automaton.forcedByte(current) {
+                let (target, _) = automaton.transition(current, byte)
+                guard target >= 0 else { break }
+                forced.append(byte)
+                current = target
+            }
+            return forced
+        }
+    }
+
+    private mutating func advance(over bytes: some Collection<UInt8>, automaton: inout LazyAutomaton) -> Bool {
+        for byte in bytes where !advance(byte, automaton: &automaton) { return false }
+        return true
+    }
+
+    private mutating func advance(_ byte: UInt8, automaton: inout LazyAutomaton) -> Bool {
+        let (cached, isDynamic) = automaton.transition(state, byte)
+        guard cached >= 0 else { return false }
+        var target = cached
+        var events = LazyAutomaton.StepEvents()
+        if isDynamic || automaton.hasFiniteUniqueFrame[Int(cached)] {
+            let set = automaton.step(state, byte, record: record, output: output, events: &events)
+            target = automaton.state(for: set)
+            guard target >= 0 else { return false }
+        }
+        for finished in events.finished {
+            record.finished[finished.key, default: []].insert(finished.element)
+            record.elementStart[finished.frame] = nil
+        }
+        output.append(byte)
+        let frames = automaton.uniqueFrames[Int(target)]
+        if !frames.isEmpty || !record.elementStart.isEmpty {
+            var starts: [Int32: Int] = [:]
+            for frame in frames {
+                if let start = record.elementStart[frame] {
+                    starts[frame] = start
+                } else {
+                    starts[frame] = output.count
+                    let info = automaton.frames[Int(frame)]
+                    if info.isFirstElement {
+                        record.finished[UniquenessContext.key(parent: info.parent, array: info.uniqueArray)] = []
+                    }
+                }
+            }
+            record.elementStart = starts
+        }
+        state = target
+        return true
+    }
+}

@@ -1,0 +1,334 @@
+/// The deterministic view of a ``Grammar`` over a ``TokenVocabulary``, built lazily and shared by all matchers
+/// of one ``TokenConstraint``.
+///
+/// A state is a set of configurations (NFA state, call-stack frame). Transitions are filled in on first use
+/// and cached in a flat `state × 256` table; each state's token mask is computed on first visit by walking the
+/// vocabulary in sorted order (reusing shared prefixes) and then reused. Tokens whose path crosses a
+/// `uniqueItems` element boundary are kept in a per-state list and re-checked against the generation's
+/// uniqueness record at fill time.
+struct LazyAutomaton {
+    static let unknown: Int32 = -2
+    static let dead: Int32 = -1
+
+    struct Frame: Hashable {
+        var parent: Int32
+        var returnState: Int32
+        var uniqueArray: Int32
+        var isFirstElement: Bool
+    }
+
+    let grammar: Grammar
+    let vocabulary: TokenVocabulary
+    private let maximumDepth: Int32
+
+    // Frames (call stacks as a parent-linked tree); frame 0 is the empty stack.
+    private(set) var frames: [Frame] = [Frame(parent: -1, returnState: -1, uniqueArray: -1, isFirstElement: false)]
+    private var frameDepth: [Int32] = [0]
+    private var frameIDs: [Frame: Int32] = [:]
+
+    // Deterministic states.
+    private(set) var configurations: [[UInt64]] = []
+    private var stateIDs: [[UInt64]: Int32] = [:]
+    private var transitions: [Int32] = []
+    private var transitionIsDynamic: [Bool] = []
+    private(set) var isAccepting: [Bool] = []
+    /// Whether some configuration sits inside an element of a finite `uniqueItems` array (every step is checked).
+    private(set) var hasFiniteUniqueFrame: [Bool] = []
+    /// Frames of `uniqueItems` elements present in the state's stacks.
+    private(set) var uniqueFrames: [[Int32]] = []
+    /// Per state: -3 not computed, -2 several bytes possible, -1 none, else the only byte.
+    private var onlyByte: [Int16] = []
+    private var maskIndex: [Int32] = []
+    private(set) var maskBits: [[UInt64]] = []
+    private(set) var maskDependents: [[Int32]] = []
+
+    private(set) var initialState: Int32 = 0
+
+    init(grammar: Grammar, vocabulary: TokenVocabulary) {
+        self.grammar = grammar
+        self.vocabulary = vocabulary
+        maximumDepth = Int32(grammar.options.maximumNestingDepth)
+        var seeds: [UInt64] = []
+        if isViable(grammar.root.start, frame: 0) { seeds.append(Self.pack(grammar.root.start, 0)) }
+        initialState = intern(closure(seeds))
+    }
+
+    static func pack(_ state: Int32, _ frame: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: state)) << 32 | UInt64(UInt32(bitPattern: frame))
+    }
+
+    static func nfaState(_ configuration: UInt64) -> Int32 { Int32(truncatingIfNeeded: configuration >> 32) }
+    static func frame(_ configuration: UInt64) -> Int32 { Int32(truncatingIfNeeded: configuration & 0xFFFF_FFFF) }
+
+    private func isViable(_ state: Int32, frame: Int32) -> Bool {
+        let need = grammar.need[Int(state)]
+        return need != Int32.max && frameDepth[Int(frame)] + need <= maximumDepth
+    }
+
+    private mutating func frameID(_ frame: Frame) -> Int32 {
+        if let id = frameIDs[frame] { return id }
+        let id = Int32(frames.count)
+        frames.append(frame)
+        frameDepth.append(frameDepth[Int(frame.parent)] + 1)
+        frameIDs[frame] = id
+        return id
+    }
+
+    /// ε-closure: ε-edges, calls (pushes, cut off where the depth limit would be exceeded) and returns from
+    /// rules whose frame is not a `uniqueItems` element (those return only when the next byte is consumed).
+    private mutating func closure(_ seeds: [UInt64]) -> [UInt64] {
+        var seen = Set<UInt64>(seeds)
+        var work = seeds
+        while let configuration = work.popLast() {
+            let state = Self.nfaState(configuration)
+            let frame = Self.frame(configuration)
+            func add(_ next: UInt64) {
+                if seen.insert(next).inserted { work.append(next) }
+            }
+            for target in grammar.nfa.epsilons[Int(state)] where isViable(target, frame: frame) {
+                add(Self.pack(target, frame))
+            }
+            for call in grammar.nfa.calls[Int(state)] {
+                let start = grammar.rules[Int(call.rule)].start
+                guard isViable(call.returnState, frame: frame),
+                    grammar.need[Int(start)] != Int32.max,
+                    frameDepth[Int(frame)] + 1 + grammar.need[Int(start)] <= maximumDepth
+                else { continue }
+                let pushed = frameID(
+                    Frame(
+                        parent: frame, returnState: call.returnState, uniqueArray: call.uniqueArray,
+                        isFirstElement: call.isFirstElement))
+                add(Self.pack(start, pushed))
+            }
+            if grammar.nfa.isRuleAccept[Int(state)], frame != 0, frames[Int(frame)].uniqueArray < 0 {
+                add(Self.pack(frames[Int(frame)].returnState, frames[Int(frame)].parent))
+            }
+        }
+        return seen.sorted()
+    }
+
+    private mutating func intern(_ set: [UInt64]) -> Int32 {
+        if let id = stateIDs[set] { return id }
+        let id = Int32(configurations.count)
+        configurations.append(set)
+        stateIDs[set] = id
+        transitions.append(contentsOf: repeatElement(Self.unknown, count: 256))
+        transitionIsDynamic.append(contentsOf: repeatElement(false, count: 256))
+        var accepting = false
+        var finite = false
+        var unique = Set<Int32>()
+        for configuration in set {
+            var frame = Self.frame(configuration)
+            if frame == 0 && Self.nfaState(configuration) == grammar.root.accept { accepting = true }
+            while frame > 0 {
+                let array = frames[Int(frame)].uniqueArray
+                if array >= 0 {
+                    unique.insert(frame)
+                    if grammar.uniqueArrays[Int(array)].finiteValues != nil { finite = true }
+                }
+                frame = frames[Int(frame)].parent
+            }
+        }
+        isAccepting.append(accepting)
+        hasFiniteUniqueFrame.append(finite)
+        uniqueFrames.append(unique.sorted())
+        onlyByte.append(-3)
+        maskIndex.append(-1)
+        return id
+    }
+
+    /// What one byte step observed besides the resulting configurations.
+    struct StepEvents {
+        /// A `uniqueItems` element frame returned (the step's outcome depends on the uniqueness record).
+        var crossedUniqueReturn = false
+        /// Elements finished in this step: frame, array-instance key, canonical text (only with a record).
+        var finished: [(frame: Int32, key: UInt64, element: [UInt8])] = []
+
+        func finishedFrame(_ frame: Int32) -> Bool { finished.contains { $0.frame == frame } }
+    }
+
+    /// Consumes `byte` from every configuration of `state`.
+    ///
+    /// With a `record`, `uniqueItems` returns whose element repeats an earlier one are refused, and
+    /// configurations inside finite unique elements whose prefix can no longer reach a new value are dropped.
+    mutating func step(
+        _ state: Int32, _ byte: UInt8, record: UniquenessContext?, output: [UInt8], events: inout StepEvents
+    ) -> [UInt64] {
+        var seeds: [UInt64] = []
+        for configuration in configurations[Int(state)] {
+            consume(configuration, byte, record: record, output: output, seeds: &seeds, events: &events)
+        }
+        var result = closure(seeds)
+        if let record, !result.isEmpty {
+            result = filterFiniteUnique(result, record: record, output: output, byte: byte, events: events)
+        }
+        return result
+    }
+
+    private mutating func consume(
+        _ configuration: UInt64, _ byte: UInt8, record: UniquenessContext?, output: [UInt8], seeds: inout [UInt64],
+        events: inout StepEvents
+    ) {
+        let state = Self.nfaState(configuration)
+        let frame = Self.frame(configuration)
+        for edge in grammar.nfa.byteEdges[Int(state)] where edge.low <= byte && byte <= edge.high {
+            if isViable(edge.target, frame: frame) { seeds.append(Self.pack(edge.target, frame)) }
+        }
+        guard grammar.nfa.isRuleAccept[Int(state)], frame != 0 else { return }
+        let info = frames[Int(frame)]
+        guard info.uniqueArray >= 0 else { return }
+        events.crossedUniqueReturn = true
+        if let record {
+            let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+            let element = JSONCanonicalizer.canonical(record.element(of: frame, in: output))
+            if record.finished[key]?.contains(element) == true { return }
+            if !events.finishedFrame(frame) { events.finished.append((frame, key, element)) }
+        }
+        for next in closure([Self.pack(info.returnState, info.parent)]) {
+            consume(next, byte, record: record, output: output, seeds: &seeds, events: &events)
+        }
+    }
+
+    /// Drops configurations inside finite unique elements whose text so far is no prefix of an unused value.
+    private func filterFiniteUnique(
+        _ set: [UInt64], record: UniquenessContext, output: [UInt8], byte: UInt8, events: StepEvents
+    ) -> [UInt64] {
+        set.filter { configuration in
+            var frame = Self.frame(configuration)
+            while frame > 0 {
+                let info = frames[Int(frame)]
+                if info.uniqueArray >= 0, let values = grammar.uniqueArrays[Int(info.uniqueArray)].finiteValues {
+                    // A frame seen before this step (and not just finished) has its element start recorded;
+                    // a new one begins after this byte.
+                    let prefix: ArraySlice<UInt8>
+                    if let start = record.elementStart[frame], !events.finishedFrame(frame) {
+                        prefix = (output + [byte])[start...]
+                    } else {
+                        prefix = []
+                    }
+                    let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+                    var used = info.isFirstElement && record.elementStart[frame] == nil ? [] : record.finished[key] ?? []
+                    for done in events.finished where done.key == key { used.insert(done.element) }
+                    if !values.contains(where: { !used.contains($0) && $0.starts(with: prefix) }) { return false }
+                }
+                frame = info.parent
+            }
+            return true
+        }
+    }
+
+    /// The cached transition on `byte` ignoring uniqueness: the target (or ``dead``) and whether the outcome
+    /// depends on the uniqueness record.
+    mutating func transition(_ state: Int32, _ byte: UInt8) -> (target: Int32, isDynamic: Bool) {
+        let slot = Int(state) << 8 | Int(byte)
+        let cached = transitions[slot]
+        if cached != Self.unknown { return (cached, transitionIsDynamic[slot]) }
+        var events = StepEvents()
+        let set = step(state, byte, record: nil, output: [], events: &events)
+        let target = set.isEmpty ? Self.dead : intern(set)
+        transitions[slot] = target
+        transitionIsDynamic[slot] = events.crossedUniqueReturn
+        return (target, events.crossedUniqueReturn)
+    }
+
+    /// Interns an exact (uniqueness-filtered) configuration set.
+    mutating func state(for set: [UInt64]) -> Int32 {
+        set.isEmpty ? Self.dead : intern(set)
+    }
+
+    /// The only byte that can follow `state`, if exactly one can and it does not depend on uniqueness.
+    mutating func forcedByte(_ state: Int32) -> UInt8? {
+        if onlyByte[Int(state)] == -3 { summarize(state) }
+        let value = onlyByte[Int(state)]
+        return value >= 0 ? UInt8(value) : nil
+    }
+
+    /// Whether any byte can follow `state` (ignoring uniqueness).
+    mutating func canContinue(_ state: Int32) -> Bool {
+        if onlyByte[Int(state)] == -3 { summarize(state) }
+        return onlyByte[Int(state)] != -1
+    }
+
+    private mutating func summarize(_ state: Int32) {
+        var only: Int16 = -1
+        for byte in 0...255 {
+            let (target, dynamic) = transition(state, UInt8(byte))
+            guard target >= 0 else { continue }
+            if only != -1 || dynamic || hasFiniteUniqueFrame[Int(state)] {
+                only = -2
+                if dynamic || hasFiniteUniqueFrame[Int(state)] { break }
+            } else {
+                only = Int16(byte)
+            }
+        }
+        onlyByte[Int(state)] = only
+    }
+
+    /// The cached mask of `state`: static bits plus tokens to re-check against the uniqueness record.
+    mutating func mask(for state: Int32) -> Int32 {
+        let cached = maskIndex[Int(state)]
+        if cached >= 0 { return cached }
+        var bits = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
+        var dependents: [Int32] = []
+        walkVocabulary(from: state, bits: &bits, dependents: &dependents)
+        if isAccepting[Int(state)] {
+            for id in vocabulary.eosTokenIDs { bits[id >> 6] |= 1 << UInt64(id & 63) }
+        }
+        maskBits.append(bits)
+        maskDependents.append(dependents)
+        let index = Int32(maskBits.count - 1)
+        maskIndex[Int(state)] = index
+        return index
+    }
+
+    /// Walks all usable tokens in byte order, reusing the states of the shared prefix with the previous token and
+    /// skipping every token that shares a rejected prefix.
+    private mutating func walkVocabulary(from state: Int32, bits: inout [UInt64], dependents: inout [Int32]) {
+        let sorted = vocabulary.sortedIDs
+        let shared = vocabulary.sharedPrefix
+        let storage = vocabulary.storage
+        let offsets = vocabulary.offsets
+        var states: [Int32] = [state]
+        var dynamic: [Bool] = [hasFiniteUniqueFrame[Int(state)]]
+        var validDepth = 0
+        var index = 0
+        while index < sorted.count {
+            let id = Int(sorted[index])
+            let start = Int(offsets[id])
+            let length = Int(offsets[id + 1]) - start
+            var depth = min(Int(shared[index]), validDepth)
+            var failedAt = -1
+            while depth < length {
+                let (target, isDynamic) = transition(states[depth], storage[start + depth])
+                if target < 0 {
+                    failedAt = depth
+                    break
+                }
+                let next = depth + 1
+                if states.count <= next {
+                    states.append(target)
+                    dynamic.append(false)
+                }
+                states[next] = target
+                dynamic[next] = dynamic[depth] || isDynamic || hasFiniteUniqueFrame[Int(target)]
+                depth = next
+            }
+            if failedAt < 0 {
+                if dynamic[length] {
+                    dependents.append(Int32(id))
+                } else {
+                    bits[id >> 6] |= 1 << UInt64(id & 63)
+                }
+                validDepth = length
+                index += 1
+            } else {
+                validDepth = failedAt
+                index += 1
+                while index < sorted.count, Int(shared[index]) > failedAt { index += 1 }
+            }
+        }
+    }
+
+    /// Number of deterministic states built so far.
+    var stateCount: Int { configurations.count }
+}

@@ -1,0 +1,295 @@
+/// Parses the supported regular-expression subset into a ``RegexNode``.
+///
+/// Supported: literals, `.`, classes with ranges and negation, `\d \w \s \D \W \S`, escapes
+/// (`\n \t \r \f \v \0 \xHH \uHHHH \u{H…}` and escaped punctuation), groups `(…)`, `(?:…)` and `(?<name>…)`,
+/// alternation, quantifiers `* + ? {m} {m,} {m,n}` (lazy and possessive suffixes are treated as greedy), and
+/// `^`/`$` at the ends. Anything else throws ``GrammarError`` naming the construct.
+struct RegexParser {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private let pattern: String
+    /// Repetition counts above this are rejected (the automaton unrolls them).
+    static let maximumRepetition = 1000
+
+    static func parse(_ pattern: String) throws(GrammarError) -> RegexNode {
+        var parser = RegexParser(pattern: pattern)
+        return try parser.parseWhole()
+    }
+
+    private init(pattern: String) {
+        self.pattern = pattern
+        scalars = Array(pattern.unicodeScalars)
+    }
+
+    private func unsupported(_ construct: String, _ why: String) -> GrammarError {
+        GrammarError(.unsupportedPattern, construct: construct, "pattern /\(pattern)/ uses \(construct): \(why)")
+    }
+
+    private func invalid(_ why: String) -> GrammarError {
+        GrammarError(.invalidPattern, construct: pattern, "pattern /\(pattern)/ is invalid: \(why)")
+    }
+
+    private var atEnd: Bool { index >= scalars.count }
+    private var peek: Unicode.Scalar? { atEnd ? nil : scalars[index] }
+
+    private mutating func parseWhole() throws(GrammarError) -> RegexNode {
+        if peek == "^" { index += 1 }
+        let node = try parseAlternation()
+        if !atEnd {
+            if peek == ")" { throw invalid("unbalanced `)`") }
+            throw invalid("unexpected `\(peek!)`")
+        }
+        return node
+    }
+
+    private mutating func parseAlternation() throws(GrammarError) -> RegexNode {
+        var branches = [try parseConcatenation()]
+        while peek == "|" {
+            index += 1
+            branches.append(try parseConcatenation())
+        }
+        return branches.count == 1 ? branches[0] : .alternation(branches)
+    }
+
+    private mutating func parseConcatenation() throws(GrammarError) -> RegexNode {
+        var parts: [RegexNode] = []
+        while let scalar = peek, scalar != "|", scalar != ")" {
+            if scalar == "$" {
+                index += 1
+                // `$` must end the pattern (or its last branch).
+                if !(atEnd || peek == "|" || (peek == ")" && index == scalars.count - 1)) {
+                    throw unsupported("anchor `$` in the middle", "only a trailing `$` is supported")
+                }
+                continue
+            }
+            if scalar == "^" {
+                throw unsupported("anchor `^` in the middle", "only a leading `^` is supported")
+            }
+            var atom = try parseAtom()
+            atom = try parseQuantifiers(atom)
+            parts.append(atom)
+        }
+        return parts.count == 1 ? parts[0] : .concatenation(parts)
+    }
+
+    private mutating func parseQuantifiers(_ atom: RegexNode) throws(GrammarError) -> RegexNode {
+        var node = atom
+        while let scalar = peek {
+            var minimum = 0
+            var maximum: Int? = nil
+            switch scalar {
+            case "*": index += 1
+            case "+": minimum = 1; index += 1
+            case "?": maximum = 1; index += 1
+            case "{":
+                guard let (low, high) = try parseBraces() else { return node }
+                minimum = low
+                maximum = high
+            default: return node
+            }
+            if peek == "?" || peek == "+" { index += 1 }  // lazy / possessive: same language
+            node = .repetition(node, minimum: minimum, maximum: maximum)
+        }
+        return node
+    }
+
+    /// Parses `{m}`, `{m,}` or `{m,n}`; returns nil (literal `{`) when it is not a quantifier.
+    private mutating func parseBraces() throws(GrammarError) -> (Int, Int?)? {
+        let start = index
+        index += 1
+        func number(_ parser: inout RegexParser) -> Int? {
+            var value: Int? = nil
+            while let s = parser.peek, let digit = s.properties.numericType == .decimal ? Int(String(s)) : nil,
+                s.isASCII
+            {
+                value = min((value ?? 0) * 10 + digit, 1_000_000)
+                parser.index += 1
+            }
+            return value
+        }
+        guard let low = number(&self) else {
+            index = start
+            return nil
+        }
+        var high: Int? = low
+        if peek == "," {
+            index += 1
+            high = number(&self)
+        }
+        guard peek == "}" else {
+            index = start
+            return nil
+        }
+        index += 1
+        if let high, high < low { throw invalid("quantifier {\(low),\(high)} has max < min") }
+        if low > Self.maximumRepetition || (high ?? 0) > Self.maximumRepetition {
+            throw unsupported(
+                "repetition count above \(Self.maximumRepetition)", "the automaton unrolls counted repetitions")
+        }
+        return (low, high)
+    }
+
+    private mutating func parseAtom() throws(GrammarError) -> RegexNode {
+        let scalar = scalars[index]
+        index += 1
+        switch scalar {
+        case ".":
+            return .set(ScalarSet.complement(ScalarSet.lineTerminators))
+        case "[":
+            return .set(try parseClass())
+        case "(":
+            if peek == "?" {
+                index += 1
+                let kind = peek
+                if kind == ":" {
+                    index += 1
+                } else if kind == "<", index + 1 < scalars.count, scalars[index + 1] != "=", scalars[index + 1] != "!" {
+                    // Named group: treated as a plain group.
+                    while let s = peek, s != ">" { index += 1 }
+                    if atEnd { throw invalid("unterminated group name") }
+                    index += 1
+                } else if kind == "=" {
+                    throw unsupported("lookahead `(?=`", "lookaround cannot be compiled to an automaton here")
+                } else if kind == "!" {
+                    throw unsupported("negative lookahead `(?!`", "lookaround cannot be compiled to an automaton here")
+                } else if kind == "<" {
+                    throw unsupported("lookbehind `(?<`", "lookaround cannot be compiled to an automaton here")
+                } else {
+                    throw unsupported("group modifier `(?\(kind.map { String($0) } ?? "")`", "inline flags and special groups are not supported")
+                }
+            }
+            let inner = try parseAlternation()
+            guard peek == ")" else { throw invalid("missing `)`") }
+            index += 1
+            return inner
+        case ")":
+            throw invalid("unbalanced `)`")
+        case "*", "+", "?":
+            throw invalid("quantifier `\(scalar)` without a target")
+        case "\\":
+            return try parseEscape(inClass: false)
+        default:
+            return .set([scalar.value...scalar.value])
+        }
+    }
+
+    /// Parses after `\`.
+    private mutating func parseEscape(inClass: Bool) throws(GrammarError) -> RegexNode {
+        guard let scalar = peek else { throw invalid("trailing `\\`") }
+        index += 1
+        func single(_ value: UInt32) -> RegexNode { .set([value...value]) }
+        switch scalar {
+        case "d": return .set(ScalarSet.digits)
+        case "D": return .set(ScalarSet.complement(ScalarSet.digits))
+        case "w": return .set(ScalarSet.word)
+        case "W": return .set(ScalarSet.complement(ScalarSet.word))
+        case "s": return .set(ScalarSet.space)
+        case "S": return .set(ScalarSet.complement(ScalarSet.space))
+        case "n": return single(0x0A)
+        case "t": return single(0x09)
+        case "r": return single(0x0D)
+        case "f": return single(0x0C)
+        case "v": return single(0x0B)
+        case "0": return single(0)
+        case "b" where inClass: return single(0x08)
+        case "b", "B":
+            throw unsupported("word boundary `\\\(scalar)`", "assertions are not supported")
+        case "A", "z", "Z", "G":
+            throw unsupported("anchor `\\\(scalar)`", "only `^` and `$` at the ends are supported")
+        case "1"..."9":
+            throw unsupported("backreference `\\\(scalar)`", "backreferences are not regular")
+        case "k":
+            throw unsupported("named backreference `\\k`", "backreferences are not regular")
+        case "p", "P":
+            throw unsupported("Unicode property `\\\(scalar)`", "property classes are not supported")
+        case "x":
+            return single(try parseHex(count: 2))
+        case "u":
+            if peek == "{" {
+                index += 1
+                var value: UInt32 = 0
+                var digits = 0
+                while let s = peek, s != "}" {
+                    guard let digit = s.properties.isASCIIHexDigit ? UInt32(String(s), radix: 16) : nil else {
+                        throw invalid("bad \\u{…} escape")
+                    }
+                    value = value &* 16 &+ digit
+                    digits += 1
+                    index += 1
+                }
+                guard peek == "}", digits > 0, digits <= 6, Unicode.Scalar(value) != nil else {
+                    throw invalid("bad \\u{…} escape")
+                }
+                index += 1
+                return single(value)
+            }
+            let value = try parseHex(count: 4)
+            guard Unicode.Scalar(value) != nil else {
+                throw unsupported("surrogate escape `\\u\(String(value, radix: 16))`", "lone surrogates are not scalars")
+            }
+            return single(value)
+        default:
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                throw unsupported("escape `\\\(scalar)`", "unknown escape")
+            }
+            return single(scalar.value)
+        }
+    }
+
+    private mutating func parseHex(count: Int) throws(GrammarError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<count {
+            guard let s = peek, s.properties.isASCIIHexDigit, let digit = UInt32(String(s), radix: 16) else {
+                throw invalid("bad hexadecimal escape")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    /// Parses after `[` up to and including `]`.
+    private mutating func parseClass() throws(GrammarError) -> [ClosedRange<UInt32>] {
+        var negated = false
+        if peek == "^" {
+            negated = true
+            index += 1
+        }
+        var ranges: [ClosedRange<UInt32>] = []
+        var first = true
+        while true {
+            guard let scalar = peek else { throw invalid("unterminated character class") }
+            if scalar == "]" && !first {
+                index += 1
+                break
+            }
+            if scalar == "[", index + 1 < scalars.count, scalars[index + 1] == ":" {
+                throw unsupported("POSIX class `[:`", "use \\d, \\w, \\s or explicit ranges")
+            }
+            first = false
+            let low = try parseClassAtom()
+            if peek == "-", index + 1 < scalars.count, scalars[index + 1] != "]" {
+                index += 1
+                let high = try parseClassAtom()
+                guard case .set(let lowSet) = low, lowSet.count == 1, lowSet[0].count == 1,
+                    case .set(let highSet) = high, highSet.count == 1, highSet[0].count == 1
+                else { throw invalid("class range with a class escape as an end") }
+                let lowValue = lowSet[0].lowerBound
+                let highValue = highSet[0].lowerBound
+                guard lowValue <= highValue else { throw invalid("class range out of order") }
+                ranges.append(lowValue...highValue)
+            } else if case .set(let set) = low {
+                ranges += set
+            }
+        }
+        let normalized = ScalarSet.normalized(ranges)
+        return negated ? ScalarSet.complement(normalized) : normalized
+    }
+
+    private mutating func parseClassAtom() throws(GrammarError) -> RegexNode {
+        let scalar = scalars[index]
+        index += 1
+        if scalar == "\\" { return try parseEscape(inClass: true) }
+        return .set([scalar.value...scalar.value])
+    }
+}
