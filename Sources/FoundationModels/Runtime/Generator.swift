@@ -60,7 +60,7 @@ struct Generator {
         }
 
         let context: LlamaContext
-        do { context = try model.borrowContext(for: promptTokens) } catch { throw .runtime(error.description) }
+        do { context = try model.borrowContext(for: promptTokens) } catch { throw .runtime("\(error)") }
         defer { model.returnContext(context) }
 
         var matcher = job.constraint?.makeMatcher()
@@ -116,13 +116,12 @@ struct Generator {
             try evaluatePending()
 
             let token: Int32?
-            if var active = matcher, var currentMask = mask {
+            if let active = matcher, var currentMask = mask {
                 active.fillMask(into: &currentMask)
                 token = currentMask.words.withUnsafeBufferPointer { words in
                     context.withLogits { sampler.sample($0, allowed: words) }
                 }
                 mask = currentMask
-                matcher = active
             } else {
                 token = context.withLogits { sampler.sample($0) }
             }

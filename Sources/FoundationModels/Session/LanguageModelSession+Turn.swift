@@ -1,6 +1,7 @@
 import FMDecoding
 import FMLlama
 import Foundation
+import Synchronization
 
 /// One request: the prompt, how to answer it, and the work of answering.
 extension LanguageModelSession {
@@ -83,19 +84,7 @@ extension LanguageModelSession {
         )
         let id = GenerationID()
         let isStructured = request.schema != nil
-        let onBytes: (@Sendable ([UInt8]) -> Void)? = progress.map { report in
-            { bytes in
-                let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
-                let text = String(decoding: complete, as: UTF8.self)
-                if isStructured {
-                    guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return }
-                    partial.id = id
-                    report(partial)
-                } else {
-                    report(GeneratedContent(kind: .string(text), id: id))
-                }
-            }
-        }
+        let onBytes = progress.map { Self.snapshotReporter(id: id, isStructured: isStructured, report: $0) }
 
         let outcome: GenerationOutcome
         do {
@@ -131,6 +120,26 @@ extension LanguageModelSession {
             return state.transcript.entries[start...]
         }
         return TurnResult(content: content, entries: entries)
+    }
+
+    /// Turns the growing response bytes into snapshots: whole characters only, and for structured output
+    /// the parsed JSON prefix, all with the response's one `GenerationID`.
+    static func snapshotReporter(
+        id: GenerationID,
+        isStructured: Bool,
+        report: @escaping @Sendable (GeneratedContent) -> Void
+    ) -> @Sendable ([UInt8]) -> Void {
+        { bytes in
+            let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
+            let text = String(decoding: complete, as: UTF8.self)
+            if isStructured {
+                guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return }
+                partial.id = id
+                report(partial)
+            } else {
+                report(GeneratedContent(kind: .string(text), id: id))
+            }
+        }
     }
 
     /// The compiled grammar for a schema, or `unsupportedGuide` naming what cannot be enforced.

@@ -1,4 +1,3 @@
-public import Foundation
 public import Observation
 import Synchronization
 
@@ -99,10 +98,10 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Changes state under the lock, telling observers about the key paths it touches.
-    func mutate<R>(_ keyPaths: [PartialKeyPath<LanguageModelSession>], _ body: (inout State) throws -> R) rethrows -> R {
+    func mutate<R: Sendable>(_ keyPaths: [PartialKeyPath<LanguageModelSession>], _ body: (inout State) -> R) -> R {
         for keyPath in keyPaths { notifyWillSet(keyPath) }
         defer { for keyPath in keyPaths { notifyDidSet(keyPath) } }
-        return try state.withLock(body)
+        return state.withLock { state in body(&state) }
     }
 
     private func notifyWillSet(_ keyPath: PartialKeyPath<LanguageModelSession>) {
@@ -128,10 +127,9 @@ public final class LanguageModelSession: Sendable {
     ///
     /// Best effort: it returns at once and does the work in the background.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        let (messages, prefixText) = state.withLock { state in
-            (ConversationRenderer(model: model).messages(for: state.transcript, renderedPrompts: state.renderedPrompts),
-             promptPrefix?.text)
-        }
+        let renderer = ConversationRenderer(model: model)
+        let messages = state.withLock { renderer.messages(for: $0.transcript, renderedPrompts: $0.renderedPrompts) }
+        let prefixText = promptPrefix?.text
         let model = self.model
         Task.detached(priority: .utility) {
             guard let loaded = try? model.loadedModel() else { return }
