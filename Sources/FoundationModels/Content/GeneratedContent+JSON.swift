@@ -1,0 +1,25 @@
+extension GeneratedContent {
+    /// Creates content by parsing JSON text, which may be incomplete.
+    ///
+    /// The text may be any prefix of a JSON document, as produced while a response streams in. Incomplete parts
+    /// are kept where they carry information (`{"title": "A story of` has `title == "A story of"`) and
+    /// ``isComplete`` is `true` only when the text is a whole document.
+    ///
+    /// ```swift
+    /// let partial = try GeneratedContent(json: #"{"title": "A story of"#)
+    /// partial.isComplete  // false
+    /// ```
+    ///
+    /// - Parameter json: JSON text, complete or truncated.
+    /// - Throws: `DecodingError.dataCorrupted` if the text is not a prefix of any JSON document.
+    public init(json: String) throws {
+        self = try PartialJSONParser.parse(json)
+    }
+
+    /// The content as compact JSON text, with structure keys in order.
+    ///
+    /// Integral numbers are written without a fraction (`30`, not `30.0`).
+    public var jsonString: String {
+        JSONWriter.string(for: self)
+    }
+}

@@ -1,0 +1,21 @@
+extension Double: Generable {
+    /// The schema of a number.
+    public static var generationSchema: GenerationSchema {
+        GenerationSchema(root: .number(GenerationSchema.NumericBounds()))
+    }
+
+    /// Reads a number.
+    ///
+    /// - Throws: `DecodingError.typeMismatch` if the content isn't a number.
+    public init(_ content: GeneratedContent) throws {
+        guard case .number(let value) = content.kind else {
+            throw content.typeMismatch(Double.self, expected: "a number")
+        }
+        self = Double(value)
+    }
+
+    /// The number as generated content.
+    public var generatedContent: GeneratedContent {
+        GeneratedContent(kind: .number(Double(self)))
+    }
+}

@@ -1,2 +1,0 @@
-/// Placeholder so the module builds until the public API lands.
-enum FoundationModelsPlaceholder {}

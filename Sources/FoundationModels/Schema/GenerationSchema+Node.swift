@@ -1,0 +1,251 @@
+extension GenerationSchema {
+    /// The inspectable form of a schema node.
+    ///
+    /// Named types (structures, string enumerations and unions) appear inline only as the root; everywhere else they
+    /// are `reference`s to a ``GenerationSchema/Definition``, which is how nested and recursive types are expressed.
+    package indirect enum Node: Sendable, Hashable {
+        /// A string, possibly constrained by guides.
+        case string(StringGuides)
+        /// A whole number within optional inclusive bounds.
+        case integer(NumericBounds)
+        /// A number within optional inclusive bounds.
+        case number(NumericBounds)
+        /// `true` or `false`.
+        case boolean
+        /// `null`.
+        case null
+        /// Any JSON value (the schema of ``GeneratedContent`` itself).
+        case any
+        /// An array.
+        case array(ArrayNode)
+        /// A structure with ordered properties.
+        case object(ObjectNode)
+        /// A named string enumeration.
+        case enumeration(EnumerationNode)
+        /// A named union: the value matches one of the choices.
+        case anyOf(UnionNode)
+        /// The definition with this name (or the root, if it has this name).
+        case reference(String)
+
+        /// The type name of a named node (structure, enumeration or union).
+        package var typeName: String? {
+            switch self {
+            case .object(let node): node.name
+            case .enumeration(let node): node.name
+            case .anyOf(let node): node.name
+            default: nil
+            }
+        }
+
+        /// The description of a named node.
+        package var typeDescription: String? {
+            switch self {
+            case .object(let node): node.description
+            case .enumeration(let node): node.description
+            case .anyOf(let node): node.description
+            default: nil
+            }
+        }
+    }
+
+    /// String guides after combining all of a property's guides.
+    package struct StringGuides: Sendable, Hashable {
+        /// The allowed values, if restricted.
+        package var choices: [String]?
+        /// Whether `choices` came from a `constant` guide.
+        package var isConstant = false
+        /// The pattern the string must match, if any (the last one given wins).
+        package var pattern: RegexPattern?
+
+        /// Creates guides.
+        package init(choices: [String]? = nil, isConstant: Bool = false, pattern: RegexPattern? = nil) {
+            self.choices = choices
+            self.isConstant = isConstant
+            self.pattern = pattern
+        }
+    }
+
+    /// Inclusive numeric bounds.
+    package struct NumericBounds: Sendable, Hashable {
+        /// The smallest allowed value.
+        package var minimum: Double?
+        /// The largest allowed value.
+        package var maximum: Double?
+
+        /// Creates bounds.
+        package init(minimum: Double? = nil, maximum: Double? = nil) {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
+    }
+
+    /// An array node.
+    package struct ArrayNode: Sendable, Hashable {
+        /// The schema of each element.
+        package var items: Node
+        /// The fewest elements allowed.
+        package var minimumCount: Int?
+        /// The most elements allowed.
+        package var maximumCount: Int?
+
+        /// Creates an array node.
+        package init(items: Node, minimumCount: Int? = nil, maximumCount: Int? = nil) {
+            self.items = items
+            self.minimumCount = minimumCount
+            self.maximumCount = maximumCount
+        }
+    }
+
+    /// A structure node.
+    package struct ObjectNode: Sendable, Hashable {
+        /// The type name.
+        package var name: String
+        /// What the type represents.
+        package var description: String?
+        /// The properties, in generation order.
+        package var properties: [PropertyNode]
+        /// Whether a `nil` optional appears as an explicit `null` rather than being left out.
+        package var representsNilExplicitly = false
+
+        /// Creates a structure node.
+        package init(
+            name: String,
+            description: String? = nil,
+            properties: [PropertyNode],
+            representsNilExplicitly: Bool = false
+        ) {
+            self.name = name
+            self.description = description
+            self.properties = properties
+            self.representsNilExplicitly = representsNilExplicitly
+        }
+    }
+
+    /// One property of a structure node.
+    package struct PropertyNode: Sendable, Hashable {
+        /// The JSON key.
+        package var name: String
+        /// What the property holds.
+        package var description: String?
+        /// The value's schema.
+        package var node: Node
+        /// Whether the property may be left out.
+        package var isOptional: Bool
+
+        /// Creates a property node.
+        package init(name: String, description: String? = nil, node: Node, isOptional: Bool = false) {
+            self.name = name
+            self.description = description
+            self.node = node
+            self.isOptional = isOptional
+        }
+    }
+
+    /// A string enumeration node.
+    package struct EnumerationNode: Sendable, Hashable {
+        /// The type name.
+        package var name: String
+        /// What the type represents.
+        package var description: String?
+        /// The allowed values.
+        package var choices: [String]
+
+        /// Creates an enumeration node.
+        package init(name: String, description: String? = nil, choices: [String]) {
+            self.name = name
+            self.description = description
+            self.choices = choices
+        }
+    }
+
+    /// A union node.
+    package struct UnionNode: Sendable, Hashable {
+        /// The type name.
+        package var name: String
+        /// What the type represents.
+        package var description: String?
+        /// The alternatives.
+        package var choices: [Node]
+
+        /// Creates a union node.
+        package init(name: String, description: String? = nil, choices: [Node]) {
+            self.name = name
+            self.description = description
+            self.choices = choices
+        }
+    }
+
+    /// A named node that references elsewhere in the schema point to.
+    package struct Definition: Sendable, Hashable {
+        /// The name references use.
+        package var name: String
+        /// The node.
+        package var node: Node
+
+        /// Creates a definition.
+        package init(name: String, node: Node) {
+            self.name = name
+            self.node = node
+        }
+    }
+}
+
+extension GenerationSchema.Node {
+    /// This node with guide constraints applied; constraints that don't fit the node's kind are ignored.
+    package func applying(_ constraints: [GuideConstraint]) -> Self {
+        guard !constraints.isEmpty else { return self }
+        switch self {
+        case .string(var guides):
+            for constraint in constraints {
+                switch constraint {
+                case .constant(let value):
+                    guides.choices = guides.choices.map { $0.contains(value) ? [value] : [] } ?? [value]
+                    guides.isConstant = true
+                case .anyOf(let values):
+                    // Several choice lists intersect, keeping the earlier list's order.
+                    guides.choices = guides.choices.map { existing in existing.filter(values.contains) } ?? values
+                case .pattern(let pattern):
+                    guides.pattern = pattern
+                default:
+                    continue
+                }
+            }
+            return .string(guides)
+        case .integer(let bounds):
+            return .integer(bounds.applying(constraints))
+        case .number(let bounds):
+            return .number(bounds.applying(constraints))
+        case .array(var array):
+            for constraint in constraints {
+                switch constraint {
+                case .minimumCount(let count):
+                    array.minimumCount = max(array.minimumCount ?? count, count)
+                case .maximumCount(let count):
+                    array.maximumCount = min(array.maximumCount ?? count, count)
+                case .element(let elementConstraints):
+                    array.items = array.items.applying(elementConstraints)
+                default:
+                    continue
+                }
+            }
+            return .array(array)
+        default:
+            return self
+        }
+    }
+}
+
+extension GenerationSchema.NumericBounds {
+    /// These bounds narrowed by minimum and maximum constraints.
+    func applying(_ constraints: [GuideConstraint]) -> Self {
+        var bounds = self
+        for constraint in constraints {
+            switch constraint {
+            case .minimum(let value): bounds.minimum = Swift.max(bounds.minimum ?? value, value)
+            case .maximum(let value): bounds.maximum = Swift.min(bounds.maximum ?? value, value)
+            default: continue
+            }
+        }
+        return bounds
+    }
+}
