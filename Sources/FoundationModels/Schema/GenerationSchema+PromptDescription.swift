@@ -1,0 +1,145 @@
+extension GenerationSchema {
+    /// A compact, TypeScript-like sketch of the schema for prompts, including every description and guide.
+    ///
+    /// The format favours few tokens over formality, because a small model reads it on every request: the root
+    /// value first, then each named type it uses as `Name = …`. Keys are quoted as they will appear in the JSON,
+    /// `?` marks an optional key, descriptions are `//` comments, string enumerations are inlined as
+    /// `"a" | "b"`, and guides read as short phrases:
+    ///
+    /// ```
+    /// // Basic profile information about a cat
+    /// {
+    ///   "name": string,
+    ///   "age": integer from 0 to 20, // The age of the cat
+    ///   "toys"?: [Toy] (at most 3 items)
+    /// }
+    /// Toy = {
+    ///   "kind": "ball" | "mouse"
+    /// }
+    /// ```
+    package var promptDescription: String {
+        var sketch = PromptSketch(definitions: definitions)
+        var lines: [String] = []
+        if let description = root.typeDescription {
+            lines.append("// \(description)")
+        }
+        let rootText = sketch.describe(root, indent: "", expandNamed: true)
+        // A recursive root is referred to by name, so name it.
+        if let name = root.typeName, sketch.used.contains(name) {
+            lines.append("\(name) = \(rootText)")
+        } else {
+            lines.append(rootText)
+        }
+        var printed: Set<String> = [root.typeName].compactMap { $0 }.reduce(into: []) { $0.insert($1) }
+        // Describe the named types in the order they were first used; describing one can reveal more.
+        var index = 0
+        while index < sketch.used.count {
+            let name = sketch.used[index]
+            index += 1
+            guard printed.insert(name).inserted, let node = definitions.first(where: { $0.name == name })?.node else {
+                continue
+            }
+            if let description = node.typeDescription {
+                lines.append("// \(description)")
+            }
+            lines.append("\(name) = " + sketch.describe(node, indent: "", expandNamed: true))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Builds the text of ``GenerationSchema/promptDescription``.
+private struct PromptSketch {
+    let definitions: [GenerationSchema.Definition]
+    /// Named types mentioned so far, in order.
+    var used: [String] = []
+
+    mutating func describe(_ node: GenerationSchema.Node, indent: String, expandNamed: Bool = false) -> String {
+        switch node {
+        case .string(let guides):
+            if let choices = guides.choices {
+                return Self.choices(choices)
+            }
+            if let source = guides.pattern?.source {
+                return "string matching /\(source)/"
+            }
+            return "string"
+        case .integer(let bounds):
+            return "integer" + Self.bounds(bounds)
+        case .number(let bounds):
+            return "number" + Self.bounds(bounds)
+        case .boolean:
+            return "boolean"
+        case .null:
+            return "null"
+        case .any:
+            return "any JSON value"
+        case .array(let array):
+            return "[\(describe(array.items, indent: indent))]" + Self.count(array.minimumCount, array.maximumCount)
+        case .object(let object):
+            guard expandNamed else { return mention(object.name) }
+            guard !object.properties.isEmpty else { return "{}" }
+            let inner = indent + "  "
+            var lines: [String] = []
+            for (index, property) in object.properties.enumerated() {
+                let key = JSONWriter.quoted(property.name) + (property.isOptional ? "?" : "")
+                var line = "\(inner)\(key): \(describe(property.node, indent: inner))"
+                if index < object.properties.count - 1 { line += "," }
+                if let description = property.description { line += " // \(description)" }
+                lines.append(line)
+            }
+            return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
+        case .enumeration(let enumeration):
+            return Self.choices(enumeration.choices)
+        case .anyOf(let union):
+            guard expandNamed else { return mention(union.name) }
+            return union.choices.map { describe($0, indent: indent) }.joined(separator: " | ")
+        case .reference(let name):
+            // Enumerations are short and clearer inline than by name.
+            if case .enumeration(let enumeration)? = definitions.first(where: { $0.name == name })?.node {
+                return Self.choices(enumeration.choices)
+            }
+            return mention(name)
+        }
+    }
+
+    /// The name of a type, remembering to describe it later.
+    private mutating func mention(_ name: String) -> String {
+        if !used.contains(name) { used.append(name) }
+        return name
+    }
+
+    private static func choices(_ values: [String]) -> String {
+        values.map(JSONWriter.quoted).joined(separator: " | ")
+    }
+
+    private static func bounds(_ bounds: GenerationSchema.NumericBounds) -> String {
+        let number = JSONWriter.numberText
+        switch (bounds.minimum, bounds.maximum) {
+        case (let minimum?, let maximum?): return " from \(number(minimum)) to \(number(maximum))"
+        case (let minimum?, nil): return " >= \(number(minimum))"
+        case (nil, let maximum?): return " <= \(number(maximum))"
+        case (nil, nil): return ""
+        }
+    }
+
+    private static func count(_ minimum: Int?, _ maximum: Int?) -> String {
+        func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+        switch (minimum, maximum) {
+        case (let minimum?, let maximum?) where minimum == maximum: return " (exactly \(items(minimum)))"
+        case (let minimum?, let maximum?): return " (\(minimum) to \(items(maximum)))"
+        case (let minimum?, nil) where minimum > 0: return " (at least \(items(minimum)))"
+        case (_, let maximum?): return " (at most \(items(maximum)))"
+        default: return ""
+        }
+    }
+}
+
+extension JSONWriter {
+    /// `value` as a quoted JSON string.
+    static func quoted(_ value: String) -> String {
+        var writer = JSONWriter()
+        writer.writeString(value)
+        return writer.output
+    }
+}
