@@ -24,4 +24,19 @@ enum GenerableMacroFixtures {
         @Guide(#/a/b/#)
         var path: String?
     }
+
+    @Generable
+    struct Node {
+        var value: Int
+        var children: [Node]
+    }
+
+    @Generable(description: "A drawable shape")
+    enum Shape: Equatable {
+        case circle(radius: Double)
+        case text(String)
+        case pair(Int, Int)
+        case labelled(title: String, subtitle: String?)
+        case none
+    }
 }
