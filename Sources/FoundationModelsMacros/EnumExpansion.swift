@@ -1,0 +1,293 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The `@Generable` expansion of an enum.
+///
+/// An enum whose cases carry no associated values is a string choice: the schema is
+/// `GenerationSchema(type:description:anyOf:)` over the case names (not raw values, which need
+/// not be strings), and the content is the case name as a string.
+///
+/// An enum with associated values is a tagged union. Each case is one alternative of an `anyOf`,
+/// an object with exactly one key, the case name, whose value is the payload:
+///
+/// ```json
+/// {"circle": {"radius": 2.5}}        // case circle(radius: Double)
+/// {"text": "hello"}                  // case text(String): a single unlabeled value is the payload itself
+/// {"pair": {"_0": 1, "_1": 2}}       // case pair(Int, Int): unlabeled values are named _0, _1, …
+/// {"none": {}}                       // case none: an empty object
+/// ```
+///
+/// Starting every alternative with its case name lets a constrained decoder commit to a case with
+/// the first key and keeps cases with equally named fields apart. The schema is built with
+/// `DynamicGenerationSchema` (one named object per case, named `Type.case`) and resolved with
+/// `GenerationSchema(root:dependencies:)`; associated value types enter through
+/// `DynamicGenerationSchema(type:)`, so nested Generable types keep their own schemas.
+/// The enum's `PartiallyGenerated` stays `Self`: a case is only known once its key is complete.
+struct EnumExpansion: GenerableExpansion {
+    /// One associated value of a case.
+    struct Value {
+        /// The key in the payload object (`label`, or `_0`, `_1`, … when unlabeled).
+        let key: String
+        /// The label as written, when there is one.
+        let label: String?
+        let type: PropertyType
+    }
+
+    /// One enum case.
+    struct Case {
+        /// The identifier as written (with backticks when escaped).
+        let identifier: String
+        /// The name used as a choice or key.
+        let name: String
+        let values: [Value]
+
+        /// Whether the payload is the single unlabeled value itself rather than an object.
+        var hasBarePayload: Bool {
+            values.count == 1 && values[0].label == nil && values[0].type.optionalWrapped == nil
+        }
+    }
+
+    let declaration: EnumDeclSyntax
+    let arguments: GenerableArguments
+    let access: AccessLevel
+    let cases: [Case]
+
+    private var isSimple: Bool {
+        cases.allSatisfy { $0.values.isEmpty }
+    }
+
+    private var typeName: String {
+        declaration.name.text.trimmingBackticks
+    }
+
+    static func make(
+        declaration: EnumDeclSyntax,
+        arguments: GenerableArguments,
+        access: AccessLevel
+    ) -> Result<EnumExpansion, DiagnosticsError> {
+        var cases: [Case] = []
+        var diagnostics: [Diagnostic] = []
+        for member in declaration.memberBlock.members {
+            guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in caseDecl.elements {
+                let name = element.name.text.trimmingBackticks
+                var values: [Value] = []
+                for (index, parameter) in (element.parameterClause?.parameters ?? []).enumerated() {
+                    if let reason = UnsupportedType.reason(for: parameter.type) {
+                        diagnostics.append(
+                            Diagnostic(
+                                node: parameter.type,
+                                message: MacroDiagnostic.unsupportedAssociatedValueType(
+                                    caseName: name,
+                                    type: parameter.type.trimmedDescription,
+                                    reason: reason
+                                )
+                            )
+                        )
+                        continue
+                    }
+                    let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
+                    values.append(
+                        Value(key: label?.trimmingBackticks ?? "_\(index)", label: label, type: PropertyType(parameter.type))
+                    )
+                }
+                cases.append(Case(identifier: element.name.text, name: name, values: values))
+            }
+        }
+        guard diagnostics.isEmpty else { return .failure(DiagnosticsError(diagnostics: diagnostics)) }
+        return .success(EnumExpansion(declaration: declaration, arguments: arguments, access: access, cases: cases))
+    }
+
+    func members() -> [DeclSyntax] {
+        [isSimple ? choiceSchema() : unionSchema()]
+    }
+
+    func extensionMembers() -> [DeclSyntax] {
+        isSimple ? [choiceInitializer(), choiceContent()] : [unionInitializer(), unionContent()]
+    }
+
+    // MARK: String choice
+
+    private func choiceSchema() -> DeclSyntax {
+        let choices = cases.map { StringLiteral.escaped($0.name) }.joined(separator: ", ")
+        return """
+            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                FoundationModels.GenerationSchema(type: Self.self, \(raw: arguments.descriptionArgument)anyOf: [\(raw: choices)])
+            }
+            """
+    }
+
+    private func choiceInitializer() -> DeclSyntax {
+        let branches = cases.map { "    case \(StringLiteral.escaped($0.name)): self = .\($0.identifier)" }
+        return """
+            \(raw: access.prefix)nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                let choice = try content.value(String.self)
+                switch choice {
+            \(raw: branches.joined(separator: "\n"))
+                default: \(raw: decodingError("\"unexpected case '\\(choice)'\""))
+                }
+            }
+            """
+    }
+
+    private func choiceContent() -> DeclSyntax {
+        let branches = cases.map {
+            "    case .\($0.identifier): FoundationModels.GeneratedContent(kind: .string(\(StringLiteral.escaped($0.name))))"
+        }
+        let body =
+            branches.isEmpty
+            ? "    switch self {}"
+            : "    switch self {\n\(branches.joined(separator: "\n"))\n    }"
+        return """
+            \(raw: access.prefix)nonisolated var generatedContent: FoundationModels.GeneratedContent {
+            \(raw: body)
+            }
+            """
+    }
+
+    // MARK: Tagged union
+
+    private func unionSchema() -> DeclSyntax {
+        var lines: [String] = []
+        for item in cases {
+            var payload: [String]
+            if item.hasBarePayload {
+                payload = ["FoundationModels.DynamicGenerationSchema(type: \(typeExpression(item.values[0].type.type)))"]
+            } else {
+                let properties = item.values.map { value -> String in
+                    let optional = value.type.optionalWrapped != nil ? ", isOptional: true" : ""
+                    let schema = "FoundationModels.DynamicGenerationSchema(type: \(typeExpression(value.type.nonOptional)))"
+                    return
+                        "        FoundationModels.DynamicGenerationSchema.Property(name: \(StringLiteral.escaped(value.key)), schema: \(schema)\(optional)),"
+                }
+                payload = ["FoundationModels.DynamicGenerationSchema("]
+                payload.append("    name: \(StringLiteral.escaped("\(typeName).\(item.name).payload")),")
+                if properties.isEmpty {
+                    payload.append("    properties: []")
+                } else {
+                    payload.append("    properties: [")
+                    payload += properties
+                    payload.append("    ]")
+                }
+                payload.append(")")
+            }
+            lines.append("FoundationModels.DynamicGenerationSchema(")
+            lines.append("    name: \(StringLiteral.escaped("\(typeName).\(item.name)")),")
+            lines.append("    properties: [")
+            lines.append("        FoundationModels.DynamicGenerationSchema.Property(")
+            lines.append("            name: \(StringLiteral.escaped(item.name)),")
+            lines.append("            schema: \(payload[0])")
+            lines += payload.dropFirst().map { "            \($0)" }
+            lines.append("        ),")
+            lines.append("    ]")
+            lines.append("),")
+        }
+        let alternatives = lines.map { "            \($0)" }.joined(separator: "\n")
+        return """
+            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                let root = FoundationModels.DynamicGenerationSchema(
+                    name: \(raw: StringLiteral.escaped(typeName)),
+                    \(raw: arguments.descriptionArgument)anyOf: [
+            \(raw: alternatives)
+                    ]
+                )
+                // The alternatives are built from the enum's own cases, so they cannot conflict.
+                return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+            }
+            """
+    }
+
+    private func unionInitializer() -> DeclSyntax {
+        var branches: [String] = []
+        for item in cases {
+            branches.append("    case \(StringLiteral.escaped(item.name)):")
+            if item.values.isEmpty {
+                branches.append("        self = .\(item.identifier)")
+            } else if item.hasBarePayload {
+                branches.append("        self = .\(item.identifier)(try payload.value())")
+            } else {
+                let arguments = item.values.map { value in
+                    let read = "try payload.value(forProperty: \(StringLiteral.escaped(value.key)))"
+                    return value.label.map { "\($0): \(read)" } ?? read
+                }
+                branches.append("        self = .\(item.identifier)(\(arguments.joined(separator: ", ")))")
+            }
+        }
+        let mismatch = decodingError("\"expected an object with one key naming a case of \(typeName)\"")
+        return """
+            \(raw: access.prefix)nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                guard case .structure(let properties, let orderedKeys) = content.kind,
+                    let caseName = orderedKeys.first,
+                    let payload = properties[caseName]
+                else {
+                    \(raw: mismatch)
+                }
+                switch caseName {
+            \(raw: branches.joined(separator: "\n"))
+                default:
+                    \(raw: decodingError("\"unexpected case '\\(caseName)'\""))
+                }
+            }
+            """
+    }
+
+    private func unionContent() -> DeclSyntax {
+        var branches: [String] = []
+        for item in cases {
+            let key = StringLiteral.escaped(item.name)
+            if item.values.isEmpty {
+                branches.append("    case .\(item.identifier):")
+                branches.append(
+                    "        return FoundationModels.GeneratedContent(properties: [\(key): \(ContentField.inlineStructure([]))])"
+                )
+                continue
+            }
+            let bindings = item.values.indices.map { "let value\($0)" }.joined(separator: ", ")
+            branches.append("    case .\(item.identifier)(\(bindings)):")
+            if item.hasBarePayload {
+                branches.append("        return FoundationModels.GeneratedContent(properties: [\(key): value0])")
+                continue
+            }
+            let fields = item.values.enumerated().map { index, value in
+                ContentField(key: value.key, value: "value\(index)", isOptional: value.type.optionalWrapped != nil)
+            }
+            if case .null = arguments.nilRepresentation {
+                branches.append("        let payload = \(ContentField.inlineStructure(fields))")
+            } else if !fields.contains(where: \.isOptional) {
+                branches.append("        let payload = \(ContentField.inlineStructure(fields))")
+            } else {
+                // Optionals that may be left out need statements; a closure keeps them in one expression.
+                let statements = ContentField.structureExpression(
+                    fields,
+                    id: nil,
+                    nilRepresentation: arguments.nilRepresentation,
+                    indentation: "            "
+                )
+                branches.append("        let payload: FoundationModels.GeneratedContent = {")
+                branches.append(statements)
+                branches.append("        }()")
+            }
+            branches.append("        return FoundationModels.GeneratedContent(properties: [\(key): payload])")
+        }
+        return """
+            \(raw: access.prefix)nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                switch self {
+            \(raw: branches.joined(separator: "\n"))
+                }
+            }
+            """
+    }
+
+    // MARK: Helpers
+
+    /// `T.self`, parenthesised when the spelling needs it.
+    private func typeExpression(_ type: TypeSyntax) -> String {
+        "\(PropertyType.parenthesizedIfNeeded(type)).self"
+    }
+
+    /// A `throw` of the standard library's `DecodingError`, which needs nothing from the runtime.
+    private func decodingError(_ message: String) -> String {
+        "throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: \(message)))"
+    }
+}

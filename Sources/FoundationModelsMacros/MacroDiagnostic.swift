@@ -1,0 +1,55 @@
+import SwiftDiagnostics
+
+/// Every diagnostic `@Generable` and `@Guide` can emit, with a stable identifier per case.
+///
+/// The messages name the property and say what to change, because the user sees them at the
+/// attribute or property, far from the macro's documentation.
+enum MacroDiagnostic: DiagnosticMessage {
+    case unsupportedDeclaration(kind: String)
+    case missingTypeAnnotation(property: String)
+    case unsupportedPropertyType(property: String, type: String, reason: String)
+    case unsupportedAssociatedValueType(caseName: String, type: String, reason: String)
+    case guideOnNonStoredProperty(reason: String)
+    case guideOnNonProperty
+    case duplicateGuideDescription(property: String)
+
+    var message: String {
+        switch self {
+        case .unsupportedDeclaration(let kind):
+            return "@Generable can only be applied to a struct or an enum, not to \(kind)"
+        case .missingTypeAnnotation(let property):
+            return "@Generable property '\(property)' needs an explicit type annotation"
+        case .unsupportedPropertyType(let property, let type, let reason):
+            return "@Generable property '\(property)' has type '\(type)', which cannot be generated: \(reason)"
+        case .unsupportedAssociatedValueType(let caseName, let type, let reason):
+            return "associated value of case '\(caseName)' has type '\(type)', which cannot be generated: \(reason)"
+        case .guideOnNonStoredProperty(let reason):
+            return "@Guide can only be applied to a stored property; this is \(reason)"
+        case .guideOnNonProperty:
+            return "@Guide can only be applied to a stored property"
+        case .duplicateGuideDescription(let property):
+            return "property '\(property)' has more than one @Guide description; the first one is used"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id: String
+        switch self {
+        case .unsupportedDeclaration: id = "unsupportedDeclaration"
+        case .missingTypeAnnotation: id = "missingTypeAnnotation"
+        case .unsupportedPropertyType: id = "unsupportedPropertyType"
+        case .unsupportedAssociatedValueType: id = "unsupportedAssociatedValueType"
+        case .guideOnNonStoredProperty: id = "guideOnNonStoredProperty"
+        case .guideOnNonProperty: id = "guideOnNonProperty"
+        case .duplicateGuideDescription: id = "duplicateGuideDescription"
+        }
+        return MessageID(domain: "FoundationModelsMacros", id: id)
+    }
+
+    var severity: DiagnosticSeverity {
+        switch self {
+        case .duplicateGuideDescription: return .warning
+        default: return .error
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The `@Generable` expansion of a struct.
+///
+/// Properties keep declaration order everywhere (schema, content, partial mirror), because the
+/// model generates them in schema order and `GeneratedContent` must list them in that order.
+/// A property of type `GenerationID` is not a model-generated field: it stays out of the schema
+/// and takes the content's `id`, so it is stable across the snapshots of one response.
+struct StructExpansion: GenerableExpansion {
+    let declaration: StructDeclSyntax
+    let arguments: GenerableArguments
+    let access: AccessLevel
+    let properties: [StoredProperty]
+
+    /// Properties the model generates (everything except `GenerationID`s).
+    private var generated: [StoredProperty] {
+        properties.filter { !$0.type.isGenerationID }
+    }
+
+    /// The first `GenerationID` property, which carries the content's `id`.
+    private var identifierProperty: StoredProperty? {
+        properties.first { $0.type.isGenerationID }
+    }
+
+    /// Names the user already declared, so the expansion does not redeclare them.
+    private var declaredNames: Set<String> {
+        var names: Set<String> = []
+        for member in declaration.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                for binding in variable.bindings {
+                    if let pattern = binding.pattern.as(IdentifierPatternSyntax.self) {
+                        names.insert(pattern.identifier.text.trimmingBackticks)
+                    }
+                }
+            } else if let nested = member.decl.as(StructDeclSyntax.self) {
+                names.insert(nested.name.text)
+            } else if let alias = member.decl.as(TypeAliasDeclSyntax.self) {
+                names.insert(alias.name.text)
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                names.insert("init")
+                let parameters = initializer.signature.parameterClause.parameters
+                if parameters.count == 1, parameters.first?.firstName.tokenKind == .wildcard {
+                    names.insert("init(_:)")
+                }
+            }
+        }
+        return names
+    }
+
+    func members() -> [DeclSyntax] {
+        let names = declaredNames
+        var result: [DeclSyntax] = []
+        // A written initializer already suppresses the implicit memberwise one; adding ours then
+        // could clash with it, so the user's choice stands.
+        if !names.contains("init") {
+            result.append(memberwiseInitializer())
+        }
+        if !names.contains("generationSchema") {
+            result.append(generationSchema())
+        }
+        if !names.contains("PartiallyGenerated") {
+            result.append(partiallyGenerated())
+        }
+        return result
+    }
+
+    func extensionMembers() -> [DeclSyntax] {
+        let names = declaredNames
+        var result: [DeclSyntax] = []
+        if !names.contains("init(_:)") {
+            result.append(contentInitializer())
+        }
+        if !names.contains("generatedContent") {
+            result.append(generatedContent())
+        }
+        return result
+    }
+
+    private func memberwiseInitializer() -> DeclSyntax {
+        let parameters = properties.map { property -> String in
+            var parameter = "\(property.identifier.text): \(property.type.type)"
+            if let initializer = property.initializer {
+                parameter += " = \(initializer)"
+            } else if property.isVariable, property.type.optionalWrapped != nil {
+                // Matches the implicit memberwise initializer, which defaults optional `var`s to nil.
+                parameter += " = nil"
+            }
+            return parameter
+        }
+        let assignments = properties.map { "    self.\($0.identifier.text) = \($0.identifier.text)" }
+        return "\(raw: access.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
+    }
+
+    private func generationSchema() -> DeclSyntax {
+        let propertyLines = generated.map { "            \(schemaProperty($0))," }
+        let propertyList = propertyLines.isEmpty ? "[]" : "[\n\(propertyLines.joined(separator: "\n"))\n        ]"
+        var schemaArguments = ["type: Self.self"]
+        if let description = arguments.description {
+            schemaArguments.append("description: \(description)")
+        }
+        if let flag = arguments.representNilExplicitly {
+            schemaArguments.append("representNilExplicitlyInGeneratedContent: \(flag)")
+        }
+        schemaArguments.append("properties: \(propertyList)")
+        return """
+            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                FoundationModels.GenerationSchema(
+                    \(raw: schemaArguments.joined(separator: ",\n        "))
+                )
+            }
+            """
+    }
+
+    private func schemaProperty(_ property: StoredProperty) -> String {
+        var arguments = ["name: \(StringLiteral.escaped(property.name))"]
+        if let description = property.guide.description {
+            arguments.append("description: \(description)")
+        }
+        arguments.append("type: \(PropertyType.parenthesizedIfNeeded(property.type.type)).self")
+        if !property.guide.guides.isEmpty {
+            arguments.append("guides: [\(property.guide.guides.map(\.description).joined(separator: ", "))]")
+        }
+        return "FoundationModels.GenerationSchema.Property(\(arguments.joined(separator: ", ")))"
+    }
+
+    private func partiallyGenerated() -> DeclSyntax {
+        let prefix = access.prefix
+        // The mirror's `id` is the content's GenerationID, unless the user's own `id` takes that name.
+        let userID = properties.first { $0.name == "id" }
+        var fields: [String] = []
+        var assignments: [String] = []
+        if userID == nil {
+            fields.append("\(prefix)var id: FoundationModels.GenerationID")
+            assignments.append("self.id = content.id ?? FoundationModels.GenerationID()")
+        }
+        for property in properties {
+            fields.append("\(prefix)var \(property.identifier.text): \(property.type.partiallyGeneratedType)")
+            assignments.append(contentAssignment(property))
+        }
+        let body = fields.map { "    \($0)" } + [""] + [
+            "    \(prefix)init(_ content: FoundationModels.GeneratedContent) throws {"
+        ] + assignments.map { "        \($0)" } + ["    }"]
+        return """
+            \(raw: prefix)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+            \(raw: body.joined(separator: "\n"))
+            }
+            """
+    }
+
+    /// `self.x = …` reading one property from `content`.
+    ///
+    /// The assigned type picks the overload: an optional target uses the `value(_:forProperty:)`
+    /// variant that gives `nil` for a missing key, which is what partial content has.
+    private func contentAssignment(_ property: StoredProperty) -> String {
+        let target = "self.\(property.identifier.text)"
+        if property.type.isGenerationID {
+            if property.type.optionalWrapped != nil {
+                return "\(target) = content.id"
+            }
+            return "\(target) = content.id ?? FoundationModels.GenerationID()"
+        }
+        return "\(target) = try content.value(forProperty: \(StringLiteral.escaped(property.name)))"
+    }
+
+    private func contentInitializer() -> DeclSyntax {
+        let assignments = properties.map { "    \(contentAssignment($0))" }
+        return "\(raw: access.prefix)nonisolated init(_ content: FoundationModels.GeneratedContent) throws \(raw: Self.block(assignments))"
+    }
+
+    private func generatedContent() -> DeclSyntax {
+        let fields = generated.map {
+            ContentField(key: $0.name, value: "self.\($0.identifier.text)", isOptional: $0.type.optionalWrapped != nil)
+        }
+        let id = identifierProperty.map { "self.\($0.identifier.text)" }
+        let body = ContentField.structureExpression(
+            fields,
+            id: id,
+            nilRepresentation: arguments.nilRepresentation,
+            indentation: "    "
+        )
+        return """
+            \(raw: access.prefix)nonisolated var generatedContent: FoundationModels.GeneratedContent {
+            \(raw: body)
+            }
+            """
+    }
+
+    /// A brace block of already indented lines, `{}` when there are none.
+    private static func block(_ lines: [String]) -> String {
+        lines.isEmpty ? "{}" : "{\n\(lines.joined(separator: "\n"))\n}"
+    }
+}

@@ -1,0 +1,68 @@
+import SwiftSyntax
+
+/// Finds property and associated-value types that can never be `Generable`, so the user gets an
+/// error at the declaration instead of a confusing conformance failure inside the expansion.
+///
+/// Only spellings that are certain are rejected: structural types (functions, tuples, metatypes,
+/// existentials) and standard types that the framework documents as not Generable. A user type
+/// with the same name as one of them would be rejected too; that trade-off buys an error that
+/// points at the right line for the common mistake.
+enum UnsupportedType {
+    /// Nominal types that are known not to conform to `Generable`, with the reason shown to users.
+    private static let knownNominals: [String: String] = [
+        "Dictionary": "dictionaries have no schema; use a @Generable struct or an array of pairs",
+        "Set": "sets are not Generable; use an array",
+        "Date": "Date is not Generable; use a String (for example ISO 8601) or a @Generable struct",
+        "URL": "URL is not Generable; use a String",
+        "UUID": "UUID is not Generable; use a String or a GenerationID",
+        "Data": "Data is not Generable",
+        "Character": "Character is not Generable; use a String",
+        "Substring": "Substring is not Generable; use a String",
+        "Any": "'Any' has no schema",
+        "AnyObject": "'AnyObject' has no schema",
+    ]
+
+    /// Why `type` cannot be Generable, or `nil` when nothing is known against it.
+    static func reason(for type: TypeSyntax) -> String? {
+        if let wrapped = PropertyType.optionalWrapped(of: type) {
+            return reason(for: wrapped)
+        }
+        if let element = PropertyType.arrayElement(of: type) {
+            return reason(for: element)
+        }
+        if type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return "implicitly unwrapped optionals are not supported; use '?'"
+        }
+        if type.is(FunctionTypeSyntax.self) {
+            return "function types have no schema"
+        }
+        if let attributed = type.as(AttributedTypeSyntax.self) {
+            if attributed.baseType.is(FunctionTypeSyntax.self) {
+                return "function types have no schema"
+            }
+            return reason(for: attributed.baseType)
+        }
+        if let tuple = type.as(TupleTypeSyntax.self) {
+            if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
+                return reason(for: only.type)
+            }
+            return "tuples have no schema; use a @Generable struct"
+        }
+        if type.is(DictionaryTypeSyntax.self) {
+            return knownNominals["Dictionary"]
+        }
+        if type.is(MetatypeTypeSyntax.self) {
+            return "metatypes have no schema"
+        }
+        if let some = type.as(SomeOrAnyTypeSyntax.self) {
+            return "'\(some.someOrAnySpecifier.text)' types have no schema; use a concrete type"
+        }
+        if type.is(CompositionTypeSyntax.self) {
+            return "protocol compositions have no schema; use a concrete type"
+        }
+        if let name = PropertyType.nominalName(of: type), let reason = knownNominals[name] {
+            return reason
+        }
+        return nil
+    }
+}

@@ -1,0 +1,133 @@
+import MacroTesting
+import Testing
+
+@Suite(.macros(foundationModelsMacros))
+struct GenerableDiagnosticsTests {
+    @Test func missingTypeAnnotation() {
+        assertMacro {
+            """
+            @Generable
+            struct Counter {
+                var count = 0
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Counter {
+                var count = 0
+                    ┬────
+                    ╰─ 🛑 @Generable property 'count' needs an explicit type annotation
+            }
+            """
+        }
+    }
+
+    @Test func nonGenerablePropertyTypes() {
+        assertMacro {
+            """
+            @Generable
+            struct Event {
+                var action: () -> Void
+                var position: (Int, Int)
+                var scores: [String: Int]
+                var tags: Set<String>
+                var date: Date
+                var dates: [Date]?
+                var value: any Equatable
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Event {
+                var action: () -> Void
+                            ┬─────────
+                            ╰─ 🛑 @Generable property 'action' has type '() -> Void', which cannot be generated: function types have no schema
+                var position: (Int, Int)
+                              ┬─────────
+                              ╰─ 🛑 @Generable property 'position' has type '(Int, Int)', which cannot be generated: tuples have no schema; use a @Generable struct
+                var scores: [String: Int]
+                            ┬────────────
+                            ╰─ 🛑 @Generable property 'scores' has type '[String: Int]', which cannot be generated: dictionaries have no schema; use a @Generable struct or an array of pairs
+                var tags: Set<String>
+                          ┬──────────
+                          ╰─ 🛑 @Generable property 'tags' has type 'Set<String>', which cannot be generated: sets are not Generable; use an array
+                var date: Date
+                          ┬───
+                          ╰─ 🛑 @Generable property 'date' has type 'Date', which cannot be generated: Date is not Generable; use a String (for example ISO 8601) or a @Generable struct
+                var dates: [Date]?
+                           ┬──────
+                           ╰─ 🛑 @Generable property 'dates' has type '[Date]?', which cannot be generated: Date is not Generable; use a String (for example ISO 8601) or a @Generable struct
+                var value: any Equatable
+                           ┬────────────
+                           ╰─ 🛑 @Generable property 'value' has type 'any Equatable', which cannot be generated: 'any' types have no schema; use a concrete type
+            }
+            """
+        }
+    }
+
+    @Test func nonGenerableAssociatedValue() {
+        assertMacro {
+            """
+            @Generable
+            enum Payload {
+                case timed(at: Date)
+                case callback(() -> Void)
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            enum Payload {
+                case timed(at: Date)
+                               ┬───
+                               ╰─ 🛑 associated value of case 'timed' has type 'Date', which cannot be generated: Date is not Generable; use a String (for example ISO 8601) or a @Generable struct
+                case callback(() -> Void)
+                              ┬─────────
+                              ╰─ 🛑 associated value of case 'callback' has type '() -> Void', which cannot be generated: function types have no schema
+            }
+            """
+        }
+    }
+
+    @Test func classIsRejected() {
+        assertMacro {
+            """
+            @Generable
+            class Profile {
+                var name: String = ""
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            ┬─────────
+            ╰─ 🛑 @Generable can only be applied to a struct or an enum, not to a class
+            class Profile {
+                var name: String = ""
+            }
+            """
+        }
+    }
+
+    @Test func actorIsRejected() {
+        assertMacro {
+            """
+            @Generable
+            actor Profile {
+                var name: String = ""
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            ┬─────────
+            ╰─ 🛑 @Generable can only be applied to a struct or an enum, not to an actor
+            actor Profile {
+                var name: String = ""
+            }
+            """
+        }
+    }
+}

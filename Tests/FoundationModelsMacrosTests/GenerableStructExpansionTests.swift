@@ -1,0 +1,679 @@
+import MacroTesting
+import Testing
+
+@Suite(.macros(foundationModelsMacros))
+struct GenerableStructExpansionTests {
+    @Test func primitivesWithDescription() {
+        assertMacro {
+            """
+            @Generable(description: "Basic profile information about a cat")
+            struct CatProfile {
+                var name: String
+                var age: Int
+                var weight: Double
+                var isIndoor: Bool
+            }
+            """
+        } expansion: {
+            """
+            struct CatProfile {
+                var name: String
+                var age: Int
+                var weight: Double
+                var isIndoor: Bool
+
+                nonisolated init(name: String, age: Int, weight: Double, isIndoor: Bool) {
+                    self.name = name
+                    self.age = age
+                    self.weight = weight
+                    self.isIndoor = isIndoor
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        description: "Basic profile information about a cat",
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "name", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "age", type: Int.self),
+                            FoundationModels.GenerationSchema.Property(name: "weight", type: Double.self),
+                            FoundationModels.GenerationSchema.Property(name: "isIndoor", type: Bool.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var name: String.PartiallyGenerated?
+                    var age: Int.PartiallyGenerated?
+                    var weight: Double.PartiallyGenerated?
+                    var isIndoor: Bool.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.name = try content.value(forProperty: "name")
+                        self.age = try content.value(forProperty: "age")
+                        self.weight = try content.value(forProperty: "weight")
+                        self.isIndoor = try content.value(forProperty: "isIndoor")
+                    }
+                }
+            }
+
+            extension CatProfile: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                    self.age = try content.value(forProperty: "age")
+                    self.weight = try content.value(forProperty: "weight")
+                    self.isIndoor = try content.value(forProperty: "isIndoor")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "name": self.name,
+                            "age": self.age,
+                            "weight": self.weight,
+                            "isIndoor": self.isIndoor,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func optionalsAreLeftOutWhenNil() {
+        assertMacro {
+            """
+            @Generable
+            struct Contact {
+                let name: String
+                var nickname: String?
+                let age: Optional<Int>
+            }
+            """
+        } expansion: {
+            """
+            struct Contact {
+                let name: String
+                var nickname: String?
+                let age: Optional<Int>
+
+                nonisolated init(name: String, nickname: String? = nil, age: Optional<Int>) {
+                    self.name = name
+                    self.nickname = nickname
+                    self.age = age
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "name", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "nickname", type: String?.self),
+                            FoundationModels.GenerationSchema.Property(name: "age", type: Optional<Int>.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var name: String.PartiallyGenerated?
+                    var nickname: String.PartiallyGenerated?
+                    var age: Int.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.name = try content.value(forProperty: "name")
+                        self.nickname = try content.value(forProperty: "nickname")
+                        self.age = try content.value(forProperty: "age")
+                    }
+                }
+            }
+
+            extension Contact: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                    self.nickname = try content.value(forProperty: "nickname")
+                    self.age = try content.value(forProperty: "age")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    var properties: [(String, any FoundationModels.ConvertibleToGeneratedContent)] = []
+                    properties.append(("name", self.name))
+                    if let value = self.nickname {
+                        properties.append(("nickname", value))
+                    }
+                    if let value = self.age {
+                        properties.append(("age", value))
+                    }
+                    return FoundationModels.GeneratedContent(properties: properties, uniquingKeysWith: { first, _ in
+                            first
+                        })
+                }
+            }
+            """
+        }
+    }
+
+    @Test func optionalsRepresentedExplicitly() {
+        assertMacro {
+            """
+            @Generable(representNilExplicitlyInGeneratedContent: true)
+            struct Contact {
+                let name: String
+                let nickname: String?
+            }
+            """
+        } expansion: {
+            """
+            struct Contact {
+                let name: String
+                let nickname: String?
+
+                nonisolated init(name: String, nickname: String?) {
+                    self.name = name
+                    self.nickname = nickname
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        representNilExplicitlyInGeneratedContent: true,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "name", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "nickname", type: String?.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var name: String.PartiallyGenerated?
+                    var nickname: String.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.name = try content.value(forProperty: "name")
+                        self.nickname = try content.value(forProperty: "nickname")
+                    }
+                }
+            }
+
+            extension Contact: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                    self.nickname = try content.value(forProperty: "nickname")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "name": self.name,
+                            "nickname": self.nickname,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func arraysAndNestedGenerableTypes() {
+        assertMacro {
+            """
+            @Generable
+            struct Itinerary {
+                var title: String
+                var days: [DayPlan]
+                var tags: Array<String>
+                var cover: Landmark?
+            }
+            """
+        } expansion: {
+            """
+            struct Itinerary {
+                var title: String
+                var days: [DayPlan]
+                var tags: Array<String>
+                var cover: Landmark?
+
+                nonisolated init(title: String, days: [DayPlan], tags: Array<String>, cover: Landmark? = nil) {
+                    self.title = title
+                    self.days = days
+                    self.tags = tags
+                    self.cover = cover
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "title", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "days", type: [DayPlan].self),
+                            FoundationModels.GenerationSchema.Property(name: "tags", type: Array<String>.self),
+                            FoundationModels.GenerationSchema.Property(name: "cover", type: Landmark?.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var title: String.PartiallyGenerated?
+                    var days: [DayPlan.PartiallyGenerated]?
+                    var tags: [String.PartiallyGenerated]?
+                    var cover: Landmark.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.title = try content.value(forProperty: "title")
+                        self.days = try content.value(forProperty: "days")
+                        self.tags = try content.value(forProperty: "tags")
+                        self.cover = try content.value(forProperty: "cover")
+                    }
+                }
+            }
+
+            extension Itinerary: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.title = try content.value(forProperty: "title")
+                    self.days = try content.value(forProperty: "days")
+                    self.tags = try content.value(forProperty: "tags")
+                    self.cover = try content.value(forProperty: "cover")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    var properties: [(String, any FoundationModels.ConvertibleToGeneratedContent)] = []
+                    properties.append(("title", self.title))
+                    properties.append(("days", self.days))
+                    properties.append(("tags", self.tags))
+                    if let value = self.cover {
+                        properties.append(("cover", value))
+                    }
+                    return FoundationModels.GeneratedContent(properties: properties, uniquingKeysWith: { first, _ in
+                            first
+                        })
+                }
+            }
+            """
+        }
+    }
+
+    @Test func recursiveType() {
+        assertMacro {
+            """
+            @Generable
+            struct Node {
+                var value: Int
+                var children: [Node]
+            }
+            """
+        } expansion: {
+            """
+            struct Node {
+                var value: Int
+                var children: [Node]
+
+                nonisolated init(value: Int, children: [Node]) {
+                    self.value = value
+                    self.children = children
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "value", type: Int.self),
+                            FoundationModels.GenerationSchema.Property(name: "children", type: [Node].self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var value: Int.PartiallyGenerated?
+                    var children: [Node.PartiallyGenerated]?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.value = try content.value(forProperty: "value")
+                        self.children = try content.value(forProperty: "children")
+                    }
+                }
+            }
+
+            extension Node: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.value = try content.value(forProperty: "value")
+                    self.children = try content.value(forProperty: "children")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "value": self.value,
+                            "children": self.children,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func publicStructGetsPublicMembers() {
+        assertMacro {
+            """
+            @Generable
+            public struct Summary {
+                public let text: String
+            }
+            """
+        } expansion: {
+            """
+            public struct Summary {
+                public let text: String
+
+                public nonisolated init(text: String) {
+                    self.text = text
+                }
+
+                public nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "text", type: String.self),
+                        ]
+                    )
+                }
+
+                public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    public var id: FoundationModels.GenerationID
+                    public var text: String.PartiallyGenerated?
+
+                    public init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.text = try content.value(forProperty: "text")
+                    }
+                }
+            }
+
+            extension Summary: FoundationModels.Generable {
+                public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.text = try content.value(forProperty: "text")
+                }
+
+                public nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "text": self.text,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func generationIDIsNotGenerated() {
+        assertMacro {
+            """
+            @Generable
+            struct SearchTerm {
+                var id: GenerationID
+
+                @Guide(description: "A 2 or 3 word search term, like 'Beautiful sunsets'")
+                var searchTerm: String
+            }
+            """
+        } expansion: {
+            """
+            struct SearchTerm {
+                var id: GenerationID
+                var searchTerm: String
+
+                nonisolated init(id: GenerationID, searchTerm: String) {
+                    self.id = id
+                    self.searchTerm = searchTerm
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "searchTerm", description: "A 2 or 3 word search term, like 'Beautiful sunsets'", type: String.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: GenerationID
+                    var searchTerm: String.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.searchTerm = try content.value(forProperty: "searchTerm")
+                    }
+                }
+            }
+
+            extension SearchTerm: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.id = content.id ?? FoundationModels.GenerationID()
+                    self.searchTerm = try content.value(forProperty: "searchTerm")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "searchTerm": self.searchTerm,
+                        ],
+                        id: self.id
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func skipsStaticComputedAndInitialisedLet() {
+        assertMacro {
+            """
+            @Generable
+            struct Recipe {
+                static let version = 2
+                static var shared: Recipe? = nil
+                let kind = "recipe"
+                var title: String
+                var servings: Int = 2
+                var summary: String { title }
+                var notes: String {
+                    get { title }
+                    set {}
+                }
+                var rating: Int {
+                    didSet { print(rating) }
+                }
+                lazy var cached: String = title
+            }
+            """
+        } expansion: {
+            """
+            struct Recipe {
+                static let version = 2
+                static var shared: Recipe? = nil
+                let kind = "recipe"
+                var title: String
+                var servings: Int = 2
+                var summary: String { title }
+                var notes: String {
+                    get { title }
+                    set {}
+                }
+                var rating: Int {
+                    didSet { print(rating) }
+                }
+                lazy var cached: String = title
+
+                nonisolated init(title: String, servings: Int = 2, rating: Int) {
+                    self.title = title
+                    self.servings = servings
+                    self.rating = rating
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "title", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "servings", type: Int.self),
+                            FoundationModels.GenerationSchema.Property(name: "rating", type: Int.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var title: String.PartiallyGenerated?
+                    var servings: Int.PartiallyGenerated?
+                    var rating: Int.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.title = try content.value(forProperty: "title")
+                        self.servings = try content.value(forProperty: "servings")
+                        self.rating = try content.value(forProperty: "rating")
+                    }
+                }
+            }
+
+            extension Recipe: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.title = try content.value(forProperty: "title")
+                    self.servings = try content.value(forProperty: "servings")
+                    self.rating = try content.value(forProperty: "rating")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "title": self.title,
+                            "servings": self.servings,
+                            "rating": self.rating,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func userWrittenInitializerIsKept() {
+        assertMacro {
+            """
+            @Generable
+            struct Point {
+                var x: Int
+                var y: Int
+
+                init(x: Int) {
+                    self.x = x
+                    self.y = 0
+                }
+            }
+            """
+        } expansion: {
+            """
+            struct Point {
+                var x: Int
+                var y: Int
+
+                init(x: Int) {
+                    self.x = x
+                    self.y = 0
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "x", type: Int.self),
+                            FoundationModels.GenerationSchema.Property(name: "y", type: Int.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var x: Int.PartiallyGenerated?
+                    var y: Int.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.x = try content.value(forProperty: "x")
+                        self.y = try content.value(forProperty: "y")
+                    }
+                }
+            }
+
+            extension Point: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.x = try content.value(forProperty: "x")
+                    self.y = try content.value(forProperty: "y")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "x": self.x,
+                            "y": self.y,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    @Test func emptyStruct() {
+        assertMacro {
+            """
+            @Generable
+            struct Nothing {
+            }
+            """
+        } expansion: {
+            """
+            struct Nothing {
+
+                nonisolated init() {
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: []
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                    }
+                }
+            }
+
+            extension Nothing: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(properties: [:])
+                }
+            }
+            """
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import FoundationModels
+
+// Types the macro runtime tests need beyond the seeds: optionals, both nil representations and a regex guide.
+
+/// Fixtures for `GenerableMacroRuntimeTests`.
+enum GenerableMacroFixtures {
+    @Generable
+    struct Contact {
+        let name: String
+        let nickname: String?
+    }
+
+    @Generable(representNilExplicitlyInGeneratedContent: true)
+    struct ExplicitContact {
+        let name: String
+        let nickname: String?
+    }
+
+    @Generable
+    struct Product {
+        @Guide(description: "SKU", /[A-Z]{3}-\d{4}/)
+        var sku: String
+
+        @Guide(#/a/b/#)
+        var path: String?
+    }
+
+    @Generable
+    struct Node {
+        var value: Int
+        var children: [Node]
+    }
+
+    @Generable(description: "A drawable shape")
+    enum Shape: Equatable {
+        case circle(radius: Double)
+        case text(String)
+        case pair(Int, Int)
+        case labelled(title: String, subtitle: String?)
+        case none
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationModels
+import Testing
+
+/// Runtime behaviour of `@Generable` expansions that the seeds don't cover.
+struct GenerableMacroRuntimeTests {
+    @Test func missingOptionalDecodesAsNil() throws {
+        let contact = try GenerableMacroFixtures.Contact(GeneratedContent(properties: ["name": "Ada"]))
+        #expect(contact.name == "Ada")
+        #expect(contact.nickname == nil)
+    }
+
+    @Test func nilOptionalIsLeftOutByDefault() {
+        let content = GenerableMacroFixtures.Contact(name: "Ada", nickname: nil).generatedContent
+        #expect(content == GeneratedContent(properties: ["name": "Ada"]))
+    }
+
+    @Test func nilOptionalIsNullWhenRepresentedExplicitly() {
+        let content = GenerableMacroFixtures.ExplicitContact(name: "Ada", nickname: nil).generatedContent
+        #expect(content == GeneratedContent(properties: ["name": "Ada", "nickname": GeneratedContent.null]))
+    }
+
+    @Test func regexGuideCarriesTheLiteralSource() throws {
+        guard case .object(let node) = GenerableMacroFixtures.Product.generationSchema.root else {
+            Issue.record("Product's schema is not an object")
+            return
+        }
+        let patterns = node.properties.map { property -> String? in
+            guard case .string(let guides) = property.node else { return nil }
+            return guides.pattern?.source
+        }
+        #expect(patterns == [#"[A-Z]{3}-\d{4}"#, "a/b"])
+        #expect(node.properties.map(\.isOptional) == [false, true])
+    }
+
+    @Test func publicTypeConformsFromOutsideTheDeclaration() throws {
+        let summary = try PublicSummary(GeneratedContent(properties: ["text": "Short."]))
+        #expect(summary.asPartiallyGenerated().text == "Short.")
+    }
+
+    @Test func recursiveTypeHasAFiniteSchemaAndRoundTrips() throws {
+        guard case .object(let node) = GenerableMacroFixtures.Node.generationSchema.root else {
+            Issue.record("Node's schema is not an object")
+            return
+        }
+        #expect(node.properties.map(\.name) == ["value", "children"])
+        let leaf = GenerableMacroFixtures.Node(value: 2, children: [])
+        let tree = GenerableMacroFixtures.Node(value: 1, children: [leaf])
+        let decoded = try GenerableMacroFixtures.Node(tree.generatedContent)
+        #expect(decoded.children.map(\.value) == [2])
+    }
+
+    @Test(arguments: [
+        (GenerableMacroFixtures.Shape.circle(radius: 2.5), #"{"circle": {"radius": 2.5}}"#),
+        (.text("hello"), #"{"text": "hello"}"#),
+        (.pair(1, 2), #"{"pair": {"_0": 1, "_1": 2}}"#),
+        (.labelled(title: "A", subtitle: nil), #"{"labelled": {"title": "A"}}"#),
+        (.labelled(title: "A", subtitle: "B"), #"{"labelled": {"title": "A", "subtitle": "B"}}"#),
+        (.none, #"{"none": {}}"#),
+    ])
+    func enumWithAssociatedValuesIsATaggedUnion(shape: GenerableMacroFixtures.Shape, json: String) throws {
+        let content = try GeneratedContent(json: json)
+        #expect(try GenerableMacroFixtures.Shape(content) == shape)
+        #expect(shape.generatedContent == content)
+    }
+
+    @Test func enumWithAssociatedValuesSchemaHasOneAlternativePerCase() throws {
+        guard case .anyOf(let union) = GenerableMacroFixtures.Shape.generationSchema.root else {
+            Issue.record("Shape's schema is not a union: \(GenerableMacroFixtures.Shape.generationSchema.root)")
+            return
+        }
+        #expect(union.description == "A drawable shape")
+        #expect(union.choices.count == 5)
+    }
+}
