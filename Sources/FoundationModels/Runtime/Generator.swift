@@ -129,6 +129,9 @@ struct Generator {
                 throw .runtime("The grammar allows no token here (output so far: \(String(decoding: outcome.bytes, as: UTF8.self))).")
             }
             if llama.isEndOfGeneration(token) {
+                if let active = matcher, !active.isComplete {
+                    throw .truncated("The model ended its turn before the value was complete: \(outcome.text)")
+                }
                 return outcome
             }
             if var active = matcher {

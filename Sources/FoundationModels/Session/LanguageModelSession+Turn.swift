@@ -39,7 +39,11 @@ extension LanguageModelSession {
             mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
             return result
         } catch {
-            mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
+            // The transcript never received this request's entries; keep them for feedback attachments.
+            mutate([\LanguageModelSession.isResponding]) { state in
+                state.isResponding = false
+                state.rolledBackEntries.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: request.prompt))], options: request.options)))
+            }
             throw error
         }
     }
@@ -117,6 +121,9 @@ extension LanguageModelSession {
             state.transcript.append(.prompt(promptEntry))
             state.transcript.append(.response(responseEntry))
             state.renderedPrompts[promptEntry.id] = userText
+            state.statistics = GenerationStatistics(
+                promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
+                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens)
             return state.transcript.entries[start...]
         }
         return TurnResult(content: content, entries: entries)

@@ -23,6 +23,8 @@ public final class LanguageModelSession: Sendable {
         /// The user-message text each prompt entry was rendered as (schema text included), so later turns
         /// render earlier ones identically and hit the KV cache.
         var renderedPrompts: [String: String] = [:]
+        /// Token counts of the last successful request.
+        var statistics: GenerationStatistics?
     }
 
     let state: Mutex<State>
@@ -119,6 +121,9 @@ public final class LanguageModelSession: Sendable {
         default: break
         }
     }
+
+    /// Token counts of the session's last successful request.
+    package var lastStatistics: GenerationStatistics? { state.withLock { $0.statistics } }
 
     // MARK: Prewarming
 

@@ -1,0 +1,11 @@
+/// Token counts of the last request of a session, for tests and benchmarks.
+package struct GenerationStatistics: Sendable, Equatable {
+    /// Tokens in the rendered prompt (the whole conversation so far).
+    package var promptTokens: Int
+    /// Prompt tokens found in the KV cache and not evaluated again.
+    package var reusedTokens: Int
+    /// Tokens the model sampled.
+    package var sampledTokens: Int
+    /// Tokens appended without sampling because the grammar allowed only them.
+    package var forcedTokens: Int
+}

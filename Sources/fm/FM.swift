@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `fm`: Foundation Models on the command line.
+@main
+struct FM: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fm",
+        abstract: "Run an on-device language model: respond to prompts, describe the model.",
+        discussion: """
+            The model is a local GGUF file run in-process by llama.cpp (default: SmolLM2-135M-Instruct, \
+            installed by `make setup`). Set FM_MODEL_PATH or pass --model to use another.
+
+            Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails.
+            """,
+        subcommands: [Respond.self, Info.self]
+    )
+}

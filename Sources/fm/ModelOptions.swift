@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import FoundationModels
+
+/// Options shared by every command that runs the model.
+struct ModelOptions: ParsableArguments {
+    @Option(name: .long, help: "A GGUF model file (default: $FM_MODEL_PATH, else the installed SmolLM2).")
+    var model: String?
+
+    func validate() throws {
+        if let model, !FileManager.default.fileExists(atPath: model) {
+            throw ValidationError("No model file at \(model).")
+        }
+    }
+
+    func systemModel(useCase: SystemLanguageModel.UseCase = .general) -> SystemLanguageModel {
+        let url = model.map { URL(fileURLWithPath: $0) } ?? SystemLanguageModel.defaultModelURL
+        return SystemLanguageModel(modelURL: url, useCase: useCase)
+    }
+}
+
+/// Options that shape sampling.
+struct SamplingOptions: ParsableArguments {
+    @Flag(name: .long, help: "Always pick the most likely token (deterministic).")
+    var greedy = false
+
+    @Option(name: .long, help: "Sampling temperature (0 = greedy; 1 = the model's distribution).")
+    var temperature: Double?
+
+    @Option(name: .long, help: "Seed for reproducible random sampling.")
+    var seed: UInt64?
+
+    @Option(name: [.customLong("max-tokens")], help: "The most tokens the response may have.")
+    var maximumTokens: Int?
+
+    func validate() throws {
+        if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
+        if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }
+        if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
+    }
+
+    var generationOptions: GenerationOptions {
+        let sampling: GenerationOptions.SamplingMode? =
+            greedy ? .greedy : seed.map { .random(probabilityThreshold: 0.9, seed: $0) }
+        return GenerationOptions(sampling: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
+    }
+}

@@ -1,1 +1,0 @@
-print("fm: not implemented yet")

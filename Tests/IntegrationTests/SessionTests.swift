@@ -1,0 +1,127 @@
+@testable import FoundationModels
+import Foundation
+import Testing
+
+@Suite("LanguageModelSession with the real default model", .serialized, .timeLimit(.minutes(10)))
+struct SessionTests {
+    @Test func greedyResponsesAreDeterministic() async throws {
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+        let first = try await LanguageModelSession(model: DefaultModel.model).respond(to: "Name three colors.", options: options)
+        let second = try await LanguageModelSession(model: DefaultModel.model).respond(to: "Name three colors.", options: options)
+        #expect(!first.content.isEmpty)
+        #expect(first.content == second.content)
+    }
+
+    @Test func seededSamplingIsReproducible() async throws {
+        func run(seed: UInt64) async throws -> String {
+            let options = GenerationOptions(sampling: .random(top: 40, seed: seed), temperature: 1.0, maximumResponseTokens: 24)
+            return try await LanguageModelSession(model: DefaultModel.model).respond(to: "Write a short poem about rain.", options: options).content
+        }
+        let a = try await run(seed: 11)
+        let b = try await run(seed: 11)
+        #expect(a == b)
+        let others = try await [run(seed: 12), run(seed: 13)]
+        #expect(others.contains { $0 != a }, "different seeds explore different outputs")
+    }
+
+    @Test func maximumResponseTokensEndsTextEarlyWithoutError() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let response = try await session.respond(to: "Tell me a long story about a dragon.",
+                                                 options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 5))
+        #expect(!response.content.isEmpty)
+        #expect(session.lastStatistics?.sampledTokens == 5)
+    }
+
+    @Test func streamingSnapshotsGrowAndNeverSplitCharacters() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        var snapshots: [String] = []
+        let stream = session.streamResponse(
+            to: "Write one sentence in French about coffee, with accents like é and è, and end with an emoji.",
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 48))
+        var ids: Set<GenerationID?> = []
+        for try await snapshot in stream {
+            snapshots.append(snapshot.content)
+            ids.insert(snapshot.rawContent.id)
+        }
+        #expect(snapshots.count > 3)
+        for (earlier, later) in zip(snapshots, snapshots.dropFirst()) {
+            #expect(later.hasPrefix(earlier), "each snapshot extends the previous one")
+        }
+        #expect(snapshots.allSatisfy { !$0.contains("\u{FFFD}") }, "no snapshot ends inside a UTF-8 character")
+        #expect(snapshots.last!.unicodeScalars.contains { !$0.isASCII }, "the response has non-ASCII text")
+        #expect(ids.count == 1 && ids.first! != nil, "one GenerationID for the whole stream")
+        let response = try await stream.collect()
+        #expect(response.content == snapshots.last)
+        #expect(session.transcript.count == 2)
+    }
+
+    @Test func laterTurnsSeeEarlierOnesAndReuseTheirKVCache() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model, instructions: "You are a helpful assistant. Answer briefly.")
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+        try await session.respond(to: "Remember this code word: pineapple.", options: options)
+        let first = try #require(session.lastStatistics)
+        let answer = try await session.respond(to: "What was the code word I asked you to remember?", options: options)
+        let second = try #require(session.lastStatistics)
+        #expect(answer.content.lowercased().contains("pineapple"))
+        #expect(second.reusedTokens >= first.promptTokens, "the first turn's tokens come from the KV cache")
+        #expect(session.transcript.count == 5) // instructions, prompt, response, prompt, response
+        #expect(answer.transcriptEntries.count == 2)
+    }
+
+    @Test func promptsBeyondTheContextWindowThrow() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let huge = String(repeating: "This sentence fills the context window. ", count: 700)
+        await #expect {
+            try await session.respond(to: huge)
+        } throws: { error in
+            guard case .exceededContextWindowSize(let context) = error as? LanguageModelSession.GenerationError else { return false }
+            return context.debugDescription.contains("4096")
+        }
+        #expect(session.transcript.isEmpty, "a failed request leaves the transcript as it was")
+        #expect(!session.isResponding)
+    }
+
+    @Test func aSecondRequestWhileRespondingThrowsConcurrentRequests() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let stream = session.streamResponse(to: "Count from one to fifty in words.",
+                                            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40))
+        #expect(session.isResponding)
+        await #expect {
+            try await session.respond(to: "Hello")
+        } throws: { error in
+            if case .concurrentRequests = error as? LanguageModelSession.GenerationError { return true }
+            return false
+        }
+        _ = try await stream.collect()
+        #expect(!session.isResponding)
+        #expect(session.transcript.count == 2, "only the first request is recorded")
+    }
+
+    @Test func aMissingModelIsUnavailableAndThrowsAssetsUnavailable() async throws {
+        let model = SystemLanguageModel(modelURL: URL(fileURLWithPath: "/nonexistent/model.gguf"))
+        #expect(model.availability == .unavailable(.modelNotReady))
+        #expect(!model.isAvailable)
+        await #expect {
+            try await LanguageModelSession(model: model).respond(to: "Hi")
+        } throws: { error in
+            guard case .assetsUnavailable(let context) = error as? LanguageModelSession.GenerationError else { return false }
+            return context.debugDescription.contains("make setup")
+        }
+    }
+
+    @Test func prewarmFillsTheCacheForTheFirstRequest() async throws {
+        let instructions = "You are a terse assistant that answers in exactly one word. " + String(repeating: "Be brief. ", count: 30)
+        let session = LanguageModelSession(model: DefaultModel.model, instructions: instructions)
+        session.prewarm(promptPrefix: Prompt("Question:"))
+        try await Task.sleep(for: .seconds(3))
+        try await session.respond(to: "Question: what color is the sky?", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+        let statistics = try #require(session.lastStatistics)
+        #expect(statistics.reusedTokens > 60, "the instructions were prefilled by prewarm")
+    }
+
+    @Test func nonPositiveMaximumResponseTokensIsATypedError() async throws {
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await LanguageModelSession(model: DefaultModel.model).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 0))
+        }
+    }
+}
