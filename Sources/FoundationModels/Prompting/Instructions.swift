@@ -58,6 +58,7 @@ public struct Instructions: Sendable {
 extension Instructions: InstructionsRepresentable {
     /// This value itself.
     public var instructionsRepresentation: Instructions {
-        self
+        // An explicit `return` opts out of the requirement's result builder, which would recurse here.
+        return self
     }
 }

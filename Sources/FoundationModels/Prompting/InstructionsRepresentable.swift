@@ -11,13 +11,13 @@ public protocol InstructionsRepresentable {
 extension String: InstructionsRepresentable {
     /// Instructions holding this text.
     public var instructionsRepresentation: Instructions {
-        Instructions(components: [self])
+        return Instructions(components: [self])
     }
 }
 
 extension Array: InstructionsRepresentable where Element: InstructionsRepresentable {
     /// Instructions holding each element's instructions, one after the other.
     public var instructionsRepresentation: Instructions {
-        Instructions(components: flatMap(\.instructionsRepresentation.components))
+        return Instructions(components: flatMap(\.instructionsRepresentation.components))
     }
 }

@@ -58,6 +58,7 @@ public struct Prompt: Sendable {
 extension Prompt: PromptRepresentable {
     /// This value itself.
     public var promptRepresentation: Prompt {
-        self
+        // An explicit `return` opts out of the requirement's result builder, which would recurse here.
+        return self
     }
 }

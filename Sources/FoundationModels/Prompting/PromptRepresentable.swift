@@ -11,13 +11,13 @@ public protocol PromptRepresentable {
 extension String: PromptRepresentable {
     /// A prompt holding this text.
     public var promptRepresentation: Prompt {
-        Prompt(components: [self])
+        return Prompt(components: [self])
     }
 }
 
 extension Array: PromptRepresentable where Element: PromptRepresentable {
     /// A prompt holding each element's prompt, one after the other.
     public var promptRepresentation: Prompt {
-        Prompt(components: flatMap(\.promptRepresentation.components))
+        return Prompt(components: flatMap(\.promptRepresentation.components))
     }
 }

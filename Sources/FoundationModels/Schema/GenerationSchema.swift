@@ -120,16 +120,15 @@ public struct GenerationSchema: Sendable {
     /// A named root becomes a definition and the returned node refers to it; an unnamed root (a string, a number,
     /// an array…) is returned inline. The first definition of a name wins.
     package func embedded(into definitions: inout [Definition]) -> Node {
+        // The root first, then what it uses, so definitions read in order of first use.
+        let name = root.typeName
+        if let name, !definitions.contains(where: { $0.name == name }) {
+            definitions.append(Definition(name: name, node: root))
+        }
         for definition in self.definitions where !definitions.contains(where: { $0.name == definition.name }) {
             definitions.append(definition)
         }
-        guard let name = root.typeName else {
-            return root
-        }
-        if !definitions.contains(where: { $0.name == name }) {
-            definitions.append(Definition(name: name, node: root))
-        }
-        return .reference(name)
+        return name.map(Node.reference) ?? root
     }
 }
 

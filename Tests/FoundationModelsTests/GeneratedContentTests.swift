@@ -1,0 +1,159 @@
+import Foundation
+import FoundationModels
+import Testing
+
+struct GeneratedContentTests {
+    @Test func propertiesKeepTheirOrder() {
+        let content = GeneratedContent(properties: ["zeta": 1, "alpha": "a", "mid": true, "beta": [1, 2]])
+        guard case .structure(_, let keys) = content.kind else {
+            Issue.record("expected a structure")
+            return
+        }
+        #expect(keys == ["zeta", "alpha", "mid", "beta"])
+        #expect(content.jsonString == #"{"zeta":1,"alpha":"a","mid":true,"beta":[1,2]}"#)
+    }
+
+    @Test func duplicateKeysKeepTheFirstPositionAndLastValue() {
+        let content = GeneratedContent(properties: ["a": 1, "b": 2, "a": 3])
+        #expect(content.jsonString == #"{"a":3,"b":2}"#)
+    }
+
+    @Test func uniquingKeysCombinesDuplicates() throws {
+        let pairs: [(String, any ConvertibleToGeneratedContent)] = [("a", 1), ("b", 2), ("a", 3)]
+        let content = try GeneratedContent(properties: pairs) { first, second in
+            try first.value(Int.self) + second.value(Int.self)
+        }
+        #expect(content.jsonString == #"{"a":4,"b":2}"#)
+
+        struct Conflict: Error {}
+        #expect(throws: Conflict.self) {
+            try GeneratedContent(properties: pairs) { _, _ -> String in throw Conflict() }
+        }
+    }
+
+    @Test func elementsAndKindInitializers() {
+        let elements: [any ConvertibleToGeneratedContent] = ["x", 2.5, false]
+        #expect(GeneratedContent(elements: elements).jsonString == #"["x",2.5,false]"#)
+        let id = GenerationID()
+        #expect(GeneratedContent(kind: .null, id: id).id == id)
+        #expect(GeneratedContent("text", id: id).id == id)
+        #expect(GeneratedContent("text").id == nil)
+        #expect(GeneratedContent.null.jsonString == "null")
+    }
+
+    @Test func structureKindIsNormalized() {
+        let content = GeneratedContent(kind: .structure(
+            properties: ["b": GeneratedContent(2), "a": GeneratedContent(1), "c": GeneratedContent(3)],
+            orderedKeys: ["c", "missing", "c"]
+        ))
+        #expect(content.jsonString == #"{"c":3,"a":1,"b":2}"#)
+    }
+
+    @Test(arguments: [
+        (1.0, "1"), (-0.5, "-0.5"), (30, "30"), (1e20, "1e+20"), (0.1, "0.1"), (-1234567, "-1234567"),
+        (Double.infinity, "null"),
+    ])
+    func numbersPrintCompactly(_ value: Double, _ expected: String) {
+        #expect(GeneratedContent(kind: .number(value)).jsonString == expected)
+    }
+
+    @Test func stringsAreEscaped() {
+        let content = GeneratedContent("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
+        #expect(content.jsonString == #""quote \" backslash \\ newline \n tab \t bell \u0007 é 😀""#)
+    }
+
+    @Test func readsTypedValues() throws {
+        let content = try GeneratedContent(json: #"{"name":"Ada","age":36,"tags":["a","b"],"ratio":0.5,"ok":true}"#)
+        #expect(try content.value(String.self, forProperty: "name") == "Ada")
+        #expect(try content.value(Int.self, forProperty: "age") == 36)
+        #expect(try content.value([String].self, forProperty: "tags") == ["a", "b"])
+        #expect(try content.value(Double.self, forProperty: "ratio") == 0.5)
+        #expect(try content.value(Float.self, forProperty: "ratio") == 0.5)
+        #expect(try content.value(Decimal.self, forProperty: "ratio") == Decimal(string: "0.5"))
+        #expect(try content.value(Bool.self, forProperty: "ok"))
+        #expect(try content.value(String?.self, forProperty: "missing") == nil)
+        #expect(try content.value(String?.self, forProperty: "name") == "Ada")
+        #expect(try content.value(GeneratedContent.self) == content)
+    }
+
+    @Test func optionalPropertyIsNilForNull() throws {
+        let content = try GeneratedContent(json: #"{"nickname":null}"#)
+        #expect(try content.value(String?.self, forProperty: "nickname") == nil)
+    }
+
+    @Test func missingPropertyErrorNamesTheKey() {
+        let content = GeneratedContent(properties: ["name": "Ada"])
+        do {
+            _ = try content.value(Int.self, forProperty: "age")
+            Issue.record("expected an error")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            #expect(key.stringValue == "age")
+            #expect(context.debugDescription.contains("\"age\""))
+            #expect(context.debugDescription.contains("Int"))
+            #expect(context.debugDescription.contains("\"name\""))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func mistypedPropertyErrorHasTheCodingPath() {
+        let content = GeneratedContent(properties: ["tags": GeneratedContent(elements: ["a", 2] as [any ConvertibleToGeneratedContent])])
+        do {
+            _ = try content.value([String].self, forProperty: "tags")
+            Issue.record("expected an error")
+        } catch DecodingError.typeMismatch(let type, let context) {
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(String.self))
+            #expect(context.codingPath.map(\.stringValue) == ["tags", "Index 1"])
+            #expect(context.debugDescription.contains("Expected a string but found a number"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func readingAPropertyOfANonStructureThrows() {
+        #expect(throws: DecodingError.self) { try GeneratedContent("text").value(String.self, forProperty: "x") }
+        #expect(throws: DecodingError.self) { try GeneratedContent("text").value(String?.self, forProperty: "x") }
+    }
+
+    @Test(arguments: [2.5, 1e300])
+    func intRejectsNonIntegralNumbers(_ value: Double) {
+        #expect(throws: DecodingError.self) { try Int(GeneratedContent(kind: .number(value))) }
+    }
+
+    @Test func equalityIgnoresIdentifiersButNotCompleteness() throws {
+        #expect(GeneratedContent("a", id: GenerationID()) == GeneratedContent("a"))
+        #expect(try GeneratedContent(json: #""a""#) == GeneratedContent("a"))
+        #expect(try GeneratedContent(json: #""a"#) != GeneratedContent("a"))
+        #expect(GeneratedContent(properties: ["a": 1, "b": 2]) != GeneratedContent(properties: ["b": 2, "a": 1]))
+    }
+
+    @Test func codableRoundTripKeepsOrder() throws {
+        let content = GeneratedContent(properties: ["zeta": 1, "alpha": GeneratedContent(properties: ["x": [true, false]]), "mid": "é"])
+        let data = try JSONEncoder().encode(content)
+        let decoded = try JSONDecoder().decode(GeneratedContent.self, from: data)
+        #expect(decoded == content)
+        #expect(decoded.jsonString == content.jsonString)
+    }
+
+    @Test func debugDescriptionShowsJSONAndCompleteness() throws {
+        #expect(GeneratedContent(properties: ["a": 1]).debugDescription == #"GeneratedContent({"a":1})"#)
+        #expect(try GeneratedContent(json: #"{"a":"#).debugDescription == "GeneratedContent({}, incomplete)")
+    }
+
+    @Test func generableValuesRoundTripThroughContent() throws {
+        let cat = Cat(name: "Tom", age: 3, toys: [Toy(kind: .ball)])
+        #expect(cat.generatedContent.jsonString == #"{"name":"Tom","age":3,"nickname":null,"toys":[{"kind":"ball"}]}"#)
+        #expect(try Cat(cat.generatedContent) == cat)
+        let partial = cat.asPartiallyGenerated()
+        #expect(partial.name == "Tom")
+        #expect(partial.toys?.first?.kind == .ball)
+    }
+
+    @Test func optionalAndNeverConversions() throws {
+        let none: Int? = nil
+        #expect(none.generatedContent == .null)
+        #expect(try Int?(GeneratedContent.null) == nil)
+        #expect(try Int?(GeneratedContent(4)) == 4)
+        #expect(throws: DecodingError.self) { try Never(GeneratedContent.null) }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import FoundationModels
+import FMDecoding
+import Testing
+
+struct GenerationSchemaTests {
+    @Test func propertiesKeepDeclarationOrderAndGuides() throws {
+        let document = try Cat.generationSchema.decodingDocument()
+        #expect(document.root == .object(properties: [
+            SchemaProperty(name: "name", schema: .string(.any)),
+            SchemaProperty(name: "age", schema: .integer(minimum: 0, maximum: 20)),
+            SchemaProperty(name: "nickname", schema: .string(.any), isOptional: true),
+            SchemaProperty(name: "toys", schema: .array(items: .reference("Toy"), minimumCount: 0, maximumCount: 3,
+                                                        uniqueItems: false)),
+        ]))
+        #expect(document.definitions["Toy"] == .object(properties: [
+            SchemaProperty(name: "kind", schema: .reference("Kind")),
+        ]))
+        #expect(document.definitions["Kind"] == .string(.choices(["ball", "mouse"])))
+    }
+
+    @Test func recursiveTypeTerminates() throws {
+        let schema = TreeNode.generationSchema
+        let document = try schema.decodingDocument()
+        let tree = SchemaNode.object(properties: [
+            SchemaProperty(name: "name", schema: .string(.any)),
+            SchemaProperty(name: "children", schema: .array(items: .reference("TreeNode"), minimumCount: 0,
+                                                            maximumCount: nil, uniqueItems: false)),
+        ])
+        #expect(document.root == tree)
+        #expect(document.definitions == ["TreeNode": tree])
+        #expect(schema.jsonSchemaString.contains(##""items":{"$ref":"#"}"##))
+    }
+
+    @Test func mutuallyRecursiveTypesTerminate() throws {
+        let document = try Person.generationSchema.decodingDocument()
+        #expect(Set(document.definitions.keys) == ["Company", "Person"])
+        #expect(document.definitions["Company"] == .object(properties: [
+            SchemaProperty(name: "staff", schema: .array(items: .reference("Person"), minimumCount: 0,
+                                                         maximumCount: nil, uniqueItems: false)),
+        ]))
+        let arrayDocument = try [TreeNode].generationSchema.decodingDocument()
+        #expect(arrayDocument.root == .array(items: .reference("TreeNode"), minimumCount: 0, maximumCount: nil,
+                                             uniqueItems: false))
+    }
+
+    @Test func unionOfTypes() throws {
+        let document = try Shape.generationSchema.decodingDocument()
+        #expect(document.root == .anyOf([.reference("Circle"), .string(.any)]))
+        #expect(document.definitions["Circle"] == .object(properties: [
+            SchemaProperty(name: "radius", schema: .number(minimum: 0, maximum: nil)),
+        ]))
+    }
+
+    @Test func everyGuideLowers() throws {
+        struct AllGuides: Generable {
+            static var generationSchema: GenerationSchema {
+                GenerationSchema(type: AllGuides.self, properties: [
+                    .init(name: "constant", type: String.self, guides: [.constant("fixed")]),
+                    .init(name: "choice", type: String.self, guides: [.anyOf(["a", "b", "c"]), .anyOf(["c", "b"])]),
+                    .init(name: "code", type: String.self, guides: [._pattern(/[A-Z]{3}-\d{4}/, source: #"[A-Z]{3}-\d{4}"#)]),
+                    .init(name: "sku", type: String.self, guides: [/\d+/]),
+                    .init(name: "int", type: Int.self, guides: [.minimum(1), .maximum(9), .range(0...5)]),
+                    .init(name: "float", type: Float.self, guides: [.range(0.5...1.5)]),
+                    .init(name: "double", type: Double.self, guides: [.maximum(2.5)]),
+                    .init(name: "decimal", type: Decimal.self, guides: [.minimum(Decimal(string: "0.25")!)]),
+                    .init(name: "exact", type: [Int].self, guides: [.count(4), .element(.range(0...9))]),
+                    .init(name: "between", type: [String].self, guides: [.count(1...3)]),
+                    .init(name: "bounded", type: [Bool].self, guides: [.minimumCount(2), .maximumCount(5)]),
+                    .init(name: "maybe", type: Int?.self, guides: [.minimum(3)]),
+                    .init(name: "maybeCode", type: String?.self, guides: [/x+/]),
+                ])
+            }
+            init(_ content: GeneratedContent) throws {}
+            var generatedContent: GeneratedContent { .null }
+        }
+        let document = try AllGuides.generationSchema.decodingDocument()
+        guard case .object(let properties) = document.root else {
+            Issue.record("expected an object")
+            return
+        }
+        let expected: [SchemaProperty] = [
+            .init(name: "constant", schema: .string(.choices(["fixed"]))),
+            .init(name: "choice", schema: .string(.choices(["b", "c"]))),
+            .init(name: "code", schema: .string(.pattern(#"[A-Z]{3}-\d{4}"#))),
+            .init(name: "sku", schema: .string(.pattern(#"\d+"#))),
+            .init(name: "int", schema: .integer(minimum: 1, maximum: 5)),
+            .init(name: "float", schema: .number(minimum: 0.5, maximum: 1.5)),
+            .init(name: "double", schema: .number(minimum: nil, maximum: 2.5)),
+            .init(name: "decimal", schema: .number(minimum: 0.25, maximum: nil)),
+            .init(name: "exact", schema: .array(items: .integer(minimum: 0, maximum: 9), minimumCount: 4,
+                                                maximumCount: 4, uniqueItems: false)),
+            .init(name: "between", schema: .array(items: .string(.any), minimumCount: 1, maximumCount: 3,
+                                                  uniqueItems: false)),
+            .init(name: "bounded", schema: .array(items: .boolean, minimumCount: 2, maximumCount: 5, uniqueItems: false)),
+            .init(name: "maybe", schema: .integer(minimum: 3, maximum: nil), isOptional: true),
+            .init(name: "maybeCode", schema: .string(.pattern("x+")), isOptional: true),
+        ]
+        #expect(properties == expected)
+    }
+
+    @Test func guidesAreInspectable() {
+        #expect(GenerationGuide<[Int]>.count(2...4).constraints == [.minimumCount(2), .maximumCount(4)])
+        #expect(GenerationGuide<[Int]>.element(.minimum(1)).constraints == [.element([.minimum(1)])])
+        #expect(GenerationGuide<String>.pattern(/a+b/).constraints == [.pattern(RegexPattern(source: "a+b"))])
+    }
+
+    @Test func unknownPatternFailsLowering() throws {
+        let schema = try GenerationSchema(
+            root: DynamicGenerationSchema(name: "R", properties: [
+                .init(name: "p", schema: DynamicGenerationSchema(type: String.self, guides: [
+                    GenerationGuide([.pattern(RegexPattern(source: nil))]),
+                ])),
+            ]),
+            dependencies: []
+        )
+        #expect {
+            try schema.decodingDocument()
+        } throws: { error in
+            (error as? SchemaLoweringError)?.code == .unsupportedGuide
+        }
+    }
+
+    @Test func explicitNilMakesOptionalsNullable() throws {
+        let schema = GenerationSchema(type: Cat.self, representNilExplicitlyInGeneratedContent: true, properties: [
+            .init(name: "nickname", type: String?.self),
+        ])
+        #expect(try schema.decodingDocument().root == .object(properties: [
+            SchemaProperty(name: "nickname", schema: .anyOf([.string(.any), .null])),
+        ]))
+    }
+
+    @Test func primitiveSchemas() throws {
+        #expect(try String.generationSchema.decodingDocument().root == .string(.any))
+        #expect(try Bool.generationSchema.decodingDocument().root == .boolean)
+        #expect(try Int.generationSchema.decodingDocument().root == .integer(minimum: nil, maximum: nil))
+        #expect(try Decimal.generationSchema.decodingDocument().root == .number(minimum: nil, maximum: nil))
+        let any = try GeneratedContent.generationSchema.decodingDocument()
+        #expect(any.root == .reference(GenerationSchema.anyValueDefinitionName))
+        #expect(any.definitions[GenerationSchema.anyValueDefinitionName] != nil)
+    }
+
+    @Test func jsonSchemaIsOrderedAndComplete() {
+        let json = Cat.generationSchema.jsonSchemaString
+        #expect(json == ##"{"title":"Cat","description":"A cat","type":"object","properties":{"name":{"type":"string"},"##
+            + ##""age":{"description":"Age in years","type":"integer","minimum":0,"maximum":20},"##
+            + ##""nickname":{"type":"string"},"toys":{"type":"array","items":{"$ref":"#/$defs/Toy"},"maxItems":3}},"##
+            + ##""required":["name","age","toys"],"additionalProperties":false,"##
+            + ##""propertyOrdering":["name","age","nickname","toys"],"$defs":{"Toy":{"title":"Toy","type":"object","##
+            + ##""properties":{"kind":{"$ref":"#/$defs/Kind"}},"required":["kind"],"additionalProperties":false,"##
+            + ##""propertyOrdering":["kind"]},"Kind":{"title":"Kind","description":"A toy kind","type":"string","##
+            + ##""enum":["ball","mouse"]}}}"##)
+    }
+
+    @Test(arguments: [
+        Cat.generationSchema, TreeNode.generationSchema, Person.generationSchema, Shape.generationSchema,
+        [Cat].generationSchema, GeneratedContent.generationSchema,
+    ])
+    func codableRoundTrip(_ schema: GenerationSchema) throws {
+        let data = try JSONEncoder().encode(schema)
+        let decoded = try JSONDecoder().decode(GenerationSchema.self, from: data)
+        #expect(decoded.root == schema.root)
+        #expect(decoded.definitions.sorted { $0.name < $1.name } == schema.definitions.sorted { $0.name < $1.name })
+        #expect(try GenerationSchema(jsonSchema: schema.jsonSchemaString).jsonSchemaString == schema.jsonSchemaString)
+    }
+
+    @Test func importsForeignJSONSchema() throws {
+        let text = #"""
+            {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+             "properties": {"id": {"type": "integer", "minimum": 1}, "tags": {"type": "array",
+             "items": {"$ref": "#/definitions/Tag"}, "maxItems": 2}, "mode": {"enum": ["a", "b"]},
+             "note": {"description": "Free text", "type": "string"}},
+             "required": ["id", "tags"],
+             "definitions": {"Tag": {"type": "string", "pattern": "^[a-z]+$"}}}
+            """#
+        let document = try GenerationSchema(jsonSchema: text).decodingDocument()
+        #expect(document.root == .object(properties: [
+            SchemaProperty(name: "id", schema: .integer(minimum: 1, maximum: nil)),
+            SchemaProperty(name: "tags", schema: .array(items: .reference("Tag"), minimumCount: 0, maximumCount: 2,
+                                                        uniqueItems: false)),
+            SchemaProperty(name: "mode", schema: .string(.choices(["a", "b"])), isOptional: true),
+            SchemaProperty(name: "note", schema: .string(.any), isOptional: true),
+        ]))
+        #expect(document.definitions["Tag"] == .string(.pattern("^[a-z]+$")))
+    }
+
+    @Test(arguments: [
+        (#"{"type": "string", "format": "date"}"#, "format"),
+        (#"{"type": "array", "items": {"type": "string"}, "uniqueItems": true}"#, "uniqueItems"),
+        (#"{"type": "object", "properties": {"a": {"type": "integer", "exclusiveMinimum": 0}}}"#, "exclusiveMinimum"),
+        (#"{"type": "object", "additionalProperties": true}"#, "additionalProperties"),
+        (#"{"type": ["string", "null"]}"#, "type"),
+        (#"{"allOf": [{"type": "string"}]}"#, "allOf"),
+        (#"{"$ref": "https://example.com/schema"}"#, "https://example.com/schema"),
+        (##"{"$ref": "#/$defs/Missing"}"##, "Missing"),
+    ])
+    func importRejectsUnsupportedKeywords(_ text: String, _ keyword: String) {
+        #expect {
+            try GenerationSchema(jsonSchema: text)
+        } throws: { error in
+            "\(error)".contains(keyword)
+        }
+    }
+
+    @Test func codableRejectsUnsupportedKeywords() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(GenerationSchema.self, from: Data(#"{"type":"string","format":"uri"}"#.utf8))
+        }
+    }
+
+    @Test func debugDescriptionIsIndentedJSONSchema() {
+        let description = Toy.generationSchema.debugDescription
+        #expect(description.hasPrefix("{\n  \"title\": \"Toy\",\n  \"type\": \"object\","))
+        #expect(description.contains("\"enum\": [\n        \"ball\",\n        \"mouse\"\n      ]"))
+    }
+
+    @Test func promptDescriptionIsCompact() {
+        #expect(Cat.generationSchema.promptDescription == """
+            // A cat
+            {
+              "name": string,
+              "age": integer from 0 to 20, // Age in years
+              "nickname"?: string,
+              "toys": [Toy] (at most 3 items)
+            }
+            Toy = {
+              "kind": "ball" | "mouse"
+            }
+            """)
+        #expect(TreeNode.generationSchema.promptDescription == """
+            TreeNode = {
+              "name": string,
+              "children": [TreeNode]
+            }
+            """)
+        #expect([Int].generationSchema.promptDescription == "[integer]")
+    }
+}
