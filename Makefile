@@ -48,7 +48,7 @@ run: setup release
 	.build/release/fm respond --greedy "Today we had a lovely picnic with friends at the beach."
 
 test: setup gemma
-	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test $(RPATH) $(SWIFT_BUILD_FLAGS)
+	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 
 bench: setup gemma
 	scripts/bench.sh

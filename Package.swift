@@ -75,11 +75,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels"], swiftSettings: swiftSettings),
+        // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
+        .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
+        .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "SeedTypes"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],
             swiftSettings: swiftSettings
         ),
     ]

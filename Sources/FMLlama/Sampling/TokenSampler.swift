@@ -3,7 +3,7 @@ import Foundation
 /// Chooses tokens from logits, optionally restricted by an allow-mask (one bit per token).
 ///
 /// Greedy selection is a single pass over the logits. Random selection first drops tokens whose
-/// probability is negligible (more than 20 nats below the best after temperature), so sorting and
+/// probability is negligible (more than 10 nats below the best after temperature), so sorting and
 /// softmax touch a few hundred candidates instead of the whole vocabulary.
 public struct TokenSampler: Sendable {
     /// The parameters in use.
@@ -26,11 +26,23 @@ public struct TokenSampler: Sendable {
         }
         guard let best = Self.argmax(logits, allowed: allowed) else { return nil }
         let temperature = Float(parameters.temperature)
-        let floor = logits[Int(best)] - 20 * temperature
+        // Tokens more than 10 nats below the best (after temperature) carry under 1/22,000 of its
+        // probability; dropping them keeps the sort small without changing any likely choice.
+        let floor = logits[Int(best)] - 10 * temperature
         candidates.removeAll(keepingCapacity: true)
-        Self.forEachAllowed(logits.count, allowed) { token in
-            let logit = logits[token]
-            if logit >= floor { candidates.append((Int32(token), logit)) }
+        if let allowed {
+            for wordIndex in 0..<allowed.count where allowed[wordIndex] != 0 {
+                var bits = allowed[wordIndex]
+                while bits != 0 {
+                    let token = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                    if token < logits.count, logits[token] >= floor { candidates.append((Int32(token), logits[token])) }
+                    bits &= bits &- 1
+                }
+            }
+        } else {
+            for token in 0..<logits.count where logits[token] >= floor {
+                candidates.append((Int32(token), logits[token]))
+            }
         }
         candidates.sort { $0.logit > $1.logit }
         if case .topK(let k) = parameters.strategy, candidates.count > max(k, 1) {
@@ -64,36 +76,24 @@ public struct TokenSampler: Sendable {
     public static func argmax(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>?) -> Int32? {
         var best = -1
         var bestLogit = -Float.infinity
-        if allowed == nil {
+        if let allowed {
+            for wordIndex in 0..<allowed.count where allowed[wordIndex] != 0 {
+                var bits = allowed[wordIndex]
+                while bits != 0 {
+                    let token = wordIndex &* 64 &+ bits.trailingZeroBitCount
+                    if token < logits.count, best < 0 || logits[token] > bestLogit {
+                        bestLogit = logits[token]
+                        best = token
+                    }
+                    bits &= bits &- 1
+                }
+            }
+        } else {
             for index in 0..<logits.count where logits[index] > bestLogit {
                 bestLogit = logits[index]
                 best = index
             }
-        } else {
-            forEachAllowed(logits.count, allowed) { token in
-                if best < 0 || logits[token] > bestLogit {
-                    bestLogit = logits[token]
-                    best = token
-                }
-            }
         }
         return best >= 0 ? Int32(best) : nil
-    }
-
-    /// Calls `body` with every allowed token ID below `count`, skipping empty mask words quickly.
-    @inline(__always)
-    static func forEachAllowed(_ count: Int, _ allowed: UnsafeBufferPointer<UInt64>?, _ body: (Int) -> Void) {
-        guard let allowed else {
-            for token in 0..<count { body(token) }
-            return
-        }
-        for (wordIndex, word) in allowed.enumerated() where word != 0 {
-            var bits = word
-            while bits != 0 {
-                let token = wordIndex &* 64 &+ bits.trailingZeroBitCount
-                if token < count { body(token) }
-                bits &= bits &- 1
-            }
-        }
     }
 }

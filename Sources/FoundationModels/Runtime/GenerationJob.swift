@@ -35,6 +35,10 @@ struct GenerationOutcome: Sendable {
     var sampledTokens: Int
     /// Tokens appended because the grammar allowed nothing else.
     var forcedTokens: Int
+    /// Seconds until the prompt was evaluated.
+    var prefillSeconds: Double = 0
+    /// Seconds spent generating after that.
+    var decodeSeconds: Double = 0
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 }

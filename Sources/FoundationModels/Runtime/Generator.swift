@@ -49,6 +49,8 @@ struct Generator {
         progress: (([UInt8]) -> Void)?
     ) throws(GenerationFailure) -> GenerationOutcome {
         let llama = model.llama
+        let started = DispatchTime.now().uptimeNanoseconds
+        var prefilled = started
         let rendered = llama.renderChat(job.messages, addAssistantPrefix: true)
         let promptTokens: [Int32]
         do { promptTokens = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence) } catch {
@@ -76,6 +78,7 @@ struct Generator {
                 if isFirst {
                     outcome.reusedTokens = try context.prepare(pending)
                     isFirst = false
+                    prefilled = DispatchTime.now().uptimeNanoseconds
                 } else {
                     try context.evaluate(pending)
                 }
@@ -86,6 +89,15 @@ struct Generator {
                 throw .runtime(error.description)
             }
             pending.removeAll(keepingCapacity: true)
+        }
+
+        func finished(_ stop: GenerationStop = .finished) -> GenerationOutcome {
+            var result = outcome
+            result.stop = stop
+            let now = DispatchTime.now().uptimeNanoseconds
+            result.prefillSeconds = Double(prefilled - started) / 1e9
+            result.decodeSeconds = Double(now - prefilled) / 1e9
+            return result
         }
 
         while true {
@@ -102,12 +114,11 @@ struct Generator {
                     progress?(outcome.bytes)
                 }
                 if active.isComplete {
-                    return outcome
+                    return finished()
                 }
             }
             if let limit = job.maximumTokens, outcome.sampledTokens + outcome.forcedTokens >= limit {
-                outcome.stop = .maximumTokens
-                return outcome
+                return finished(.maximumTokens)
             }
             if context.cachedTokens[0].count + pending.count >= model.contextSize {
                 throw .contextOverflow(
@@ -132,7 +143,7 @@ struct Generator {
                 if let active = matcher, !active.isComplete {
                     throw .truncated("The model ended its turn before the value was complete: \(outcome.text)")
                 }
-                return outcome
+                return finished()
             }
             if var active = matcher {
                 guard active.accept(token: Int(token)) else {

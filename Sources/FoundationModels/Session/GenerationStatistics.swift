@@ -8,4 +8,8 @@ package struct GenerationStatistics: Sendable, Equatable {
     package var sampledTokens: Int
     /// Tokens appended without sampling because the grammar allowed only them.
     package var forcedTokens: Int
+    /// Seconds from the start of the request until the prompt was evaluated.
+    package var prefillSeconds: Double
+    /// Seconds spent generating after the prompt was evaluated.
+    package var decodeSeconds: Double
 }

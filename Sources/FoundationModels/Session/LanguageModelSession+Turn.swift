@@ -123,7 +123,8 @@ extension LanguageModelSession {
             state.renderedPrompts[promptEntry.id] = userText
             state.statistics = GenerationStatistics(
                 promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
-                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens)
+                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
+                prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds)
             return state.transcript.entries[start...]
         }
         return TurnResult(content: content, entries: entries)

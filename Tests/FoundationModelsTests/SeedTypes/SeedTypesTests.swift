@@ -1,4 +1,5 @@
 import FoundationModels
+@testable import SeedTypes
 import Testing
 
 /// Checks that the seeds' `@Generable` types expand into working schemas and conversions.

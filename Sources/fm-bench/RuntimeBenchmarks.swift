@@ -1,0 +1,73 @@
+import FMLlama
+import Foundation
+import FoundationModels
+
+/// `fm-bench runtime`: prefill and decode throughput through `LanguageModelSession`, next to the same
+/// work done by the plainest loop over llama.cpp's C API, in the same run. Reports the ratios.
+enum RuntimeBenchmarks {
+    static let passage = """
+        The river town woke slowly. Fishermen mended nets on the quay while the baker's first loaves \
+        cooled on racks by the open window, and children raced along the cobbles towards the school \
+        bell. Up the hill, the old observatory caught the early light, its copper dome turning from \
+        grey to gold as the fog lifted off the water.
+        """
+
+    static func run(repetitions: Int = 3) async throws {
+        let model = SystemLanguageModel.default
+        guard model.isAvailable else {
+            throw BenchmarkFailure("The default model is not installed; run `make setup`.")
+        }
+        let llama = try LlamaModel(path: model.modelURL.path)
+        let prompt = "Summarize this passage in detail.\n\n" + String(repeating: passage + "\n", count: 4)
+
+        var sessionPrefill: [Double] = [], rawPrefill: [Double] = []
+        var sessionDecode: [Double] = [], rawDecode: [Double] = []
+        for repetition in 0..<repetitions {
+            // A fresh first line each time, so no run finds the prompt in the KV cache.
+            let text = "Request \(repetition + 1). " + prompt
+            let session = LanguageModelSession(model: model)
+            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 96)
+            _ = try await session.respond(to: text, options: options)
+            guard let statistics = session.lastStatistics else { throw BenchmarkFailure("no statistics recorded") }
+            let prefilled = statistics.promptTokens - statistics.reusedTokens
+            sessionPrefill.append(Double(prefilled) / statistics.prefillSeconds)
+            sessionDecode.append(Double(statistics.sampledTokens) / statistics.decodeSeconds)
+
+            // The same tokens through the raw loop.
+            let rendered = llama.renderChat([ChatMessage(role: "user", content: text)], addAssistantPrefix: true)
+            let tokens = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence)
+            let raw = try RawDecodeLoop.run(model: llama, prompt: tokens, decodeCount: statistics.sampledTokens,
+                                            contextLength: model.contextSize)
+            rawPrefill.append(Double(tokens.count) / raw.prefillSeconds)
+            rawDecode.append(Double(raw.decodedTokens) / raw.decodeSeconds)
+            print("  run \(repetition + 1): prompt \(tokens.count) tokens (session prefilled \(prefilled)), decoded \(statistics.sampledTokens)")
+        }
+
+        let rows = [
+            ("prefill tokens/s", median(sessionPrefill), median(rawPrefill)),
+            ("decode tokens/s", median(sessionDecode), median(rawDecode)),
+        ]
+        print("")
+        print("runtime throughput (median of \(repetitions), release build, default model)")
+        print(pad("metric", 20) + pad("session", 12) + pad("raw C loop", 12) + "session / raw")
+        for (name, session, raw) in rows {
+            print(pad(name, 20) + pad(String(format: "%.1f", session), 12) + pad(String(format: "%.1f", raw), 12)
+                  + String(format: "%.3f", session / raw))
+        }
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}

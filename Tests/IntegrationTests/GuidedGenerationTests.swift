@@ -1,0 +1,130 @@
+@testable import FoundationModels
+import Foundation
+@testable import SeedTypes
+import Testing
+
+/// Guided generation with the real default model: every seed type decodes, guides hold.
+@Suite("Guided generation with the real default model", .serialized, .timeLimit(.minutes(20)))
+struct GuidedGenerationTests {
+    static let inputs = [
+        "Today we had a lovely picnic with friends at the beach.",
+        "Grocery list: 1. Bread flour 2. Salt 3. Instant yeast",
+        "My order arrived broken and nobody answers my emails. I want a refund now!",
+    ]
+
+    static let samplings: [GenerationOptions] = [
+        GenerationOptions(sampling: .greedy),
+        GenerationOptions(sampling: .random(top: 20, seed: 7), temperature: 0.8),
+    ]
+
+    private func generate<T: Generable>(_ type: T.Type, _ input: String, _ options: GenerationOptions) async throws -> LanguageModelSession.Response<T> {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        return try await session.respond(to: input, generating: type, options: options)
+    }
+
+    @Test(arguments: inputs, samplings)
+    func contentTaggingResultHonoursEveryGuide(_ input: String, _ options: GenerationOptions) async throws {
+        let response = try await generate(Seed000.ContentTaggingResult.self, input, options)
+        let tags = response.content
+        #expect(tags.actions.count <= 2 && tags.emotions.count <= 3 && tags.objects.count <= 5 && tags.topics.count <= 2)
+        // The raw JSON is compact, in declaration order, and parses back to the same content.
+        #expect(response.rawContent.jsonString.hasPrefix(#"{"actions":["#))
+        #expect(try GeneratedContent(json: response.rawContent.jsonString) == response.rawContent)
+    }
+
+    @Test(arguments: inputs, samplings)
+    func everySeedClassificationTypeDecodes(_ input: String, _ options: GenerationOptions) async throws {
+        _ = try await generate(Seed001.NoteCategorization.self, input, options)
+        _ = try await generate(Seed001.SupportTicketClassification.self, input, options)
+        _ = try await generate(Seed001.ClassificationWithConfidence.self, input, options)
+        _ = try await generate(Seed001.MultiLabelClassification.self, input, options)
+        _ = try await generate(Seed001.LayeredClassification.self, input, options)
+        _ = try await generate(Seed001.SafetyClassification.self, input, options)
+        _ = try await generate(Seed001.AudienceAwareClassification.self, input, options)
+        _ = try await generate(Seed001.EmailClassification.self, input, options)
+        _ = try await generate(Seed001.ModerationClassification.self, input, options)
+        _ = try await generate(Seed001.LearnerClassification.self, input, options)
+    }
+
+    @Test(arguments: samplings)
+    func catProfileAgeStaysInRange(_ options: GenerationOptions) async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let cat = try await session.respond(to: "Generate a cute rescue cat", generating: Seed003.CatProfile.self, options: options).content
+        #expect((0...20).contains(cat.age))
+        #expect(!cat.name.isEmpty)
+    }
+
+    @Test(arguments: samplings)
+    func searchSuggestionsHaveExactlyFourTerms(_ options: GenerationOptions) async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let suggestions = try await session.respond(to: "Suggest searches about national parks",
+                                                    generating: Seed002.SearchSuggestions.self, options: options).content
+        #expect(suggestions.searchTerms.count == 4)
+    }
+
+    @Test func dynamicMenuSchemaGeneratesAValidChoice() async throws {
+        let soup = DynamicGenerationSchema(name: "dailySoup", anyOf: ["Tomato", "Chicken Noodle", "Clam Chowder"])
+        let menu = DynamicGenerationSchema(name: "menu", properties: [
+            .init(name: "soup", schema: .init(referenceTo: "dailySoup")),
+            .init(name: "price", schema: .init(type: Double.self, guides: [.range(2...9)])),
+            .init(name: "note", schema: .init(type: String.self), isOptional: true),
+        ])
+        let schema = try GenerationSchema(root: menu, dependencies: [soup])
+        for options in Self.samplings {
+            let session = LanguageModelSession(model: DefaultModel.model)
+            let content = try await session.respond(to: "Pick today's soup and its price.", schema: schema, options: options).content
+            #expect(["Tomato", "Chicken Noodle", "Clam Chowder"].contains(try content.value(String.self, forProperty: "soup")))
+            #expect((2.0...9.0).contains(try content.value(Double.self, forProperty: "price")))
+        }
+    }
+
+    @Test func structuredStreamingYieldsConsistentPrefixesWithOneID() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        let stream = session.streamResponse(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
+                                            options: GenerationOptions(sampling: .greedy))
+        var raws: [String] = []
+        var ids: Set<GenerationID?> = []
+        for try await snapshot in stream {
+            raws.append(snapshot.rawContent.jsonString)
+            ids.insert(snapshot.rawContent.id)
+            _ = snapshot.content.topics // PartiallyGenerated: every property optional
+        }
+        #expect(raws.count > 3)
+        #expect(ids.count == 1 && ids.first! != nil)
+        let final = try await stream.collect()
+        #expect(final.rawContent.isComplete)
+        #expect(raws.last == final.rawContent.jsonString)
+    }
+
+    @Test func maximumResponseTokensMidStructureThrowsDecodingFailure() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        await #expect {
+            try await session.respond(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
+                                      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 3))
+        } throws: { error in
+            if case .decodingFailure = error as? LanguageModelSession.GenerationError { return true }
+            return false
+        }
+        #expect(session.transcript.isEmpty, "no half value is recorded")
+    }
+
+    @Test func anUnsupportedPatternThrowsUnsupportedGuideBeforeGenerating() async throws {
+        let schema = GenerationSchema(type: GeneratedContent.self, properties: [
+            GenerationSchema.Property(name: "code", type: String.self, guides: [try Regex(#"(a)\1"#)]),
+        ])
+        await #expect {
+            try await LanguageModelSession(model: DefaultModel.model).respond(to: "Give a code", schema: schema)
+        } throws: { error in
+            if case .unsupportedGuide = error as? LanguageModelSession.GenerationError { return true }
+            return false
+        }
+    }
+
+    @Test func constrainedOutputForcesKeysAndPunctuation() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model)
+        _ = try await session.respond(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
+                                      options: GenerationOptions(sampling: .greedy))
+        let statistics = try #require(session.lastStatistics)
+        #expect(statistics.forcedTokens > 0, "keys and punctuation are appended without sampling")
+    }
+}
