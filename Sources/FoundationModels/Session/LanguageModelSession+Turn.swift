@@ -79,7 +79,10 @@ extension LanguageModelSession {
             return renderer.messages(for: transcript, renderedPrompts: rendered)
         }
 
-        let constraint = try request.schema.map { try Self.constraint(for: $0, on: loaded) }
+        // A use case may answer plain-text requests under a schema of its own (content tagging does).
+        let textSchema = request.schema == nil ? UseCasePrompting.textSchema(for: model.useCase) : nil
+        let decodingSchema = request.schema ?? textSchema
+        let constraint = try decodingSchema.map { try Self.constraint(for: $0, useCase: model.useCase, on: loaded) }
         let job = GenerationJob(
             messages: messages,
             sampling: Self.sampling(for: request.options, useCase: model.useCase),
@@ -98,7 +101,12 @@ extension LanguageModelSession {
         }
 
         let content: GeneratedContent
-        if isStructured {
+        if textSchema != nil {
+            guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
+            }
+            content = GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id)
+        } else if isStructured {
             if outcome.stop == .maximumTokens {
                 throw GenerationError.decodingFailure(.init(debugDescription:
                     "The response reached maximumResponseTokens (\(request.options.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)"))
@@ -114,7 +122,7 @@ extension LanguageModelSession {
 
         let segment: Transcript.Segment = isStructured
             ? .structure(.init(source: request.sourceName, content: content))
-            : .text(.init(content: outcome.text))
+            : .text(.init(content: content.jsonStringOrText))
         let responseEntry = Transcript.Response(assetIDs: [model.modelURL.lastPathComponent], segments: [segment])
         let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
             let start = state.transcript.endIndex
@@ -151,9 +159,9 @@ extension LanguageModelSession {
     }
 
     /// The compiled grammar for a schema, or `unsupportedGuide` naming what cannot be enforced.
-    static func constraint(for schema: GenerationSchema, on model: LoadedModel) throws(GenerationError) -> TokenConstraint {
+    static func constraint(for schema: GenerationSchema, useCase: SystemLanguageModel.UseCase, on model: LoadedModel) throws(GenerationError) -> TokenConstraint {
         do {
-            return try model.constraint(for: schema.decodingDocument())
+            return try model.constraint(for: UseCasePrompting.decodingDocument(for: schema, useCase: useCase))
         } catch {
             throw .unsupportedGuide(.init(debugDescription: "\(error)"))
         }
@@ -182,5 +190,13 @@ extension LanguageModelSession {
         case .runtime(let message): GenerationError.decodingFailure(.init(debugDescription: message))
         case .cancelled: CancellationError()
         }
+    }
+}
+
+extension GeneratedContent {
+    /// A string's own text; any other value's JSON.
+    var jsonStringOrText: String {
+        if case .string(let text) = kind { return text }
+        return jsonString
     }
 }
