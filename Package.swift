@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: Public API
@@ -47,11 +48,21 @@ let package = Package(
         .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
 
+        // MARK: Tagging at scale (batch tagging, evaluation, statistics, result cache)
+        .target(
+            name: "FMCache",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "FMTagging", dependencies: ["FoundationModels", "FMCache"], swiftSettings: swiftSettings),
+
         // MARK: Command-line tool
         .executableTarget(
             name: "fm",
             dependencies: [
                 "FoundationModels",
+                "FMTagging",
+                "FMCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -60,7 +71,7 @@ let package = Package(
         // MARK: Benchmarks (release builds only, run by `make bench`)
         .executableTarget(
             name: "fm-bench",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMTagging"],
             swiftSettings: swiftSettings
         ),
 
@@ -78,6 +89,8 @@ let package = Package(
         // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "SeedTypes"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",

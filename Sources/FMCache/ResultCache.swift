@@ -1,0 +1,88 @@
+public import Foundation
+import GRDB
+
+/// A SQLite store of tagging results keyed by a hash of everything that determines them.
+///
+/// Backed by a GRDB `DatabasePool` (WAL mode) so several `fm` processes can read and write the same file at once;
+/// ``inMemory()`` gives a private store for tests.
+public final class ResultCache: Sendable {
+    private let writer: any DatabaseWriter
+
+    /// The default location: `${XDG_CACHE_HOME:-~/.cache}/foundation-models/cache.sqlite`.
+    public static var defaultURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let root = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return root.appendingPathComponent("foundation-models").appendingPathComponent("cache.sqlite")
+    }
+
+    /// Opens (creating if needed) the cache at `url`.
+    public init(url: URL = ResultCache.defaultURL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        writer = try DatabasePool(path: url.path, configuration: configuration)
+        try Self.migrate(writer)
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrate(writer)
+    }
+
+    /// A private in-memory cache.
+    public static func inMemory() throws -> ResultCache {
+        try ResultCache(writer: DatabaseQueue())
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter) throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "result", options: .ifNotExists) { table in
+                table.column("key", .text).primaryKey()
+                table.column("value", .text).notNull()
+                table.column("createdAt", .double).notNull()
+            }
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// The key for a result: the SHA-256 of the parts, each length-prefixed so no two part lists collide.
+    public static func key(_ parts: [String]) -> String {
+        var bytes: [UInt8] = []
+        for part in parts {
+            let utf8 = Array(part.utf8)
+            bytes.append(contentsOf: "\(utf8.count):".utf8)
+            bytes.append(contentsOf: utf8)
+        }
+        return SHA256.hexDigest(bytes)
+    }
+
+    /// The stored value for `key`, if any.
+    public func value(forKey key: String) throws -> String? {
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM result WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Stores `value` under `key`, replacing any earlier value.
+    public func store(_ value: String, forKey key: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO result (key, value, createdAt) VALUES (?, ?, ?)",
+                           arguments: [key, value, Date().timeIntervalSince1970])
+        }
+    }
+
+    /// The number of stored results.
+    public func count() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM result") ?? 0 }
+    }
+
+    /// Removes every stored result; returns how many there were.
+    @discardableResult
+    public func clear() throws -> Int {
+        try writer.write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM result") ?? 0
+            try db.execute(sql: "DELETE FROM result")
+            return count
+        }
+    }
+}

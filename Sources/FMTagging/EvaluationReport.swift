@@ -1,0 +1,117 @@
+/// Scores of predictions against gold labels: per-field accuracy, macro-F1 and confusion, all-fields-correct
+/// accuracy, and set precision/recall/F1 for multi-label or free tags.
+public struct EvaluationReport: Sendable, Codable {
+    /// Scores for one enum or Boolean field.
+    public struct FieldScore: Sendable, Codable {
+        /// The field name.
+        public var field: String
+        /// How many examples were scored.
+        public var count: Int
+        /// The fraction predicted exactly.
+        public var accuracy: Double
+        /// The mean over gold labels of per-label F1.
+        public var macroF1: Double
+        /// Counts by gold label, then by predicted label (`<error>` for failed records).
+        public var confusion: [String: [String: Int]]
+    }
+
+    /// Set scores for multi-label or free-tag gold.
+    public struct SetScore: Sendable, Codable {
+        /// How many examples were scored.
+        public var count: Int
+        /// Micro-averaged precision.
+        public var precision: Double
+        /// Micro-averaged recall.
+        public var recall: Double
+        /// F1 of the micro precision and recall.
+        public var f1: Double
+    }
+
+    /// The number of examples.
+    public var count: Int
+    /// The number of examples whose generation failed (scored as wrong).
+    public var failures: Int
+    /// Per-field scores.
+    public var fields: [FieldScore]
+    /// The fraction of examples with every field right (seed 001's `overallAccuracy`).
+    public var overallAccuracy: Double?
+    /// Set scores, when the gold is a set.
+    public var set: SetScore?
+
+    /// Normalises a tag for set comparison: lowercase, hyphens and underscores as spaces, spaces collapsed.
+    public static func normalizeTag(_ tag: String) -> String {
+        tag.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 }
+            .reduce(into: "") { text, character in
+                if character == " ", text.last == " " || text.isEmpty { return }
+                text.append(character)
+            }
+            .trimmingWhitespace
+    }
+
+    /// Scores predictions (`nil` = failed record) against gold answers, pairwise.
+    public init(gold: [LabelledExample.Gold], predictions: [LabelledExample.Gold?]) {
+        count = gold.count
+        failures = predictions.filter { $0 == nil }.count
+        var pairs: [String: [(String, String)]] = [:]
+        var fieldOrder: [String] = []
+        var allRight = 0
+        var fieldExamples = 0
+        var truePositives = 0, predicted = 0, relevant = 0, setExamples = 0
+        for (goldValue, prediction) in zip(gold, predictions) {
+            switch goldValue {
+            case .single(let label):
+                var predictedLabel = "<error>"
+                if case .single(let value)? = prediction { predictedLabel = value }
+                if pairs["label"] == nil { fieldOrder.append("label") }
+                pairs["label", default: []].append((label, predictedLabel))
+                fieldExamples += 1
+                if label == predictedLabel { allRight += 1 }
+            case .fields(let values):
+                var predictedValues: [String: String] = [:]
+                if case .fields(let value)? = prediction { predictedValues = value }
+                var right = true
+                for (key, label) in values.sorted(by: { $0.key < $1.key }) {
+                    let guess = predictedValues[key] ?? "<error>"
+                    if pairs[key] == nil { fieldOrder.append(key) }
+                    pairs[key, default: []].append((label, guess))
+                    if guess != label { right = false }
+                }
+                fieldExamples += 1
+                if right { allRight += 1 }
+            case .set(let labels):
+                let goldSet = Set(labels.map(Self.normalizeTag))
+                var predictedSet: Set<String> = []
+                if case .set(let value)? = prediction { predictedSet = Set(value.map(Self.normalizeTag)) }
+                truePositives += goldSet.intersection(predictedSet).count
+                predicted += predictedSet.count
+                relevant += goldSet.count
+                setExamples += 1
+            }
+        }
+        fields = fieldOrder.map { Self.score(field: $0, pairs: pairs[$0] ?? []) }
+        overallAccuracy = fieldExamples > 0 ? Double(allRight) / Double(fieldExamples) : nil
+        if setExamples > 0 {
+            let precision = predicted > 0 ? Double(truePositives) / Double(predicted) : 0
+            let recall = relevant > 0 ? Double(truePositives) / Double(relevant) : 0
+            let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
+            set = SetScore(count: setExamples, precision: precision, recall: recall, f1: f1)
+        }
+    }
+
+    private static func score(field: String, pairs: [(String, String)]) -> FieldScore {
+        var confusion: [String: [String: Int]] = [:]
+        for (gold, guess) in pairs { confusion[gold, default: [:]][guess, default: 0] += 1 }
+        let correct = pairs.filter { $0.0 == $0.1 }.count
+        let labels = Set(pairs.map(\.0))
+        var f1Sum = 0.0
+        for label in labels {
+            let tp = Double(pairs.filter { $0.0 == label && $0.1 == label }.count)
+            let fp = Double(pairs.filter { $0.0 != label && $0.1 == label }.count)
+            let fn = Double(pairs.filter { $0.0 == label && $0.1 != label }.count)
+            f1Sum += tp == 0 ? 0 : 2 * tp / (2 * tp + fp + fn)
+        }
+        return FieldScore(field: field, count: pairs.count,
+                          accuracy: pairs.isEmpty ? 0 : Double(correct) / Double(pairs.count),
+                          macroF1: labels.isEmpty ? 0 : f1Sum / Double(labels.count), confusion: confusion)
+    }
+}

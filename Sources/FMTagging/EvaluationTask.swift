@@ -1,0 +1,70 @@
+public import FoundationModels
+import Foundation
+
+/// How labelled data is turned into a schema and how predictions are read back.
+public enum EvaluationTask {
+    /// Label sets up to this size become an enum for multi-label data; larger ones are scored as free tags.
+    public static let largestMultiLabelEnum = 40
+
+    /// A schema whose enums are the data's label sets: `{label: enum}`, one enum per field, `{labels: [enum]}`
+    /// for small multi-label sets, or `{tags: [String]}` (at most 5) for free tags.
+    public static func schema(for examples: [LabelledExample]) -> GenerationSchema {
+        typealias Property = GenerationSchema.PropertyNode
+        var singles: Set<String> = []
+        var fields: [String: Set<String>] = [:]
+        var setLabels: Set<String> = []
+        var hasSets = false
+        for example in examples {
+            switch example.gold {
+            case .single(let label): singles.insert(label)
+            case .fields(let values): for (key, value) in values { fields[key, default: []].insert(value) }
+            case .set(let labels): hasSets = true; setLabels.formUnion(labels)
+            }
+        }
+        var properties: [Property] = []
+        if !singles.isEmpty {
+            properties.append(Property(name: "label", description: "The category that best describes the text",
+                                       node: .enumeration(.init(name: "Label", choices: singles.sorted()))))
+        }
+        for (key, values) in fields.sorted(by: { $0.key < $1.key }) {
+            if values.isSubset(of: ["true", "false"]) {
+                properties.append(Property(name: key, node: .boolean))
+            } else {
+                properties.append(Property(name: key, node: .enumeration(.init(name: key.capitalized, choices: values.sorted()))))
+            }
+        }
+        if hasSets {
+            if setLabels.count <= largestMultiLabelEnum {
+                properties.append(Property(name: "labels", description: "The labels that apply to the text, most relevant first",
+                                           node: .array(.init(items: .enumeration(.init(name: "Label", choices: setLabels.sorted())),
+                                                              minimumCount: 1, maximumCount: 3))))
+            } else {
+                properties.append(Property(name: "tags", description: "Most important topics in the input text.",
+                                           node: .array(.init(items: .string(.init()), minimumCount: 1, maximumCount: 5))))
+            }
+        }
+        return GenerationSchema(root: .object(.init(name: "Classification", properties: properties)))
+    }
+
+    /// The predicted single label: the `label` field, else the result's first string field.
+    public static func predictedLabel(in result: GeneratedContent) -> String? {
+        guard case .structure(let properties, let keys) = result.kind else { return result.scalarText }
+        if let label = properties["label"]?.scalarText { return label }
+        return keys.lazy.compactMap { properties[$0]?.scalarText }.first
+    }
+
+    /// The predicted value of each named field.
+    public static func predictedFields(in result: GeneratedContent) -> [String: String] {
+        guard case .structure(let properties, _) = result.kind else { return [:] }
+        return properties.compactMapValues(\.scalarText)
+    }
+
+    /// The predicted set: the result's first array of strings.
+    public static func predictedSet(in result: GeneratedContent) -> [String] {
+        guard case .structure(let properties, let keys) = result.kind else { return [] }
+        for key in keys {
+            if case .array(let values)? = properties[key]?.kind { return values.compactMap(\.scalarText) }
+        }
+        return []
+    }
+}

@@ -1,0 +1,90 @@
+import FoundationModels
+
+/// Aggregates `fm tag` output: the most frequent tags per field, co-occurring tag pairs, and records per month.
+///
+/// Tags that mean the same are grouped by ``normalize(_:)``: lowercase, hyphens and underscores as spaces, and a
+/// trailing plural `s` dropped from each word longer than three letters that does not end in `ss`
+/// ("Beaches" → "beache" is avoided by also dropping `es` after `ch`, `sh`, `x`). Nothing semantic is merged.
+public struct TagStatistics: Sendable {
+    /// Tag counts per field name.
+    public private(set) var tagCounts: [String: [String: Int]] = [:]
+    /// Counts of tag pairs within one record (across all fields), keyed `"a + b"` with `a < b`.
+    public private(set) var pairCounts: [String: Int] = [:]
+    /// Records per month (`yyyy-mm`) for records with a `date` field.
+    public private(set) var monthCounts: [String: Int] = [:]
+    /// Records read.
+    public private(set) var records = 0
+    /// Records with an error instead of a result.
+    public private(set) var errors = 0
+
+    /// Creates empty statistics.
+    public init() {}
+
+    /// The grouping form of a tag.
+    public static func normalize(_ tag: String) -> String {
+        EvaluationReport.normalizeTag(tag).split(separator: " ").map { word -> String in
+            var word = String(word)
+            guard word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is") else { return word }
+            if word.hasSuffix("ies"), word.count > 4 { return String(word.dropLast(3)) + "y" }
+            if word.hasSuffix("ches") || word.hasSuffix("shes") || word.hasSuffix("xes") { return String(word.dropLast(2)) }
+            word.removeLast()
+            return word
+        }.joined(separator: " ")
+    }
+
+    /// Adds one output line; lines that are not JSON objects are ignored.
+    public mutating func add(line: String) {
+        guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind else { return }
+        records += 1
+        if case .string(let date)? = properties["date"]?.kind, date.count >= 7 {
+            monthCounts[String(date.prefix(7)), default: 0] += 1
+        }
+        guard let result = properties["result"], case .structure(let fields, let keys) = result.kind else {
+            errors += 1
+            return
+        }
+        var all: Set<String> = []
+        for key in keys {
+            guard let value = fields[key] else { continue }
+            var tags: [String] = []
+            switch value.kind {
+            case .array(let elements): tags = elements.compactMap(\.scalarText)
+            case .string(let text): tags = [text]
+            case .bool(let flag): tags = [flag ? "true" : "false"]
+            default: continue
+            }
+            for tag in Set(tags.map(Self.normalize)) where !tag.isEmpty {
+                tagCounts[key, default: [:]][tag, default: 0] += 1
+                if case .array = value.kind { all.insert(tag) }
+            }
+        }
+        let sorted = all.sorted()
+        for i in sorted.indices { for j in sorted.indices where j > i { pairCounts["\(sorted[i]) + \(sorted[j])", default: 0] += 1 } }
+    }
+
+    /// The `limit` most frequent entries of a count table, ties by name.
+    public static func top(_ counts: [String: Int], limit: Int) -> [(String, Int)] {
+        Array(counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit).map { ($0.key, $0.value) })
+    }
+
+    /// A readable report.
+    public func text(limit: Int) -> String {
+        var lines = ["records: \(records)   errors: \(errors)"]
+        for field in tagCounts.keys.sorted() {
+            lines.append("")
+            lines.append("\(field):")
+            for (tag, count) in Self.top(tagCounts[field] ?? [:], limit: limit) { lines.append("  \(count)\t\(tag)") }
+        }
+        if !pairCounts.isEmpty {
+            lines.append("")
+            lines.append("co-occurring tags:")
+            for (pair, count) in Self.top(pairCounts, limit: limit) { lines.append("  \(count)\t\(pair)") }
+        }
+        if !monthCounts.isEmpty {
+            lines.append("")
+            lines.append("records per month:")
+            for month in monthCounts.keys.sorted() { lines.append("  \(month)\t\(monthCounts[month] ?? 0)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,62 @@
+public import FoundationModels
+
+/// Tags one text at a time under a ``TaggingConfiguration``, each in a fresh session so earlier texts never
+/// leak into a result.
+public struct Tagger: Sendable {
+    /// The configuration.
+    public let configuration: TaggingConfiguration
+
+    /// Creates a tagger.
+    public init(configuration: TaggingConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The transcript a session starts from: instructions, then each example as a prompt and its response.
+    public var startingTranscript: Transcript {
+        var entries: [Transcript.Entry] = []
+        if let instructions = configuration.instructions, !instructions.isEmpty {
+            entries.append(.instructions(.init(segments: [.text(.init(content: instructions))], toolDefinitions: [])))
+        }
+        // Examples carry no response format, so the schema is described once, in the real prompt.
+        for example in configuration.examples {
+            entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
+            entries.append(.response(.init(segments: [.structure(.init(source: "example", content: example.result))])))
+        }
+        return Transcript(entries: entries)
+    }
+
+    /// Tags one text.
+    public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript)
+        do {
+            let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
+            return .success(response.content)
+        } catch let error as LanguageModelSession.GenerationError {
+            return .failure(Self.failure(for: error))
+        } catch {
+            return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))
+        }
+    }
+
+    /// The record error for a generation error.
+    public static func failure(for error: LanguageModelSession.GenerationError) -> TaggingFailure {
+        let message = error.errorDescription ?? "\(error)"
+        switch error {
+        case .exceededContextWindowSize: return TaggingFailure(code: "context-overflow", message: message)
+        case .assetsUnavailable: return TaggingFailure(code: "model-unavailable", message: message)
+        case .guardrailViolation: return TaggingFailure(code: "guardrail-violation", message: message)
+        case .unsupportedGuide: return TaggingFailure(code: "unsupported-schema", message: message)
+        case .refusal: return TaggingFailure(code: "refusal", message: message)
+        default: return TaggingFailure(code: "generation-failed", message: message)
+        }
+    }
+}
+
+extension Tagger {
+    /// Tags several texts; with `parallel` above 1 they are decoded together in one batch.
+    public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
+        var results: [Result<GeneratedContent, TaggingFailure>] = []
+        for text in texts { results.append(await tag(text)) }
+        return results
+    }
+}

@@ -1,0 +1,46 @@
+public import FoundationModels
+
+/// Everything that determines a tagging result apart from the text: the model, the schema, the instructions,
+/// the few-shot examples and the generation options.
+public struct TaggingConfiguration: Sendable {
+    /// The model (normally with the `.contentTagging` use case).
+    public var model: SystemLanguageModel
+    /// The schema each result follows.
+    public var schema: GenerationSchema
+    /// Session instructions, if any.
+    public var instructions: String?
+    /// Example texts with their results, given to the model as earlier chat turns.
+    public var examples: [(text: String, result: GeneratedContent)]
+    /// Generation options (greedy by default).
+    public var options: GenerationOptions
+
+    /// Creates a configuration.
+    public init(
+        model: SystemLanguageModel,
+        schema: GenerationSchema,
+        instructions: String? = nil,
+        examples: [(text: String, result: GeneratedContent)] = [],
+        options: GenerationOptions = GenerationOptions(sampling: .greedy)
+    ) {
+        self.model = model
+        self.schema = schema
+        self.instructions = instructions
+        self.examples = examples
+        self.options = options
+    }
+
+    /// Whether results are deterministic (greedy), and therefore cacheable.
+    public var isDeterministic: Bool {
+        if options.sampling == .greedy { return true }
+        if options.sampling == nil, options.temperature == nil || options.temperature == 0 { return true }
+        return false
+    }
+
+    /// A stable text describing every part but the model, for cache keys (tagging always uses `.contentTagging`).
+    public var fingerprint: String {
+        var parts = ["schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? "")]
+        for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.jsonString) }
+        parts.append("options=\(options.sampling.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
+        return parts.joined(separator: "\u{1E}")
+    }
+}

@@ -1,0 +1,50 @@
+public import FoundationModels
+
+/// Writes and reads the JSONL lines of `fm tag` output: `{"id","text",…,"result":{…}}` or
+/// `{"id","text",…,"error":{"code","message"}}`.
+public enum TaggingOutput {
+    /// The output line (without newline) for a record and its outcome.
+    public static func line(for record: TaggingRecord, outcome: Result<GeneratedContent, TaggingFailure>) -> String {
+        var keys = ["id"]
+        var properties: [String: GeneratedContent] = ["id": GeneratedContent(kind: .string(record.id))]
+        if case .success(let text) = record.text {
+            keys.append("text")
+            properties["text"] = GeneratedContent(kind: .string(text))
+        }
+        for (key, value) in record.extraFields where properties[key] == nil {
+            keys.append(key)
+            properties[key] = value
+        }
+        switch outcome {
+        case .success(let result):
+            keys.append("result")
+            properties["result"] = result
+        case .failure(let failure):
+            keys.append("error")
+            properties["error"] = GeneratedContent(kind: .structure(
+                properties: ["code": GeneratedContent(kind: .string(failure.code)), "message": GeneratedContent(kind: .string(failure.message))],
+                orderedKeys: ["code", "message"]))
+        }
+        return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).jsonString
+    }
+
+    /// The ids of the complete records in existing output, and how many bytes of it are whole lines
+    /// (a run killed mid-write leaves a partial last line, which is cut off before appending).
+    public static func finishedRecords(in output: [UInt8]) -> (ids: Set<String>, validLength: Int) {
+        var ids: Set<String> = []
+        var validLength = 0
+        var start = 0
+        for (index, byte) in output.enumerated() where byte == 0x0A {
+            let line = output[start..<index]
+            start = index + 1
+            guard let text = String(validating: line, as: UTF8.self),
+                  let content = try? GeneratedContent(json: text), content.isComplete,
+                  case .structure(let properties, _) = content.kind,
+                  case .string(let id)? = properties["id"]?.kind,
+                  properties["result"] != nil || properties["error"] != nil else { break }
+            ids.insert(id)
+            validLength = index + 1
+        }
+        return (ids, validLength)
+    }
+}

@@ -1,0 +1,76 @@
+public import FoundationModels
+
+/// One input to tag: an identifier, the text (or why the line could not be read), and any other fields of the
+/// input line, which are copied to the output (a `date`, gold labels, …).
+public struct TaggingRecord: Sendable {
+    /// The record's identifier: the input's `id`, else its 1-based line number.
+    public var id: String
+    /// The text to tag, or the reason the input line is unusable.
+    public var text: Result<String, TaggingFailure>
+    /// The input line's other fields, in order.
+    public var extraFields: [(key: String, value: GeneratedContent)]
+
+    /// Creates a record.
+    public init(id: String, text: Result<String, TaggingFailure>, extraFields: [(key: String, value: GeneratedContent)] = []) {
+        self.id = id
+        self.text = text
+        self.extraFields = extraFields
+    }
+
+    /// Parses one input line (without its newline). JSON objects (lines starting with `{`) are read as
+    /// `{"id", "text", …}`; anything else is plain text.
+    public static func parse(line bytes: some Collection<UInt8>, lineNumber: Int) -> TaggingRecord {
+        let fallbackID = String(lineNumber)
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            return TaggingRecord(id: fallbackID, text: .failure(.init(code: "invalid-utf8", message: "Line \(lineNumber) is not valid UTF-8.")))
+        }
+        let trimmed = line.trimmingWhitespace
+        guard trimmed.hasPrefix("{") else {
+            return TaggingRecord(id: fallbackID, text: trimmed.isEmpty
+                ? .failure(.init(code: "empty-text", message: "Line \(lineNumber) has no text."))
+                : .success(trimmed))
+        }
+        guard let content = try? GeneratedContent(json: trimmed), content.isComplete,
+              case .structure(let properties, let keys) = content.kind else {
+            return TaggingRecord(id: fallbackID, text: .failure(.init(code: "malformed-json", message: "Line \(lineNumber) is not a JSON object.")))
+        }
+        var id = fallbackID
+        switch properties["id"]?.kind {
+        case .string(let value): id = value
+        case .number(let value): id = value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        default: break
+        }
+        let extra = keys.filter { !["id", "text", "result", "error"].contains($0) }.compactMap { key in
+            properties[key].map { (key: key, value: $0) }
+        }
+        let text: Result<String, TaggingFailure>
+        switch properties["text"]?.kind {
+        case .string(let value) where !value.trimmingWhitespace.isEmpty: text = .success(value)
+        case .string: text = .failure(.init(code: "empty-text", message: "Record \(id) has an empty text."))
+        default: text = .failure(.init(code: "missing-text", message: "Record \(id) has no \"text\" string."))
+        }
+        return TaggingRecord(id: id, text: text, extraFields: extra)
+    }
+
+    /// Splits input bytes into lines and parses each; a trailing `\r` and blank lines are dropped.
+    public static func parse(input: [UInt8]) -> [TaggingRecord] {
+        var records: [TaggingRecord] = []
+        var lineNumber = 0
+        for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            records.append(parse(line: line, lineNumber: lineNumber))
+        }
+        return records
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

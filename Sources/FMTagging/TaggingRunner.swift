@@ -1,0 +1,71 @@
+public import FMCache
+public import FoundationModels
+public import Foundation
+
+/// Tags a list of records and reports each outcome in input order; bad records get an error, never a gap.
+public struct TaggingRunner: Sendable {
+    /// The tagger.
+    public let tagger: Tagger
+    /// Where deterministic results are looked up and stored; `nil` disables caching.
+    public let cache: ResultCache?
+    /// How many texts are decoded together (1 = one at a time).
+    public let parallel: Int
+
+    /// Creates a runner.
+    public init(tagger: Tagger, cache: ResultCache? = nil, parallel: Int = 1) {
+        self.tagger = tagger
+        self.cache = cache
+        self.parallel = max(1, parallel)
+    }
+
+    /// The model's identity for cache keys: its path, size and modification time.
+    public static func modelIdentity(_ url: URL) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(url.standardizedFileURL.path)|\(size)|\(modified)"
+    }
+
+    /// The cache key for a text under this runner's configuration.
+    public func cacheKey(for text: String) -> String {
+        ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, text])
+    }
+
+    /// Tags every record, calling `emit` once per record in input order.
+    public func run(
+        _ records: [TaggingRecord],
+        emit: (TaggingRecord, Result<GeneratedContent, TaggingFailure>) throws -> Void
+    ) async throws {
+        let cacheable = cache != nil && tagger.configuration.isDeterministic
+        var start = 0
+        while start < records.count {
+            let chunk = Array(records[start..<min(start + parallel, records.count)])
+            start += chunk.count
+            var outcomes = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: chunk.count)
+            var pending: [(index: Int, text: String)] = []
+            for (index, record) in chunk.enumerated() {
+                switch record.text {
+                case .failure(let failure):
+                    outcomes[index] = .failure(failure)
+                case .success(let text):
+                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
+                       let content = try? GeneratedContent(json: stored) {
+                        outcomes[index] = .success(content)
+                    } else {
+                        pending.append((index, text))
+                    }
+                }
+            }
+            let results = await tagger.tag(pending.map(\.text), parallel: parallel)
+            for (item, result) in zip(pending, results) {
+                outcomes[item.index] = result
+                if cacheable, let cache, case .success(let content) = result {
+                    try? cache.store(content.jsonString, forKey: cacheKey(for: item.text))
+                }
+            }
+            for (record, outcome) in zip(chunk, outcomes) {
+                try emit(record, outcome ?? .failure(.init(code: "internal", message: "No outcome.")))
+            }
+        }
+    }
+}

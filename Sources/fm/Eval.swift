@@ -1,0 +1,75 @@
+import ArgumentParser
+import FMTagging
+import Foundation
+import FoundationModels
+
+extension FM {
+    /// `fm eval`: accuracy of tagging against labelled JSONL.
+    struct Eval: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Score tagging or classification against labelled JSONL.",
+            discussion: """
+                Each line: {"id","text","label": "x"} for one enum field, "label": {"field": "x", …} for \
+                several, or "labels": [...] for multi-label or free tags. Without --preset or --schema, the \
+                schema's enums are the file's own label sets.
+                """
+        )
+
+        @Argument(help: "A labelled JSONL file.")
+        var file: String
+
+        @Option(name: .long, help: "The gold field (default: label, else labels).")
+        var labelKey: String?
+
+        @Option(name: .long, help: "Score only the first N examples.")
+        var limit: Int?
+
+        @Flag(name: .long, help: "Print the report as JSON.")
+        var json = false
+
+        @OptionGroup var tagging: TaggingOptions
+        @OptionGroup var modelOptions: ModelOptions
+
+        func validate() throws {
+            if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
+        }
+
+        func run() async throws {
+            var examples = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
+            if let limit { examples = Array(examples.prefix(limit)) }
+            guard !examples.isEmpty else { throw CommandFailure("\(file) has no labelled examples.") }
+            let configuration = TaggingConfiguration(
+                model: modelOptions.systemModel(useCase: .contentTagging),
+                schema: try tagging.generationSchema(fallback: EvaluationTask.schema(for: examples)),
+                instructions: tagging.instructions,
+                options: tagging.generationOptions
+            )
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
+            var predictions: [LabelledExample.Gold?] = []
+            var progress = ProgressLine(total: examples.count)
+            try await runner.run(examples.map(\.record)) { record, outcome in
+                let gold = examples[predictions.count].gold
+                switch outcome {
+                case .failure: predictions.append(nil)
+                case .success(let result):
+                    switch gold {
+                    case .single: predictions.append(EvaluationTask.predictedLabel(in: result).map { .single($0) })
+                    case .fields: predictions.append(.fields(EvaluationTask.predictedFields(in: result)))
+                    case .set: predictions.append(.set(EvaluationTask.predictedSet(in: result)))
+                    }
+                }
+                progress.advance()
+            }
+            progress.finish()
+            let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(report.tableText)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import FMTagging
+import Foundation
+
+extension FM {
+    /// `fm stats`: aggregate `fm tag` output.
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Most frequent tags per field, co-occurring tags, and records per month from `fm tag` output.",
+            discussion: "Tags are grouped case-insensitively, with hyphens as spaces and plural -s dropped."
+        )
+
+        @Argument(help: "`fm tag` output files (default: stdin).")
+        var files: [String] = []
+
+        @Option(name: .long, help: "How many entries to list per table.")
+        var top = 10
+
+        func validate() throws {
+            if top <= 0 { throw ValidationError("--top must be positive.") }
+            for file in files where !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+        }
+
+        func run() async throws {
+            var statistics = TagStatistics()
+            let inputs = files.isEmpty ? [FileHandle.standardInput.readDataToEndOfFile()]
+                : try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            for data in inputs {
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
+            }
+            print(statistics.text(limit: top))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import FMTagging
+import Foundation
+import FoundationModels
+
+extension FM {
+    /// `fm tag`: tag or classify texts, one JSONL result line per input.
+    struct Tag: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tag or classify texts with the content-tagging model; writes JSONL.",
+            discussion: """
+                Input: text arguments, --file, or stdin; each line is plain text or a JSON object \
+                {"id", "text", …}. Output: one line per input, in input order: {"id","text",…,"result":{…}} \
+                or {"id","text",…,"error":{"code","message"}}. Other input fields (a date, labels) are copied.
+                """
+        )
+
+        @Argument(help: "Texts to tag (otherwise --file or stdin).")
+        var texts: [String] = []
+
+        @Option(name: .long, help: "A file of texts, one per line (plain or JSONL).")
+        var file: String?
+
+        @Option(name: [.short, .long], help: "Write results to this file instead of stdout.")
+        var output: String?
+
+        @Flag(name: .long, help: "Continue an interrupted run: keep finished records in --output and append the rest.")
+        var resume = false
+
+        @OptionGroup var tagging: TaggingOptions
+        @OptionGroup var modelOptions: ModelOptions
+
+        func validate() throws {
+            if !texts.isEmpty, file != nil { throw ValidationError("Give texts as arguments or --file, not both.") }
+            if let file, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
+            if resume, output == nil { throw ValidationError("--resume needs --output.") }
+        }
+
+        func run() async throws {
+            let records: [TaggingRecord]
+            if !texts.isEmpty {
+                records = texts.enumerated().map { index, text in
+                    TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
+                }
+            } else {
+                let data = try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                    ?? FileHandle.standardInput.readDataToEndOfFile()
+                records = TaggingRecord.parse(input: Array(data))
+            }
+            let configuration = TaggingConfiguration(
+                model: modelOptions.systemModel(useCase: .contentTagging),
+                schema: try tagging.generationSchema(),
+                instructions: tagging.instructions,
+                options: tagging.generationOptions
+            )
+            let sink = try OutputSink(path: output, resume: resume)
+            let remaining = records.filter { !sink.finishedIDs.contains($0.id) }
+            if records.count != remaining.count {
+                FileHandle.standardError.write(Data("resuming: \(records.count - remaining.count) of \(records.count) records already done\n".utf8))
+            }
+            var progress = ProgressLine(total: remaining.count)
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
+            try await runner.run(remaining) { record, outcome in
+                try sink.write(TaggingOutput.line(for: record, outcome: outcome))
+                progress.advance()
+            }
+            progress.finish()
+        }
+    }
+}
+
+/// Where `fm tag` writes lines: stdout, or a file (appended to after the finished part when resuming).
+final class OutputSink {
+    let handle: FileHandle
+    let finishedIDs: Set<String>
+
+    init(path: String?, resume: Bool) throws {
+        guard let path else {
+            handle = FileHandle.standardOutput
+            finishedIDs = []
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        if resume, let existing = try? Data(contentsOf: url) {
+            let (ids, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
+            finishedIDs = ids
+            handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: UInt64(validLength))
+            try handle.seekToEnd()
+        } else {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 0)
+            finishedIDs = []
+        }
+    }
+
+    func write(_ line: String) throws {
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+}

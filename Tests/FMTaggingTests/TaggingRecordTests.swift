@@ -1,0 +1,35 @@
+import FMTagging
+import FoundationModels
+import Testing
+
+@Suite struct TaggingRecordTests {
+    @Test func everyBadLineGetsAnError() throws {
+        var input = Array("plain text\n{\"id\":\"a\",\"text\":\"hello\",\"date\":\"2020-01-02\"}\n{broken\n{\"id\":7,\"text\":\"\"}\n".utf8)
+        input += [0xFF, 0xFE, 0x0A]
+        let records = TaggingRecord.parse(input: input)
+        #expect(records.count == 5)
+        #expect(try records[0].text.get() == "plain text")
+        #expect(records[1].id == "a")
+        #expect(records[1].extraFields.map(\.key) == ["date"])
+        guard case .failure(let malformed) = records[2].text else { Issue.record("expected an error"); return }
+        #expect(malformed.code == "malformed-json")
+        #expect(records[3].id == "7")
+        guard case .failure(let empty) = records[3].text else { Issue.record("expected an error"); return }
+        #expect(empty.code == "empty-text")
+        guard case .failure(let utf8) = records[4].text else { Issue.record("expected an error"); return }
+        #expect(utf8.code == "invalid-utf8")
+    }
+
+    @Test func resumeReadsOnlyWholeLines() {
+        let record = TaggingRecord(id: "x", text: .success("t"))
+        let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))
+        let output = Array((line + "\n" + "{\"id\":\"y\",\"te").utf8)
+        let finished = TaggingOutput.finishedRecords(in: output)
+        #expect(finished.ids == ["x"])
+        #expect(finished.validLength == line.utf8.count + 1)
+    }
+
+    @Test func presetsBuild() {
+        for preset in TaggingPreset.allCases { _ = preset.schema.debugDescription }
+    }
+}
