@@ -45,7 +45,7 @@ release: llama
 	$(SWIFT) build -c release $(RPATH) $(SWIFT_BUILD_FLAGS)
 
 run: setup release
-	.build/release/fm respond --greedy "Today we had a lovely picnic with friends at the beach."
+	.build/release/fm tag --greedy "Today we had a lovely picnic with friends at the beach."
 
 test: setup gemma
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
