@@ -33,6 +33,16 @@ extension ByteNFA {
             return
         }
         let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        if low.allSatisfy({ $0 == zero }) && high.allSatisfy({ $0 == nine }) {
+            // Any digits of this length: a plain chain (keeps the automaton linear in the digit count).
+            var current = from
+            for index in 0..<low.count {
+                let next = index == low.count - 1 ? to : addState()
+                addBytes(current, zero, nine, next)
+                current = next
+            }
+            return
+        }
         if first == last {
             let next = addState()
             addBytes(from, first, first, next)

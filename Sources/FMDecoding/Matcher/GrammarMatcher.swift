@@ -121,7 +121,7 @@ public struct GrammarMatcher: Sendable {
         guard cached >= 0 else { return false }
         var target = cached
         var events = LazyAutomaton.StepEvents()
-        if isDynamic || automaton.hasFiniteUniqueFrame[Int(cached)] {
+        if isDynamic || automaton.needsUniqueCheck[Int(cached)] {
             let set = automaton.step(state, byte, record: record, output: output, events: &events)
             target = automaton.state(for: set)
             guard target >= 0 else { return false }

@@ -20,6 +20,8 @@ struct LazyAutomaton {
     let grammar: Grammar
     let vocabulary: TokenVocabulary
     private let maximumDepth: Int32
+    /// NFA states worth keeping in a configuration set: those with byte edges and rule accept states.
+    private let isActive: [Bool]
 
     // Frames (call stacks as a parent-linked tree); frame 0 is the empty stack.
     private(set) var frames: [Frame] = [Frame(parent: -1, returnState: -1, uniqueArray: -1, isFirstElement: false)]
@@ -32,8 +34,9 @@ struct LazyAutomaton {
     private var transitions: [Int32] = []
     private var transitionIsDynamic: [Bool] = []
     private(set) var isAccepting: [Bool] = []
-    /// Whether some configuration sits inside an element of a finite `uniqueItems` array (every step is checked).
-    private(set) var hasFiniteUniqueFrame: [Bool] = []
+    /// Whether entering the state depends on the uniqueness record: some configuration sits inside an element of
+    /// a finite `uniqueItems` array, or a `uniqueItems` element could end here (its text must be new).
+    private(set) var needsUniqueCheck: [Bool] = []
     /// Frames of `uniqueItems` elements present in the state's stacks.
     private(set) var uniqueFrames: [[Int32]] = []
     /// Per state: -3 not computed, -2 several bytes possible, -1 none, else the only byte.
@@ -48,6 +51,7 @@ struct LazyAutomaton {
         self.grammar = grammar
         self.vocabulary = vocabulary
         maximumDepth = Int32(grammar.options.maximumNestingDepth)
+        isActive = (0..<grammar.nfa.stateCount).map { !grammar.nfa.byteEdges[$0].isEmpty || grammar.nfa.isRuleAccept[$0] }
         var seeds: [UInt64] = []
         if isViable(grammar.root.start, frame: 0) { seeds.append(Self.pack(grammar.root.start, 0)) }
         initialState = intern(closure(seeds))
@@ -104,7 +108,7 @@ struct LazyAutomaton {
                 add(Self.pack(frames[Int(frame)].returnState, frames[Int(frame)].parent))
             }
         }
-        return seen.sorted()
+        return seen.filter { isActive[Int(Self.nfaState($0))] }.sorted()
     }
 
     private mutating func intern(_ set: [UInt64]) -> Int32 {
@@ -120,6 +124,9 @@ struct LazyAutomaton {
         for configuration in set {
             var frame = Self.frame(configuration)
             if frame == 0 && Self.nfaState(configuration) == grammar.root.accept { accepting = true }
+            if frame != 0, frames[Int(frame)].uniqueArray >= 0, grammar.nfa.isRuleAccept[Int(Self.nfaState(configuration))] {
+                finite = true
+            }
             while frame > 0 {
                 let array = frames[Int(frame)].uniqueArray
                 if array >= 0 {
@@ -130,7 +137,7 @@ struct LazyAutomaton {
             }
         }
         isAccepting.append(accepting)
-        hasFiniteUniqueFrame.append(finite)
+        needsUniqueCheck.append(finite)
         uniqueFrames.append(unique.sorted())
         onlyByte.append(-3)
         maskIndex.append(-1)
@@ -177,24 +184,39 @@ struct LazyAutomaton {
         guard grammar.nfa.isRuleAccept[Int(state)], frame != 0 else { return }
         let info = frames[Int(frame)]
         guard info.uniqueArray >= 0 else { return }
-        events.crossedUniqueReturn = true
+        var finished: (frame: Int32, key: UInt64, element: [UInt8])? = nil
         if let record {
             let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
             let element = JSONCanonicalizer.canonical(record.element(of: frame, in: output))
             if record.finished[key]?.contains(element) == true { return }
-            if !events.finishedFrame(frame) { events.finished.append((frame, key, element)) }
+            finished = (frame, key, element)
         }
+        let before = seeds.count
         for next in closure([Self.pack(info.returnState, info.parent)]) {
             consume(next, byte, record: record, output: output, seeds: &seeds, events: &events)
         }
+        // Only a return that lets the byte through ends the element.
+        guard seeds.count > before else { return }
+        events.crossedUniqueReturn = true
+        if let finished, !events.finishedFrame(frame) { events.finished.append(finished) }
     }
 
-    /// Drops configurations inside finite unique elements whose text so far is no prefix of an unused value.
+    /// Drops configurations that would complete a `uniqueItems` element equal to an earlier one, and those inside
+    /// finite unique elements whose text so far is no prefix of an unused value.
     private func filterFiniteUnique(
         _ set: [UInt64], record: UniquenessContext, output: [UInt8], byte: UInt8, events: StepEvents
     ) -> [UInt64] {
         set.filter { configuration in
             var frame = Self.frame(configuration)
+            if frame != 0, grammar.nfa.isRuleAccept[Int(Self.nfaState(configuration))] {
+                let info = frames[Int(frame)]
+                if info.uniqueArray >= 0, let start = record.elementStart[frame], !events.finishedFrame(frame) {
+                    let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+                    let element = JSONCanonicalizer.canonical((output + [byte])[start...])
+                    if record.finished[key]?.contains(element) == true { return false }
+                    if events.finished.contains(where: { $0.key == key && $0.element == element }) { return false }
+                }
+            }
             while frame > 0 {
                 let info = frames[Int(frame)]
                 if info.uniqueArray >= 0, let values = grammar.uniqueArrays[Int(info.uniqueArray)].finiteValues {
@@ -254,9 +276,10 @@ struct LazyAutomaton {
         for byte in 0...255 {
             let (target, dynamic) = transition(state, UInt8(byte))
             guard target >= 0 else { continue }
-            if only != -1 || dynamic || hasFiniteUniqueFrame[Int(state)] {
+            let unsure = dynamic || needsUniqueCheck[Int(state)] || needsUniqueCheck[Int(target)]
+            if only != -1 || unsure {
                 only = -2
-                if dynamic || hasFiniteUniqueFrame[Int(state)] { break }
+                if unsure { break }
             } else {
                 only = Int16(byte)
             }
@@ -289,7 +312,7 @@ struct LazyAutomaton {
         let storage = vocabulary.storage
         let offsets = vocabulary.offsets
         var states: [Int32] = [state]
-        var dynamic: [Bool] = [hasFiniteUniqueFrame[Int(state)]]
+        var dynamic: [Bool] = [needsUniqueCheck[Int(state)]]
         var validDepth = 0
         var index = 0
         while index < sorted.count {
@@ -310,7 +333,7 @@ struct LazyAutomaton {
                     dynamic.append(false)
                 }
                 states[next] = target
-                dynamic[next] = dynamic[depth] || isDynamic || hasFiniteUniqueFrame[Int(target)]
+                dynamic[next] = dynamic[depth] || isDynamic || needsUniqueCheck[Int(target)]
                 depth = next
             }
             if failedAt < 0 {
