@@ -108,7 +108,17 @@ struct LazyAutomaton {
                 add(Self.pack(frames[Int(frame)].returnState, frames[Int(frame)].parent))
             }
         }
-        return seen.filter { isActive[Int(Self.nfaState($0))] }.sorted()
+        return seen.filter { isLive($0) }.sorted()
+    }
+
+    /// Whether a configuration can still do something: return, or consume a byte into a viable state.
+    /// (Configurations that only lead to dead branches would otherwise keep an empty continuation alive.)
+    private func isLive(_ configuration: UInt64) -> Bool {
+        let state = Self.nfaState(configuration)
+        guard isActive[Int(state)] else { return false }
+        if grammar.nfa.isRuleAccept[Int(state)] { return true }
+        let frame = Self.frame(configuration)
+        return grammar.nfa.byteEdges[Int(state)].contains { isViable($0.target, frame: frame) }
     }
 
     private mutating func intern(_ set: [UInt64]) -> Int32 {
