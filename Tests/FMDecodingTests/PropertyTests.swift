@@ -9,7 +9,7 @@ import Testing
 struct PropertyTests {
     static var scale: Int { Int(ProcessInfo.processInfo.environment["FM_PROPERTY_SCALE"] ?? "") ?? 1 }
 
-    func check(vocabulary: TokenVocabulary, schemas: Int, seedBase: UInt64, maximumSteps: Int) {
+    func check(vocabulary: TokenVocabulary, schemas: Int, seedBase: UInt64, maximumSteps: Int, verifyMasks: Bool = false) {
         let walker = RandomWalk(vocabulary: vocabulary)
         var finished = 0
         for index in 0..<schemas {
@@ -26,7 +26,11 @@ struct PropertyTests {
             let constraint = TokenConstraint(grammar: grammar, vocabulary: vocabulary)
             var rng = SeededGenerator(seed: seed ^ 0xDEC0DE)
             for _ in 0..<2 {
-                let outcome = walker.run(constraint, rng: &rng, maximumSteps: maximumSteps)
+                let outcome = walker.run(constraint, rng: &rng, maximumSteps: maximumSteps, verifyMasks: verifyMasks)
+                if let mismatch = outcome.maskMismatch {
+                    Issue.record("seed \(seed): mask disagrees with acceptance after \(String(decoding: outcome.bytes, as: UTF8.self)): \(mismatch)\nschema: \(document)")
+                    continue
+                }
                 let text = String(decoding: outcome.bytes, as: UTF8.self)
                 if let position = outcome.emptyMaskAt {
                     Issue.record("seed \(seed): empty mask at byte \(position) after \(text)\nschema: \(document)")
@@ -47,6 +51,11 @@ struct PropertyTests {
 
     @Test func syntheticVocabulary() {
         check(vocabulary: TestVocabularies.synthetic, schemas: 800 * Self.scale, seedBase: 1_000_000, maximumSteps: 600)
+    }
+
+    /// Every mask bit equals exact acceptance of its token, at every step (synthetic vocabulary only).
+    @Test func masksAreExact() {
+        check(vocabulary: TestVocabularies.synthetic, schemas: 150 * Self.scale, seedBase: 4_000_000, maximumSteps: 300, verifyMasks: true)
     }
 
     @Test func smolLM2Vocabulary() throws {

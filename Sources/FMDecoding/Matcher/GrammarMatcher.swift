@@ -55,15 +55,71 @@ public struct GrammarMatcher: Sendable {
         constraint.withAutomaton { automaton in
             let index = Int(automaton.mask(for: state))
             mask.assign(from: automaton.maskBits[index])
-            let dependents = automaton.maskDependents[index]
-            guard !dependents.isEmpty else { return }
-            for token in dependents {
+            for token in automaton.maskAlwaysChecked[index] {
                 var copy = self
                 if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
                     mask.insert(Int(token))
                 }
             }
+            let dependents = automaton.maskDependents[index]
+            guard !dependents.isEmpty else { return }
+            // A dependent token can only be refused if it spells the rest of an element already in its array.
+            guard let remainders = elementRemainders(automaton: automaton) else {
+                for token in dependents {
+                    var copy = self
+                    if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                        mask.insert(Int(token))
+                    }
+                }
+                return
+            }
+            for token in dependents { mask.insert(Int(token)) }
+            for remainder in remainders {
+                for token in Self.tokens(in: dependents, startingWith: remainder, vocabulary: vocabulary) {
+                    var copy = self
+                    if !copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                        mask.remove(Int(token))
+                    }
+                }
+            }
         }
+    }
+
+    /// For each open `uniqueItems` element, the rest of every earlier element that starts with the text written so
+    /// far; nil when the text holds an escape (raw and canonical spellings may then differ).
+    private func elementRemainders(automaton: LazyAutomaton) -> [ArraySlice<UInt8>]? {
+        var remainders: [ArraySlice<UInt8>] = []
+        for frame in automaton.uniqueFrames[Int(state)] {
+            let info = automaton.frames[Int(frame)]
+            let written = record.element(of: frame, in: output)
+            if written.contains(0x5C) { return nil }
+            let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+            for element in record.finished[key] ?? [] where element.starts(with: written) {
+                let remainder = element[written.count...]
+                if remainder.isEmpty { return nil }
+                remainders.append(remainder)
+            }
+        }
+        return remainders
+    }
+
+    /// The tokens of `sorted` (ids in byte order of their text) whose text starts with `prefix`.
+    private static func tokens(
+        in sorted: [Int32], startingWith prefix: ArraySlice<UInt8>, vocabulary: TokenVocabulary
+    ) -> ArraySlice<Int32> {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if vocabulary.bytes(of: Int(sorted[middle])).lexicographicallyPrecedes(prefix) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        var end = low
+        while end < sorted.count, vocabulary.bytes(of: Int(sorted[end])).starts(with: prefix) { end += 1 }
+        return sorted[low..<end]
     }
 
     /// Accepts one token if the grammar allows it.

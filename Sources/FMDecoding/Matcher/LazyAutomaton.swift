@@ -37,13 +37,20 @@ struct LazyAutomaton {
     /// Whether entering the state depends on the uniqueness record: some configuration sits inside an element of
     /// a finite `uniqueItems` array, or a `uniqueItems` element could end here (its text must be new).
     private(set) var needsUniqueCheck: [Bool] = []
+    /// Whether some configuration sits inside an element of a finite `uniqueItems` array.
+    private(set) var hasFiniteFrame: [Bool] = []
     /// Frames of `uniqueItems` elements present in the state's stacks.
     private(set) var uniqueFrames: [[Int32]] = []
     /// Per state: -3 not computed, -2 several bytes possible, -1 none, else the only byte.
     private var onlyByte: [Int16] = []
     private var maskIndex: [Int32] = []
     private(set) var maskBits: [[UInt64]] = []
+    /// Per mask: tokens (in byte order) whose only dynamic effect is ending an element of a frame open in the
+    /// state; they need an exact check only when they spell the rest of an element already written.
     private(set) var maskDependents: [[Int32]] = []
+    /// Per mask: tokens that always need an exact check (they open and end another element, enter a finite
+    /// unique element, or contain an escape).
+    private(set) var maskAlwaysChecked: [[Int32]] = []
 
     private(set) var initialState: Int32 = 0
 
@@ -130,6 +137,7 @@ struct LazyAutomaton {
         transitionIsDynamic.append(contentsOf: repeatElement(false, count: 256))
         var accepting = false
         var finite = false
+        var finiteFrame = false
         var unique = Set<Int32>()
         for configuration in set {
             var frame = Self.frame(configuration)
@@ -141,13 +149,17 @@ struct LazyAutomaton {
                 let array = frames[Int(frame)].uniqueArray
                 if array >= 0 {
                     unique.insert(frame)
-                    if grammar.uniqueArrays[Int(array)].finiteValues != nil { finite = true }
+                    if grammar.uniqueArrays[Int(array)].finiteValues != nil {
+                        finite = true
+                        finiteFrame = true
+                    }
                 }
                 frame = frames[Int(frame)].parent
             }
         }
         isAccepting.append(accepting)
         needsUniqueCheck.append(finite)
+        hasFiniteFrame.append(finiteFrame)
         uniqueFrames.append(unique.sorted())
         onlyByte.append(-3)
         maskIndex.append(-1)
@@ -303,12 +315,14 @@ struct LazyAutomaton {
         if cached >= 0 { return cached }
         var bits = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
         var dependents: [Int32] = []
-        walkVocabulary(from: state, bits: &bits, dependents: &dependents)
+        var alwaysChecked: [Int32] = []
+        walkVocabulary(from: state, bits: &bits, dependents: &dependents, alwaysChecked: &alwaysChecked)
         if isAccepting[Int(state)] {
             for id in vocabulary.eosTokenIDs { bits[id >> 6] |= 1 << UInt64(id & 63) }
         }
         maskBits.append(bits)
         maskDependents.append(dependents)
+        maskAlwaysChecked.append(alwaysChecked)
         let index = Int32(maskBits.count - 1)
         maskIndex[Int(state)] = index
         return index
@@ -316,7 +330,15 @@ struct LazyAutomaton {
 
     /// Walks all usable tokens in byte order, reusing the states of the shared prefix with the previous token and
     /// skipping every token that shares a rejected prefix.
-    private mutating func walkVocabulary(from state: Int32, bits: inout [UInt64], dependents: inout [Int32]) {
+    private mutating func walkVocabulary(
+        from state: Int32, bits: inout [UInt64], dependents: inout [Int32], alwaysChecked: inout [Int32]
+    ) {
+        let rootFrames = Set(uniqueFrames[Int(state)])
+        var opensNewFrame: [Int32: Bool] = [:]
+        var always: [Bool] = [hasFiniteFrame[Int(state)]]
+        // Whether the path so far ended an element (a return from a unique frame): a later element end in the
+        // same token belongs to a new element, which the remainder shortcut does not cover.
+        var returned: [Bool] = [false]
         let sorted = vocabulary.sortedIDs
         let shared = vocabulary.sharedPrefix
         let storage = vocabulary.storage
@@ -341,13 +363,31 @@ struct LazyAutomaton {
                 if states.count <= next {
                     states.append(target)
                     dynamic.append(false)
+                    always.append(false)
+                    returned.append(false)
                 }
+                returned[next] = returned[depth] || isDynamic
                 states[next] = target
                 dynamic[next] = dynamic[depth] || isDynamic || needsUniqueCheck[Int(target)]
+                if dynamic[next] {
+                    let fresh: Bool
+                    if let known = opensNewFrame[target] {
+                        fresh = known
+                    } else {
+                        fresh = uniqueFrames[Int(target)].contains { !rootFrames.contains($0) }
+                        opensNewFrame[target] = fresh
+                    }
+                    always[next] = always[depth] || hasFiniteFrame[Int(target)] || fresh
+                        || (returned[depth] && needsUniqueCheck[Int(target)])
+                } else {
+                    always[next] = false
+                }
                 depth = next
             }
             if failedAt < 0 {
-                if dynamic[length] {
+                if always[length] || (dynamic[length] && storage[start..<start + length].contains(0x5C)) {
+                    alwaysChecked.append(Int32(id))
+                } else if dynamic[length] {
                     dependents.append(Int32(id))
                 } else {
                     bits[id >> 6] |= 1 << UInt64(id & 63)

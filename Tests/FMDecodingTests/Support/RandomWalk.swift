@@ -10,6 +10,8 @@ struct RandomWalk {
         var rejectedAllowedToken: Int?
         var steps: Int
         var forcedBytes: Int
+        /// A token whose mask bit disagreed with exact acceptance (only checked with `verifyMasks`).
+        var maskMismatch: String?
     }
 
     let vocabulary: TokenVocabulary
@@ -24,10 +26,12 @@ struct RandomWalk {
         }
     }
 
-    func run(_ constraint: TokenConstraint, rng: inout SeededGenerator, maximumSteps: Int) -> Outcome {
+    func run(
+        _ constraint: TokenConstraint, rng: inout SeededGenerator, maximumSteps: Int, verifyMasks: Bool = false
+    ) -> Outcome {
         var matcher = constraint.makeMatcher()
         var mask = TokenMask(count: vocabulary.count)
-        var outcome = Outcome(finished: false, bytes: [], steps: 0, forcedBytes: 0)
+        var outcome = Outcome(finished: false, bytes: [], steps: 0, forcedBytes: 0, maskMismatch: nil)
         for step in 0..<maximumSteps {
             outcome.steps = step
             if matcher.isComplete { break }
@@ -41,6 +45,17 @@ struct RandomWalk {
             if mask.isEmpty {
                 outcome.emptyMaskAt = matcher.generatedBytes.count
                 break
+            }
+            if verifyMasks {
+                for id in 0..<vocabulary.count {
+                    var copy = matcher
+                    let exact = vocabulary.eosTokenIDs.contains(id) ? matcher.canTerminate : copy.accept(token: id)
+                    if exact != mask.contains(id) {
+                        outcome.maskMismatch = "token \(id) \(Array(vocabulary.bytes(of: id))): mask \(mask.contains(id)), exact \(exact)"
+                        outcome.bytes = matcher.generatedBytes
+                        return outcome
+                    }
+                }
             }
             let closingBias = Double(step) / Double(maximumSteps) * 1.5
             var token: Int? = nil
