@@ -140,6 +140,7 @@ enum DecodingBenchmarks {
                 && bytes.allSatisfy { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "}") }
         }
         var mask = TokenMask(count: vocabulary.count)
+        let verbose = ProcessInfo.processInfo.environment["FM_BENCH_VERBOSE"] != nil
         for _ in 0..<walks {
             var matcher = constraint.makeMatcher()
             for step in 0..<250 {
@@ -157,6 +158,9 @@ enum DecodingBenchmarks {
                 matcher.fillMask(into: &mask)
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
                 if constraint.cachedMaskCount > before { first.append(elapsed) } else { warm.append(elapsed) }
+                if verbose, constraint.cachedMaskCount == before, elapsed > 200 {
+                    print("    slow warm mask \(format(elapsed)) µs after …\(String(decoding: matcher.generatedBytes.suffix(60), as: UTF8.self))")
+                }
                 var token: Int
                 let closing = Double(step) / 60
                 if rng.unit() < closing, let pick = closers.filter({ mask.contains($0) }).randomElement(using: &rng) {
@@ -174,6 +178,9 @@ enum DecodingBenchmarks {
                 if matcher.isTerminated { break }
             }
             totalBytes += matcher.generatedBytes.count
+        }
+        if ProcessInfo.processInfo.environment["FM_BENCH_VERBOSE"] != nil {
+            print("    \(seed.name) masks (allowed/dependent/always):", constraint.maskStatistics.map { "\($0.allowed)/\($0.dependent)/\($0.alwaysChecked)" }.joined(separator: " "))
         }
         var result = Result()
         result.warmP50 = percentile(warm, 0.5)

@@ -75,11 +75,15 @@ public struct GrammarMatcher: Sendable {
             }
             for token in dependents { mask.insert(Int(token)) }
             for remainder in remainders {
-                for token in Self.tokens(in: dependents, startingWith: remainder, vocabulary: vocabulary) {
-                    var copy = self
-                    if !copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
-                        mask.remove(Int(token))
-                    }
+                let suspects = Self.tokens(in: dependents, startingWith: remainder, vocabulary: vocabulary)
+                guard !suspects.isEmpty else { continue }
+                // Advance over the shared remainder once; usually it is refused and so are all suspects.
+                var probe = self
+                let alive = probe.advance(over: remainder, automaton: &automaton)
+                for token in suspects {
+                    var copy = probe
+                    let rest = vocabulary.bytes(of: Int(token)).dropFirst(remainder.count)
+                    if !alive || !copy.advance(over: rest, automaton: &automaton) { mask.remove(Int(token)) }
                 }
             }
         }
@@ -91,16 +95,38 @@ public struct GrammarMatcher: Sendable {
         var remainders: [ArraySlice<UInt8>] = []
         for frame in automaton.uniqueFrames[Int(state)] {
             let info = automaton.frames[Int(frame)]
-            let written = record.element(of: frame, in: output)
-            if written.contains(0x5C) { return nil }
+            var written = record.element(of: frame, in: output)
+            if written.contains(0x5C) {
+                // A string with complete escapes compares by its canonical spelling (tokens with `\\` are
+                // always checked exactly); anything else falls back to exact checks of every dependent token.
+                guard written.first == 0x22, Self.endsOutsideEscape(written) else { return nil }
+                written = JSONCanonicalizer.canonical(written + [0x22]).dropLast()
+            }
             let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
             for element in record.finished[key] ?? [] where element.starts(with: written) {
+                // An empty remainder needs nothing: ending the element right here was already refused when the
+                // state was entered, so the state's static mask has no such token.
                 let remainder = element[written.count...]
-                if remainder.isEmpty { return nil }
-                remainders.append(remainder)
+                if !remainder.isEmpty { remainders.append(remainder) }
             }
         }
         return remainders
+    }
+
+    /// Whether string text (from its opening quote) does not end inside an escape sequence.
+    private static func endsOutsideEscape(_ text: ArraySlice<UInt8>) -> Bool {
+        var index = text.startIndex + 1
+        while index < text.endIndex {
+            if text[index] == 0x5C {
+                guard index + 1 < text.endIndex else { return false }
+                let length = text[index + 1] == UInt8(ascii: "u") ? 6 : 2
+                guard index + length <= text.endIndex else { return false }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        return true
     }
 
     /// The tokens of `sorted` (ids in byte order of their text) whose text starts with `prefix`.

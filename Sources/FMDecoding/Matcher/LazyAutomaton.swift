@@ -234,7 +234,7 @@ struct LazyAutomaton {
                 let info = frames[Int(frame)]
                 if info.uniqueArray >= 0, let start = record.elementStart[frame], !events.finishedFrame(frame) {
                     let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
-                    let element = JSONCanonicalizer.canonical((output + [byte])[start...])
+                    let element = JSONCanonicalizer.canonical((Array(output[min(start, output.count)...]) + [byte])[...])
                     if record.finished[key]?.contains(element) == true { return false }
                     if events.finished.contains(where: { $0.key == key && $0.element == element }) { return false }
                 }
@@ -246,7 +246,7 @@ struct LazyAutomaton {
                     // a new one begins after this byte.
                     let prefix: ArraySlice<UInt8>
                     if let start = record.elementStart[frame], !events.finishedFrame(frame) {
-                        prefix = (output + [byte])[start...]
+                        prefix = (Array(output[min(start, output.count)...]) + [byte])[...]
                     } else {
                         prefix = []
                     }
@@ -339,6 +339,8 @@ struct LazyAutomaton {
         // Whether the path so far ended an element (a return from a unique frame): a later element end in the
         // same token belongs to a new element, which the remainder shortcut does not cover.
         var returned: [Bool] = [false]
+        // Whether the path so far entered a unique element frame the state did not have.
+        var opened: [Bool] = [false]
         let sorted = vocabulary.sortedIDs
         let shared = vocabulary.sharedPrefix
         let storage = vocabulary.storage
@@ -365,6 +367,7 @@ struct LazyAutomaton {
                     dynamic.append(false)
                     always.append(false)
                     returned.append(false)
+                    opened.append(false)
                 }
                 returned[next] = returned[depth] || isDynamic
                 states[next] = target
@@ -377,10 +380,12 @@ struct LazyAutomaton {
                         fresh = uniqueFrames[Int(target)].contains { !rootFrames.contains($0) }
                         opensNewFrame[target] = fresh
                     }
-                    always[next] = always[depth] || hasFiniteFrame[Int(target)] || fresh
-                        || (returned[depth] && needsUniqueCheck[Int(target)])
+                    opened[next] = opened[depth] || fresh
+                    always[next] = always[depth] || hasFiniteFrame[Int(target)]
+                        || ((returned[depth] || opened[depth]) && needsUniqueCheck[Int(target)])
                 } else {
                     always[next] = false
+                    opened[next] = false
                 }
                 depth = next
             }
