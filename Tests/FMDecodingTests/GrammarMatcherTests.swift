@@ -150,3 +150,23 @@ struct GrammarMatcherTests {
         #expect(String(decoding: matcher.forcedBytes(), as: UTF8.self) == #"st""#)
     }
 }
+
+/// Fixed-length patterns in unique arrays: a token that can only be followed by a repeated element is refused.
+struct ForcedCompletionTests {
+    @Test func tokenBeforeARepeatedForcedEndingIsRefused() throws {
+        let vocabulary = TokenVocabulary(
+            tokens: (0...255).map { [UInt8($0)] } + [Array("0000".utf8), []], eosTokenIDs: [257])
+        let document = SchemaNode.array(
+            items: .string(.pattern(#"\d{3}-\d{4}"#)), minimumCount: 1, maximumCount: nil, uniqueItems: true
+        ).document
+        var matcher = try document.matcher(vocabulary: vocabulary)
+        #expect(true == matcher.accept(bytes: Array(#"["000-0000","000-"#.utf8)))
+        var mask = TokenMask(count: vocabulary.count)
+        matcher.fillMask(into: &mask)
+        #expect(!mask.contains(256))  // "0000" would leave only a repeated element
+        #expect(mask.contains(Int(UInt8(ascii: "0"))) && mask.contains(Int(UInt8(ascii: "1"))))
+        #expect(true == matcher.accept(bytes: Array("000".utf8)))
+        matcher.fillMask(into: &mask)
+        #expect(!mask.contains(Int(UInt8(ascii: "0"))) && mask.contains(Int(UInt8(ascii: "1"))))
+    }
+}

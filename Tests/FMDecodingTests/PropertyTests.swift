@@ -50,7 +50,7 @@ struct PropertyTests {
     }
 
     @Test func syntheticVocabulary() {
-        check(vocabulary: TestVocabularies.synthetic, schemas: 800 * Self.scale, seedBase: 1_000_000, maximumSteps: 600)
+        check(vocabulary: TestVocabularies.synthetic, schemas: 600 * Self.scale, seedBase: 1_000_000, maximumSteps: 600)
     }
 
     /// Every mask bit equals exact acceptance of its token, at every step (synthetic vocabulary only).
@@ -59,7 +59,7 @@ struct PropertyTests {
     }
 
     @Test func smolLM2Vocabulary() throws {
-        check(vocabulary: try TestVocabularies.smol(), schemas: 300 * Self.scale, seedBase: 2_000_000, maximumSteps: 300)
+        check(vocabulary: try TestVocabularies.smol(), schemas: 200 * Self.scale, seedBase: 2_000_000, maximumSteps: 300)
     }
 
     @Test func gemma3Vocabulary() throws {

@@ -178,11 +178,6 @@ struct GrammarCompiler {
         var itemRule: Int32 = -1
         if unique {
             let finite = enumerate(items, depth: 0)
-            if let finite, let maximumCount, maximumCount > finite.count, minimum > finite.count {
-                throw GrammarError(
-                    .unsatisfiable, construct: "uniqueItems",
-                    "an array needs \(minimum) unique items but only \(finite.count) values exist")
-            }
             if let finite, minimum > finite.count {
                 throw GrammarError(
                     .unsatisfiable, construct: "uniqueItems",

@@ -57,7 +57,9 @@ public struct GrammarMatcher: Sendable {
             mask.assign(from: automaton.maskBits[index])
             for token in automaton.maskAlwaysChecked[index] {
                 var copy = self
-                if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton),
+                    copy.forcedEndingIsNew(automaton: &automaton)
+                {
                     mask.insert(Int(token))
                 }
             }
@@ -87,6 +89,14 @@ public struct GrammarMatcher: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether the element ending forced from here (if any) is accepted, so the generation cannot get stuck on a
+    /// repeated element.
+    private func forcedEndingIsNew(automaton: inout LazyAutomaton) -> Bool {
+        guard let ending = automaton.forcedCompletion(state) else { return true }
+        var copy = self
+        return copy.advance(over: ending, automaton: &automaton)
     }
 
     /// For each open `uniqueItems` element, the rest of every earlier element that starts with the text written so

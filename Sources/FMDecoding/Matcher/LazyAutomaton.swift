@@ -37,6 +37,11 @@ struct LazyAutomaton {
     /// Whether entering the state depends on the uniqueness record: some configuration sits inside an element of
     /// a finite `uniqueItems` array, or a `uniqueItems` element could end here (its text must be new).
     private(set) var needsUniqueCheck: [Bool] = []
+    /// Whether a `uniqueItems` element can end in the state.
+    private var hasUniqueAccept: [Bool] = []
+    /// Per state: the bytes that must follow and end a `uniqueItems` element, when there is no other way on.
+    private var completion: [[UInt8]?] = []
+    private var completionKnown: [Bool] = []
     /// Whether some configuration sits inside an element of a finite `uniqueItems` array.
     private(set) var hasFiniteFrame: [Bool] = []
     /// Frames of `uniqueItems` elements present in the state's stacks.
@@ -138,12 +143,14 @@ struct LazyAutomaton {
         var accepting = false
         var finite = false
         var finiteFrame = false
+        var uniqueAccept = false
         var unique = Set<Int32>()
         for configuration in set {
             var frame = Self.frame(configuration)
             if frame == 0 && Self.nfaState(configuration) == grammar.root.accept { accepting = true }
             if frame != 0, frames[Int(frame)].uniqueArray >= 0, grammar.nfa.isRuleAccept[Int(Self.nfaState(configuration))] {
                 finite = true
+                uniqueAccept = true
             }
             while frame > 0 {
                 let array = frames[Int(frame)].uniqueArray
@@ -162,6 +169,9 @@ struct LazyAutomaton {
         hasFiniteFrame.append(finiteFrame)
         uniqueFrames.append(unique.sorted())
         onlyByte.append(-3)
+        hasUniqueAccept.append(uniqueAccept)
+        completion.append(nil)
+        completionKnown.append(false)
         maskIndex.append(-1)
         return id
     }
@@ -309,6 +319,36 @@ struct LazyAutomaton {
         onlyByte[Int(state)] = only
     }
 
+    /// The bytes that necessarily follow `state` up to the end of a `uniqueItems` element (for example the
+    /// closing quote after the last digit of a fixed-length pattern), or nil when there is a choice before that.
+    ///
+    /// A token that lands in such a state is only allowed if that forced ending does not repeat an element.
+    mutating func forcedCompletion(_ state: Int32) -> [UInt8]? {
+        if completionKnown[Int(state)] { return completion[Int(state)] }
+        var current = state
+        var bytes: [UInt8] = []
+        var result: [UInt8]? = nil
+        search: for _ in 0..<8 {
+            var only: UInt8? = nil
+            for byte in 0...255 {
+                let (target, _) = transition(current, UInt8(byte))
+                guard target >= 0 else { continue }
+                if only != nil { break search }
+                only = UInt8(byte)
+            }
+            guard let byte = only else { break }
+            bytes.append(byte)
+            current = transition(current, byte).target
+            if hasUniqueAccept[Int(current)] {
+                result = bytes
+                break
+            }
+        }
+        completionKnown[Int(state)] = true
+        completion[Int(state)] = result
+        return result
+    }
+
     /// The cached mask of `state`: static bits plus tokens to re-check against the uniqueness record.
     mutating func mask(for state: Int32) -> Int32 {
         let cached = maskIndex[Int(state)]
@@ -390,7 +430,9 @@ struct LazyAutomaton {
                 depth = next
             }
             if failedAt < 0 {
-                if always[length] || (dynamic[length] && storage[start..<start + length].contains(0x5C)) {
+                if always[length] || (dynamic[length] && storage[start..<start + length].contains(0x5C))
+                    || (!uniqueFrames[Int(states[length])].isEmpty && forcedCompletion(states[length]) != nil)
+                {
                     alwaysChecked.append(Int32(id))
                 } else if dynamic[length] {
                     dependents.append(Int32(id))

@@ -49,7 +49,13 @@ struct RandomWalk {
             if verifyMasks {
                 for id in 0..<vocabulary.count {
                     var copy = matcher
-                    let exact = vocabulary.eosTokenIDs.contains(id) ? matcher.canTerminate : copy.accept(token: id)
+                    var exact = vocabulary.eosTokenIDs.contains(id) ? matcher.canTerminate : copy.accept(token: id)
+                    if exact && !mask.contains(id) && !copy.canTerminate {
+                        // The mask may refuse a token after which only a repeated unique element could follow.
+                        var next = TokenMask(count: vocabulary.count)
+                        copy.fillMask(into: &next)
+                        if next.isEmpty { exact = false }
+                    }
                     if exact != mask.contains(id) {
                         outcome.maskMismatch = "token \(id) \(Array(vocabulary.bytes(of: id))): mask \(mask.contains(id)), exact \(exact)"
                         outcome.bytes = matcher.generatedBytes
