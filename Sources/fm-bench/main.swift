@@ -1,15 +1,28 @@
+// fm-bench: release-build benchmarks. Usage: `fm-bench <suite> [options]`. Each suite measures its
+// baseline in the same run and reports ratios.
+//
+// Suites:
+//   runtime    prefill/decode throughput through LanguageModelSession vs a raw llama.cpp C-API loop
+//   decoding   constrained-decoding engine (schema compile, token masks) on the SmolLM2 and Gemma-3 vocabularies
+//   all        every suite (the default)
 import Foundation
 
-// fm-bench SUITE: release-build benchmarks; each suite measures its baseline in the same run.
-let suites = ["runtime"]
-let requested = CommandLine.arguments.dropFirst().first ?? "all"
+let arguments = Array(CommandLine.arguments.dropFirst())
+let suite = arguments.first ?? "all"
+let options = Array(arguments.dropFirst())
 do {
-    if requested == "runtime" || requested == "all" {
+    switch suite {
+    case "runtime":
+        try await RuntimeBenchmarks.run()
+    case "decoding":
+        DecodingBenchmarks.run(arguments: options)
+    case "all":
         print("== runtime")
         try await RuntimeBenchmarks.run()
-    }
-    if !suites.contains(requested) && requested != "all" {
-        print("unknown suite \(requested); available: \(suites.joined(separator: ", ")), all")
+        print("\n== decoding")
+        DecodingBenchmarks.run(arguments: options)
+    default:
+        FileHandle.standardError.write(Data("usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | all]\n".utf8))
         exit(64)
     }
 } catch {

@@ -33,6 +33,16 @@ extension ByteNFA {
             return
         }
         let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        if low.allSatisfy({ $0 == zero }) && high.allSatisfy({ $0 == nine }) {
+            // Any digits of this length: a plain chain (keeps the automaton linear in the digit count).
+            var current = from
+            for index in 0..<low.count {
+                let next = index == low.count - 1 ? to : addState()
+                addBytes(current, zero, nine, next)
+                current = next
+            }
+            return
+        }
         if first == last {
             let next = addState()
             addBytes(from, first, first, next)
@@ -55,7 +65,8 @@ extension ByteNFA {
         addSameLength(zeros, high.dropFirst(), from: highNext, to: to)
     }
 
-    /// Adds the JSON numbers (optional fraction of at most `fractionDigits` digits) in `low...high`.
+    /// Adds the JSON numbers (optional fraction of at most `fractionDigits` digits, never ending in `0`) in
+    /// `low...high`.
     mutating func addDecimalRange(_ low: DecimalBound, _ high: DecimalBound, fractionDigits: Int, from: Int32, to: Int32) {
         if low.isNegative {
             // Magnitudes of the negative part: max(0, -high) ... -low, never zero.
@@ -101,15 +112,17 @@ extension ByteNFA {
         if lowIsZero && !nonZero { addEpsilon(from, to) }
         guard digits > 0 else { return }
         let point = addLiteral([UInt8(ascii: ".")], from: from)
-        struct Key: Hashable { var position: Int, lowEqual: Bool, highEqual: Bool, seenNonZero: Bool }
-        var states: [Key: Int32] = [Key(position: 0, lowEqual: low != nil, highEqual: high != nil, seenNonZero: false): point]
+        struct Key: Hashable { var position: Int, lowEqual: Bool, highEqual: Bool, seenNonZero: Bool, lastNonZero: Bool }
+        let first = Key(position: 0, lowEqual: low != nil, highEqual: high != nil, seenNonZero: false, lastNonZero: false)
+        var states: [Key: Int32] = [first: point]
         var frontier = Array(states.keys)
         while let key = frontier.popLast() {
             let state = states[key]!
             if key.position > 0 {
                 let lowRest = (low ?? []).dropFirst(key.position)
                 let lowOK = !key.lowEqual || lowRest.allSatisfy { $0 == 0 }
-                if lowOK && (!nonZero || key.seenNonZero) { addEpsilon(state, to) }
+                // Canonical: a fraction never ends in 0, so every value has one spelling.
+                if lowOK && key.lastNonZero && (!nonZero || key.seenNonZero) { addEpsilon(state, to) }
             }
             guard key.position < digits else { continue }
             var targets: [(UInt8, Int32)] = []
@@ -120,7 +133,8 @@ extension ByteNFA {
                 if key.highEqual && digit > highDigit { continue }
                 let next = Key(
                     position: key.position + 1, lowEqual: key.lowEqual && digit == lowDigit,
-                    highEqual: key.highEqual && digit == highDigit, seenNonZero: key.seenNonZero || digit != 0)
+                    highEqual: key.highEqual && digit == highDigit, seenNonZero: key.seenNonZero || digit != 0,
+                    lastNonZero: digit != 0)
                 let target: Int32
                 if let existing = states[next] {
                     target = existing

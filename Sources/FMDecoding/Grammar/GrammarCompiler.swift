@@ -178,11 +178,6 @@ struct GrammarCompiler {
         var itemRule: Int32 = -1
         if unique {
             let finite = enumerate(items, depth: 0)
-            if let finite, let maximumCount, maximumCount > finite.count, minimum > finite.count {
-                throw GrammarError(
-                    .unsatisfiable, construct: "uniqueItems",
-                    "an array needs \(minimum) unique items but only \(finite.count) values exist")
-            }
             if let finite, minimum > finite.count {
                 throw GrammarError(
                     .unsatisfiable, construct: "uniqueItems",
@@ -264,7 +259,47 @@ struct GrammarCompiler {
             return Array(values)
         case .reference(let name):
             return document.definitions[name].flatMap { enumerate($0, depth: depth + 1) }
+        case .string(.pattern(let pattern)):
+            guard let regex = try? RegexParser.parse(pattern), let strings = Self.strings(of: regex) else { return nil }
+            return Array(Set(strings.map { ByteNFA.jsonQuoted(String(String.UnicodeScalarView($0))) }))
         default: return nil
+        }
+    }
+
+    /// Every string a regex matches, when there are at most ``maximumFiniteValues`` of them.
+    static func strings(of node: RegexNode) -> [[Unicode.Scalar]]? {
+        let limit = maximumFiniteValues
+        switch node {
+        case .set(let ranges):
+            let size = ranges.reduce(0) { $0 + $1.count }
+            guard size <= limit else { return nil }
+            return ranges.flatMap { range in range.compactMap { Unicode.Scalar($0).map { [$0] } } }
+        case .concatenation(let parts):
+            var result: [[Unicode.Scalar]] = [[]]
+            for part in parts {
+                guard let options = strings(of: part), result.count * options.count <= limit else { return nil }
+                result = result.flatMap { prefix in options.map { prefix + $0 } }
+            }
+            return result
+        case .alternation(let branches):
+            var result: [[Unicode.Scalar]] = []
+            for branch in branches {
+                guard let more = strings(of: branch), result.count + more.count <= limit else { return nil }
+                result += more
+            }
+            return result
+        case .repetition(let inner, let minimum, let maximum):
+            guard let maximum, let options = strings(of: inner) else { return nil }
+            var result: [[Unicode.Scalar]] = []
+            var current: [[Unicode.Scalar]] = [[]]
+            for count in 0...maximum {
+                if count >= minimum { result += current }
+                guard result.count <= limit else { return nil }
+                if count == maximum { break }
+                guard current.count * options.count <= limit else { return nil }
+                current = current.flatMap { prefix in options.map { prefix + $0 } }
+            }
+            return result
         }
     }
 

@@ -55,15 +55,107 @@ public struct GrammarMatcher: Sendable {
         constraint.withAutomaton { automaton in
             let index = Int(automaton.mask(for: state))
             mask.assign(from: automaton.maskBits[index])
-            let dependents = automaton.maskDependents[index]
-            guard !dependents.isEmpty else { return }
-            for token in dependents {
+            for token in automaton.maskAlwaysChecked[index] {
                 var copy = self
-                if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton),
+                    copy.forcedEndingIsNew(automaton: &automaton)
+                {
                     mask.insert(Int(token))
                 }
             }
+            let dependents = automaton.maskDependents[index]
+            guard !dependents.isEmpty else { return }
+            // A dependent token can only be refused if it spells the rest of an element already in its array.
+            guard let remainders = elementRemainders(automaton: automaton) else {
+                for token in dependents {
+                    var copy = self
+                    if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton) {
+                        mask.insert(Int(token))
+                    }
+                }
+                return
+            }
+            for token in dependents { mask.insert(Int(token)) }
+            for remainder in remainders {
+                let suspects = Self.tokens(in: dependents, startingWith: remainder, vocabulary: vocabulary)
+                guard !suspects.isEmpty else { continue }
+                // Advance over the shared remainder once; usually it is refused and so are all suspects.
+                var probe = self
+                let alive = probe.advance(over: remainder, automaton: &automaton)
+                for token in suspects {
+                    var copy = probe
+                    let rest = vocabulary.bytes(of: Int(token)).dropFirst(remainder.count)
+                    if !alive || !copy.advance(over: rest, automaton: &automaton) { mask.remove(Int(token)) }
+                }
+            }
         }
+    }
+
+    /// Whether the element ending forced from here (if any) is accepted, so the generation cannot get stuck on a
+    /// repeated element.
+    private func forcedEndingIsNew(automaton: inout LazyAutomaton) -> Bool {
+        guard let ending = automaton.forcedCompletion(state) else { return true }
+        var copy = self
+        return copy.advance(over: ending, automaton: &automaton)
+    }
+
+    /// For each open `uniqueItems` element, the rest of every earlier element that starts with the text written so
+    /// far; nil when the text holds an escape (raw and canonical spellings may then differ).
+    private func elementRemainders(automaton: LazyAutomaton) -> [ArraySlice<UInt8>]? {
+        var remainders: [ArraySlice<UInt8>] = []
+        for frame in automaton.uniqueFrames[Int(state)] {
+            let info = automaton.frames[Int(frame)]
+            var written = record.element(of: frame, in: output)
+            if written.contains(0x5C) {
+                // A string with complete escapes compares by its canonical spelling (tokens with `\\` are
+                // always checked exactly); anything else falls back to exact checks of every dependent token.
+                guard written.first == 0x22, Self.endsOutsideEscape(written) else { return nil }
+                written = JSONCanonicalizer.canonical(written + [0x22]).dropLast()
+            }
+            let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+            for element in record.finished[key] ?? [] where element.starts(with: written) {
+                // An empty remainder needs nothing: ending the element right here was already refused when the
+                // state was entered, so the state's static mask has no such token.
+                let remainder = element[written.count...]
+                if !remainder.isEmpty { remainders.append(remainder) }
+            }
+        }
+        return remainders
+    }
+
+    /// Whether string text (from its opening quote) does not end inside an escape sequence.
+    private static func endsOutsideEscape(_ text: ArraySlice<UInt8>) -> Bool {
+        var index = text.startIndex + 1
+        while index < text.endIndex {
+            if text[index] == 0x5C {
+                guard index + 1 < text.endIndex else { return false }
+                let length = text[index + 1] == UInt8(ascii: "u") ? 6 : 2
+                guard index + length <= text.endIndex else { return false }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        return true
+    }
+
+    /// The tokens of `sorted` (ids in byte order of their text) whose text starts with `prefix`.
+    private static func tokens(
+        in sorted: [Int32], startingWith prefix: ArraySlice<UInt8>, vocabulary: TokenVocabulary
+    ) -> ArraySlice<Int32> {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if vocabulary.bytes(of: Int(sorted[middle])).lexicographicallyPrecedes(prefix) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        var end = low
+        while end < sorted.count, vocabulary.bytes(of: Int(sorted[end])).starts(with: prefix) { end += 1 }
+        return sorted[low..<end]
     }
 
     /// Accepts one token if the grammar allows it.
@@ -121,7 +213,7 @@ public struct GrammarMatcher: Sendable {
         guard cached >= 0 else { return false }
         var target = cached
         var events = LazyAutomaton.StepEvents()
-        if isDynamic || automaton.hasFiniteUniqueFrame[Int(cached)] {
+        if isDynamic || automaton.needsUniqueCheck[Int(cached)] {
             let set = automaton.step(state, byte, record: record, output: output, events: &events)
             target = automaton.state(for: set)
             guard target >= 0 else { return false }

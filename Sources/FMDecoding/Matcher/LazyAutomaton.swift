@@ -20,6 +20,8 @@ struct LazyAutomaton {
     let grammar: Grammar
     let vocabulary: TokenVocabulary
     private let maximumDepth: Int32
+    /// NFA states worth keeping in a configuration set: those with byte edges and rule accept states.
+    private let isActive: [Bool]
 
     // Frames (call stacks as a parent-linked tree); frame 0 is the empty stack.
     private(set) var frames: [Frame] = [Frame(parent: -1, returnState: -1, uniqueArray: -1, isFirstElement: false)]
@@ -32,15 +34,28 @@ struct LazyAutomaton {
     private var transitions: [Int32] = []
     private var transitionIsDynamic: [Bool] = []
     private(set) var isAccepting: [Bool] = []
-    /// Whether some configuration sits inside an element of a finite `uniqueItems` array (every step is checked).
-    private(set) var hasFiniteUniqueFrame: [Bool] = []
+    /// Whether entering the state depends on the uniqueness record: some configuration sits inside an element of
+    /// a finite `uniqueItems` array, or a `uniqueItems` element could end here (its text must be new).
+    private(set) var needsUniqueCheck: [Bool] = []
+    /// Whether a `uniqueItems` element can end in the state.
+    private var hasUniqueAccept: [Bool] = []
+    /// Per state: the bytes that must follow and end a `uniqueItems` element, when there is no other way on.
+    private var completion: [[UInt8]?] = []
+    private var completionKnown: [Bool] = []
+    /// Whether some configuration sits inside an element of a finite `uniqueItems` array.
+    private(set) var hasFiniteFrame: [Bool] = []
     /// Frames of `uniqueItems` elements present in the state's stacks.
     private(set) var uniqueFrames: [[Int32]] = []
     /// Per state: -3 not computed, -2 several bytes possible, -1 none, else the only byte.
     private var onlyByte: [Int16] = []
     private var maskIndex: [Int32] = []
     private(set) var maskBits: [[UInt64]] = []
+    /// Per mask: tokens (in byte order) whose only dynamic effect is ending an element of a frame open in the
+    /// state; they need an exact check only when they spell the rest of an element already written.
     private(set) var maskDependents: [[Int32]] = []
+    /// Per mask: tokens that always need an exact check (they open and end another element, enter a finite
+    /// unique element, or contain an escape).
+    private(set) var maskAlwaysChecked: [[Int32]] = []
 
     private(set) var initialState: Int32 = 0
 
@@ -48,6 +63,7 @@ struct LazyAutomaton {
         self.grammar = grammar
         self.vocabulary = vocabulary
         maximumDepth = Int32(grammar.options.maximumNestingDepth)
+        isActive = (0..<grammar.nfa.stateCount).map { !grammar.nfa.byteEdges[$0].isEmpty || grammar.nfa.isRuleAccept[$0] }
         var seeds: [UInt64] = []
         if isViable(grammar.root.start, frame: 0) { seeds.append(Self.pack(grammar.root.start, 0)) }
         initialState = intern(closure(seeds))
@@ -104,7 +120,17 @@ struct LazyAutomaton {
                 add(Self.pack(frames[Int(frame)].returnState, frames[Int(frame)].parent))
             }
         }
-        return seen.sorted()
+        return seen.filter { isLive($0) }.sorted()
+    }
+
+    /// Whether a configuration can still do something: return, or consume a byte into a viable state.
+    /// (Configurations that only lead to dead branches would otherwise keep an empty continuation alive.)
+    private func isLive(_ configuration: UInt64) -> Bool {
+        let state = Self.nfaState(configuration)
+        guard isActive[Int(state)] else { return false }
+        if grammar.nfa.isRuleAccept[Int(state)] { return true }
+        let frame = Self.frame(configuration)
+        return grammar.nfa.byteEdges[Int(state)].contains { isViable($0.target, frame: frame) }
     }
 
     private mutating func intern(_ set: [UInt64]) -> Int32 {
@@ -116,23 +142,36 @@ struct LazyAutomaton {
         transitionIsDynamic.append(contentsOf: repeatElement(false, count: 256))
         var accepting = false
         var finite = false
+        var finiteFrame = false
+        var uniqueAccept = false
         var unique = Set<Int32>()
         for configuration in set {
             var frame = Self.frame(configuration)
             if frame == 0 && Self.nfaState(configuration) == grammar.root.accept { accepting = true }
+            if frame != 0, frames[Int(frame)].uniqueArray >= 0, grammar.nfa.isRuleAccept[Int(Self.nfaState(configuration))] {
+                finite = true
+                uniqueAccept = true
+            }
             while frame > 0 {
                 let array = frames[Int(frame)].uniqueArray
                 if array >= 0 {
                     unique.insert(frame)
-                    if grammar.uniqueArrays[Int(array)].finiteValues != nil { finite = true }
+                    if grammar.uniqueArrays[Int(array)].finiteValues != nil {
+                        finite = true
+                        finiteFrame = true
+                    }
                 }
                 frame = frames[Int(frame)].parent
             }
         }
         isAccepting.append(accepting)
-        hasFiniteUniqueFrame.append(finite)
+        needsUniqueCheck.append(finite)
+        hasFiniteFrame.append(finiteFrame)
         uniqueFrames.append(unique.sorted())
         onlyByte.append(-3)
+        hasUniqueAccept.append(uniqueAccept)
+        completion.append(nil)
+        completionKnown.append(false)
         maskIndex.append(-1)
         return id
     }
@@ -177,24 +216,39 @@ struct LazyAutomaton {
         guard grammar.nfa.isRuleAccept[Int(state)], frame != 0 else { return }
         let info = frames[Int(frame)]
         guard info.uniqueArray >= 0 else { return }
-        events.crossedUniqueReturn = true
+        var finished: (frame: Int32, key: UInt64, element: [UInt8])? = nil
         if let record {
             let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
             let element = JSONCanonicalizer.canonical(record.element(of: frame, in: output))
             if record.finished[key]?.contains(element) == true { return }
-            if !events.finishedFrame(frame) { events.finished.append((frame, key, element)) }
+            finished = (frame, key, element)
         }
+        let before = seeds.count
         for next in closure([Self.pack(info.returnState, info.parent)]) {
             consume(next, byte, record: record, output: output, seeds: &seeds, events: &events)
         }
+        // Only a return that lets the byte through ends the element.
+        guard seeds.count > before else { return }
+        events.crossedUniqueReturn = true
+        if let finished, !events.finishedFrame(frame) { events.finished.append(finished) }
     }
 
-    /// Drops configurations inside finite unique elements whose text so far is no prefix of an unused value.
+    /// Drops configurations that would complete a `uniqueItems` element equal to an earlier one, and those inside
+    /// finite unique elements whose text so far is no prefix of an unused value.
     private func filterFiniteUnique(
         _ set: [UInt64], record: UniquenessContext, output: [UInt8], byte: UInt8, events: StepEvents
     ) -> [UInt64] {
         set.filter { configuration in
             var frame = Self.frame(configuration)
+            if frame != 0, grammar.nfa.isRuleAccept[Int(Self.nfaState(configuration))] {
+                let info = frames[Int(frame)]
+                if info.uniqueArray >= 0, let start = record.elementStart[frame], !events.finishedFrame(frame) {
+                    let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
+                    let element = JSONCanonicalizer.canonical((Array(output[min(start, output.count)...]) + [byte])[...])
+                    if record.finished[key]?.contains(element) == true { return false }
+                    if events.finished.contains(where: { $0.key == key && $0.element == element }) { return false }
+                }
+            }
             while frame > 0 {
                 let info = frames[Int(frame)]
                 if info.uniqueArray >= 0, let values = grammar.uniqueArrays[Int(info.uniqueArray)].finiteValues {
@@ -202,7 +256,7 @@ struct LazyAutomaton {
                     // a new one begins after this byte.
                     let prefix: ArraySlice<UInt8>
                     if let start = record.elementStart[frame], !events.finishedFrame(frame) {
-                        prefix = (output + [byte])[start...]
+                        prefix = (Array(output[min(start, output.count)...]) + [byte])[...]
                     } else {
                         prefix = []
                     }
@@ -254,14 +308,45 @@ struct LazyAutomaton {
         for byte in 0...255 {
             let (target, dynamic) = transition(state, UInt8(byte))
             guard target >= 0 else { continue }
-            if only != -1 || dynamic || hasFiniteUniqueFrame[Int(state)] {
+            let unsure = dynamic || needsUniqueCheck[Int(state)] || needsUniqueCheck[Int(target)]
+            if only != -1 || unsure {
                 only = -2
-                if dynamic || hasFiniteUniqueFrame[Int(state)] { break }
+                if unsure { break }
             } else {
                 only = Int16(byte)
             }
         }
         onlyByte[Int(state)] = only
+    }
+
+    /// The bytes that necessarily follow `state` up to the end of a `uniqueItems` element (for example the
+    /// closing quote after the last digit of a fixed-length pattern), or nil when there is a choice before that.
+    ///
+    /// A token that lands in such a state is only allowed if that forced ending does not repeat an element.
+    mutating func forcedCompletion(_ state: Int32) -> [UInt8]? {
+        if completionKnown[Int(state)] { return completion[Int(state)] }
+        var current = state
+        var bytes: [UInt8] = []
+        var result: [UInt8]? = nil
+        search: for _ in 0..<8 {
+            var only: UInt8? = nil
+            for byte in 0...255 {
+                let (target, _) = transition(current, UInt8(byte))
+                guard target >= 0 else { continue }
+                if only != nil { break search }
+                only = UInt8(byte)
+            }
+            guard let byte = only else { break }
+            bytes.append(byte)
+            current = transition(current, byte).target
+            if hasUniqueAccept[Int(current)] {
+                result = bytes
+                break
+            }
+        }
+        completionKnown[Int(state)] = true
+        completion[Int(state)] = result
+        return result
     }
 
     /// The cached mask of `state`: static bits plus tokens to re-check against the uniqueness record.
@@ -270,12 +355,14 @@ struct LazyAutomaton {
         if cached >= 0 { return cached }
         var bits = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
         var dependents: [Int32] = []
-        walkVocabulary(from: state, bits: &bits, dependents: &dependents)
+        var alwaysChecked: [Int32] = []
+        walkVocabulary(from: state, bits: &bits, dependents: &dependents, alwaysChecked: &alwaysChecked)
         if isAccepting[Int(state)] {
             for id in vocabulary.eosTokenIDs { bits[id >> 6] |= 1 << UInt64(id & 63) }
         }
         maskBits.append(bits)
         maskDependents.append(dependents)
+        maskAlwaysChecked.append(alwaysChecked)
         let index = Int32(maskBits.count - 1)
         maskIndex[Int(state)] = index
         return index
@@ -283,13 +370,23 @@ struct LazyAutomaton {
 
     /// Walks all usable tokens in byte order, reusing the states of the shared prefix with the previous token and
     /// skipping every token that shares a rejected prefix.
-    private mutating func walkVocabulary(from state: Int32, bits: inout [UInt64], dependents: inout [Int32]) {
+    private mutating func walkVocabulary(
+        from state: Int32, bits: inout [UInt64], dependents: inout [Int32], alwaysChecked: inout [Int32]
+    ) {
+        let rootFrames = Set(uniqueFrames[Int(state)])
+        var opensNewFrame: [Int32: Bool] = [:]
+        var always: [Bool] = [hasFiniteFrame[Int(state)]]
+        // Whether the path so far ended an element (a return from a unique frame): a later element end in the
+        // same token belongs to a new element, which the remainder shortcut does not cover.
+        var returned: [Bool] = [false]
+        // Whether the path so far entered a unique element frame the state did not have.
+        var opened: [Bool] = [false]
         let sorted = vocabulary.sortedIDs
         let shared = vocabulary.sharedPrefix
         let storage = vocabulary.storage
         let offsets = vocabulary.offsets
         var states: [Int32] = [state]
-        var dynamic: [Bool] = [hasFiniteUniqueFrame[Int(state)]]
+        var dynamic: [Bool] = [needsUniqueCheck[Int(state)]]
         var validDepth = 0
         var index = 0
         while index < sorted.count {
@@ -308,13 +405,36 @@ struct LazyAutomaton {
                 if states.count <= next {
                     states.append(target)
                     dynamic.append(false)
+                    always.append(false)
+                    returned.append(false)
+                    opened.append(false)
                 }
+                returned[next] = returned[depth] || isDynamic
                 states[next] = target
-                dynamic[next] = dynamic[depth] || isDynamic || hasFiniteUniqueFrame[Int(target)]
+                dynamic[next] = dynamic[depth] || isDynamic || needsUniqueCheck[Int(target)]
+                if dynamic[next] {
+                    let fresh: Bool
+                    if let known = opensNewFrame[target] {
+                        fresh = known
+                    } else {
+                        fresh = uniqueFrames[Int(target)].contains { !rootFrames.contains($0) }
+                        opensNewFrame[target] = fresh
+                    }
+                    opened[next] = opened[depth] || fresh
+                    always[next] = always[depth] || hasFiniteFrame[Int(target)]
+                        || ((returned[depth] || opened[depth]) && needsUniqueCheck[Int(target)])
+                } else {
+                    always[next] = false
+                    opened[next] = false
+                }
                 depth = next
             }
             if failedAt < 0 {
-                if dynamic[length] {
+                if always[length] || (dynamic[length] && storage[start..<start + length].contains(0x5C))
+                    || (!uniqueFrames[Int(states[length])].isEmpty && forcedCompletion(states[length]) != nil)
+                {
+                    alwaysChecked.append(Int32(id))
+                } else if dynamic[length] {
                     dependents.append(Int32(id))
                 } else {
                     bits[id >> 6] |= 1 << UInt64(id & 63)

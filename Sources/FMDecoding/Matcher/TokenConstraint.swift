@@ -68,6 +68,18 @@ public final class TokenConstraint: Sendable {
     /// Number of per-state masks computed so far (diagnostics).
     public var cachedMaskCount: Int { withAutomaton { $0.maskBits.count } }
 
+    /// Per cached mask: statically allowed tokens, tokens checked on demand, tokens always checked.
+    package var maskStatistics: [(allowed: Int, dependent: Int, alwaysChecked: Int)] {
+        withAutomaton { automaton in
+            automaton.maskBits.indices.map { index in
+                (
+                    automaton.maskBits[index].reduce(0) { $0 + $1.nonzeroBitCount },
+                    automaton.maskDependents[index].count, automaton.maskAlwaysChecked[index].count
+                )
+            }
+        }
+    }
+
     func withAutomaton<Result>(_ body: (inout LazyAutomaton) -> Result) -> Result {
         automaton.withLock { body(&$0) }
     }
