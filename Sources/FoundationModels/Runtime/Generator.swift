@@ -140,7 +140,7 @@ struct Generator {
                 throw .runtime("The grammar allows no token here (output so far: \(String(decoding: outcome.bytes, as: UTF8.self))).")
             }
             if llama.isEndOfGeneration(token) {
-                if let active = matcher, !active.isComplete {
+                if let active = matcher, !active.canTerminate {
                     throw .truncated("The model ended its turn before the value was complete: \(outcome.text)")
                 }
                 return finished()
