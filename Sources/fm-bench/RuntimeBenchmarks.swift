@@ -47,6 +47,7 @@ enum RuntimeBenchmarks {
             ("prefill tokens/s", median(sessionPrefill), median(rawPrefill)),
             ("decode tokens/s", median(sessionDecode), median(rawDecode)),
         ]
+
         print("")
         print("runtime throughput (median of \(repetitions), release build, default model)")
         print(pad("metric", 20) + pad("session", 12) + pad("raw C loop", 12) + "session / raw")
@@ -54,7 +55,60 @@ enum RuntimeBenchmarks {
             print(pad(name, 20) + pad(String(format: "%.1f", session), 12) + pad(String(format: "%.1f", raw), 12)
                   + String(format: "%.3f", session / raw))
         }
+        print("")
+        try await structuredVersusUnconstrained(llama: llama, model: model, repetitions: repetitions)
     }
+}
+
+extension RuntimeBenchmarks {
+    /// A structured (guided) response against generating the same JSON text without constraints: the
+    /// same prompt tokens, then one forward pass per token of the JSON, as a plain loop would need.
+    static func structuredVersusUnconstrained(llama: LlamaModel, model: SystemLanguageModel, repetitions: Int) async throws {
+        let texts = [
+            "Today we had a lovely picnic with friends at the beach.",
+            "Grocery list: 1. Bread flour 2. Salt 3. Instant yeast",
+            "The train was late again and I missed my meeting.",
+        ]
+        var structured: [Double] = [], unconstrained: [Double] = [], forcedShare: [Double] = []
+        for (index, text) in texts.prefix(max(1, repetitions)).enumerated() {
+            let request = "Request \(index + 1). Tag this text: \(text)"
+            let session = LanguageModelSession(model: model)
+            let response = try await session.respond(to: request, schema: TaggingSchema.schema,
+                                                     options: GenerationOptions(sampling: .greedy))
+            guard let statistics = session.lastStatistics else { continue }
+            let jsonTokens = try llama.tokenize(response.rawContent.jsonString, addSpecial: false, parseSpecial: false)
+            let rendered = llama.renderChat([ChatMessage(role: "user", content: request)], addAssistantPrefix: true)
+            let prompt = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence)
+            let raw = try RawDecodeLoop.run(model: llama, prompt: prompt, decodeCount: jsonTokens.count, contextLength: model.contextSize)
+            structured.append(statistics.decodeSeconds)
+            unconstrained.append(raw.decodeSeconds)
+            let total = statistics.sampledTokens + statistics.forcedTokens
+            forcedShare.append(total > 0 ? Double(statistics.forcedTokens) / Double(total) : 0)
+            print("  \(response.rawContent.jsonString)  (\(statistics.sampledTokens) sampled + \(statistics.forcedTokens) forced; unconstrained: \(jsonTokens.count) tokens)")
+        }
+        print("")
+        print("structured response vs unconstrained generation of the same JSON (median, seconds after the prompt)")
+        print(pad("structured", 14) + pad("unconstrained", 16) + pad("forced share", 14) + "structured / unconstrained")
+        print(pad(String(format: "%.3f", median(structured)), 14) + pad(String(format: "%.3f", median(unconstrained)), 16)
+              + pad(String(format: "%.0f%%", 100 * median(forcedShare)), 14) + String(format: "%.3f", median(structured) / median(unconstrained)))
+    }
+}
+
+/// The seed's content-tagging schema, built at run time.
+enum TaggingSchema {
+    static let schema: GenerationSchema = {
+        func list(_ name: String, _ description: String, _ maximum: Int) -> DynamicGenerationSchema.Property {
+            .init(name: name, description: description,
+                  schema: DynamicGenerationSchema(arrayOf: .init(type: String.self), maximumElements: maximum))
+        }
+        let root = DynamicGenerationSchema(name: "ContentTaggingResult", properties: [
+            list("actions", "Actions, activities, or behaviors in the input text.", 2),
+            list("emotions", "Feelings or emotional states expressed in the input text.", 3),
+            list("objects", "Physical things, items, or concrete objects in the input text.", 5),
+            list("topics", "Most important topics in the input text.", 2),
+        ])
+        return try! GenerationSchema(root: root, dependencies: [])
+    }()
 }
 
 func median(_ values: [Double]) -> Double {
