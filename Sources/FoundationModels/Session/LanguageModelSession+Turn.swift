@@ -69,6 +69,10 @@ extension LanguageModelSession {
                 return format
             }
         )
+        let isStringRequest = request.schema == nil
+        if let reason = model.guardrails.violation(in: request.prompt, source: .prompt, isStringRequest: isStringRequest) {
+            throw GenerationError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
+        }
         let renderer = ConversationRenderer(model: model, tools: tools)
         let userText = renderer.userText(for: promptEntry, includeSchema: request.includeSchemaInPrompt)
         var added: [Transcript.Entry] = [.prompt(promptEntry)]
@@ -81,6 +85,13 @@ extension LanguageModelSession {
                 self.messages(adding: entries, renderer: renderer, promptID: promptEntry.id, userText: userText)
             }
 
+        if let reason = model.guardrails.violation(in: content.jsonStringOrText, source: .response, isStringRequest: isStringRequest) {
+            let debugDescription = "The response was blocked by the guardrails (\(reason))."
+            if isStringRequest { throw GenerationError.guardrailViolation(.init(debugDescription: debugDescription)) }
+            // Guided generation has no room for a refusal message: the refusal explains itself on request.
+            let history = state.withLock { Array($0.transcript) } + added
+            throw GenerationError.refusal(.init(transcriptEntries: history), .init(debugDescription: debugDescription))
+        }
         let segment: Transcript.Segment = request.schema != nil
             ? .structure(.init(source: request.sourceName, content: content))
             : .text(.init(content: content.jsonStringOrText))
@@ -221,6 +232,12 @@ extension LanguageModelSession {
                 rounds += 1
                 madeCalls.formUnion(keys)
                 let outputs = try await ToolRunner.run(calls, tools: tools)
+                for output in outputs {
+                    if let reason = model.guardrails.violation(in: output.description, source: .toolOutput, isStringRequest: isText) {
+                        throw GenerationError.guardrailViolation(.init(debugDescription:
+                            "The output of the tool \(output.toolName) was blocked by the guardrails (\(reason))."))
+                    }
+                }
                 added.append(.toolCalls(Transcript.ToolCalls(calls)))
                 added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
             }
