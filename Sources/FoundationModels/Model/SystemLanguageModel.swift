@@ -23,6 +23,8 @@ public final class SystemLanguageModel: Sendable {
     let useCase: UseCase
     /// The safety checks this instance applies.
     let guardrails: Guardrails
+    /// The LoRA adapter applied to the base model, if any.
+    let adapter: Adapter?
     /// The GGUF file this instance runs (a Linux addition).
     public let modelURL: URL
 
@@ -41,10 +43,23 @@ public final class SystemLanguageModel: Sendable {
     ///   - modelURL: A local GGUF model file, for example one you converted or downloaded yourself.
     ///   - useCase: `.general` (default) or `.contentTagging`.
     ///   - guardrails: The safety checks to apply.
-    public init(modelURL: URL, useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
+    public convenience init(modelURL: URL, useCase: UseCase = .general, guardrails: Guardrails = Guardrails.default) {
+        self.init(modelURL: modelURL, useCase: useCase, guardrails: guardrails, adapter: nil)
+    }
+
+    /// Creates the base version of the model with an adapter.
+    ///
+    /// The initializer does not throw; an adapter llama.cpp cannot apply to the model surfaces as
+    /// ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` on the first request.
+    public convenience init(adapter: Adapter, guardrails: Guardrails = .default) {
+        self.init(modelURL: Self.defaultModelURL, useCase: .general, guardrails: guardrails, adapter: adapter)
+    }
+
+    init(modelURL: URL, useCase: UseCase, guardrails: Guardrails, adapter: Adapter?) {
         self.modelURL = modelURL
         self.useCase = useCase
         self.guardrails = guardrails
+        self.adapter = adapter
     }
 
     /// Where the default model lives: `$FM_MODEL_PATH` when set, otherwise the file `make setup`
@@ -96,7 +111,8 @@ public final class SystemLanguageModel: Sendable {
 
     /// The loaded weights, shared process-wide.
     func loadedModel() throws -> LoadedModel {
-        try ModelRegistry.shared.model(at: modelURL.path)
+        if let adapter { return try ModelRegistry.shared.model(at: modelURL.path, adapterPath: adapter.fileURL.path) }
+        return try ModelRegistry.shared.model(at: modelURL.path)
     }
 }
 

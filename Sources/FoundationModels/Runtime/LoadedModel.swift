@@ -13,8 +13,12 @@ final class LoadedModel: Sendable {
     private let decodingVocabulary = Mutex<TokenVocabulary?>(nil)
     private let constraints = Mutex<[SchemaDocument: TokenConstraint]>([:])
 
-    init(llama: LlamaModel) {
+    /// The LoRA adapter every context of this model applies, if any.
+    let adapter: LlamaAdapter?
+
+    init(llama: LlamaModel, adapter: LlamaAdapter? = nil) {
         self.llama = llama
+        self.adapter = adapter
         self.contextSize = min(Self.defaultContextSize, llama.trainingContextLength)
     }
 
@@ -32,7 +36,9 @@ final class LoadedModel: Sendable {
             return idle.remove(at: best).context
         }
         if let reused { return reused }
-        return try llama.makeContext(contextLength: contextSize)
+        let context = try llama.makeContext(contextLength: contextSize)
+        if let adapter { try context.setAdapters([(adapter, 1)]) }
+        return context
     }
 
     /// Returns a context to the pool, keeping at most a few idle ones.

@@ -17,4 +17,17 @@ final class ModelRegistry: Sendable {
             return model
         }
     }
+
+    /// The model at `path` with the LoRA adapter at `adapterPath` applied: the base weights are shared,
+    /// the contexts (and so the KV caches) are the adapter's own.
+    func model(at path: String, adapterPath: String) throws -> LoadedModel {
+        let base = try model(at: path)
+        return try models.withLock { models in
+            let key = path + "\u{0}" + adapterPath
+            if let model = models[key] { return model }
+            let model = LoadedModel(llama: base.llama, adapter: try LlamaAdapter(path: adapterPath, model: base.llama))
+            models[key] = model
+            return model
+        }
+    }
 }

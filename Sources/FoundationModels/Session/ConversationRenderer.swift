@@ -6,6 +6,8 @@ import FMLlama
 /// starts with the previous turn's tokens and the KV cache is reused.
 struct ConversationRenderer {
     let model: SystemLanguageModel
+    /// The session's tools; when there are any, answers are rendered in the tool-turn format.
+    var tools: [any Tool] = []
 
     func messages(for transcript: Transcript, renderedPrompts: [String: String]) -> [ChatMessage] {
         var messages: [ChatMessage] = []
@@ -18,7 +20,7 @@ struct ConversationRenderer {
             case .prompt(let prompt):
                 messages.append(ChatMessage(role: "user", content: renderedPrompts[prompt.id] ?? userText(for: prompt, includeSchema: true)))
             case .response(let response):
-                messages.append(ChatMessage(role: "assistant", content: response.segments.map(\.description).joined()))
+                messages.append(ChatMessage(role: "assistant", content: assistantText(for: response)))
             case .toolCalls(let calls):
                 messages.append(ChatMessage(role: "assistant", content: ToolCallFormat.render(calls)))
             case .toolOutput(let output):
@@ -26,6 +28,14 @@ struct ConversationRenderer {
             }
         }
         return messages
+    }
+
+    /// A response as the model wrote it: plain text, JSON, or — in a tool session — `{"response": …}`.
+    func assistantText(for response: Transcript.Response) -> String {
+        if !tools.isEmpty, response.segments.count == 1, case .text(let segment) = response.segments[0] {
+            return ToolCallFormat.renderAnswer(segment.content)
+        }
+        return response.segments.map(\.description).joined()
     }
 
     /// The system message: the use case's preamble, the instructions, and the tool definitions.
@@ -37,6 +47,7 @@ struct ConversationRenderer {
             if !text.isEmpty { parts.append(text) }
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
+        if !tools.isEmpty { parts.append(ToolCallFormat.usage(for: tools)) }
         return parts.joined(separator: "\n\n")
     }
 

@@ -69,16 +69,65 @@ extension LanguageModelSession {
                 return format
             }
         )
-        let renderer = ConversationRenderer(model: model)
+        let isStringRequest = request.schema == nil
+        if let reason = model.guardrails.violation(in: request.prompt, source: .prompt, isStringRequest: isStringRequest) {
+            throw GenerationError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
+        }
+        let renderer = ConversationRenderer(model: model, tools: tools)
         let userText = renderer.userText(for: promptEntry, includeSchema: request.includeSchemaInPrompt)
-        let messages = state.withLock { state in
+        var added: [Transcript.Entry] = [.prompt(promptEntry)]
+        let id = GenerationID()
+
+        let (content, outcome) = tools.isEmpty
+            ? try await plainAnswer(request, messages: messages(adding: added, renderer: renderer, promptID: promptEntry.id, userText: userText),
+                                    id: id, on: loaded, progress: progress)
+            : try await toolLoop(request, added: &added, id: id, on: loaded, progress: progress) { entries in
+                self.messages(adding: entries, renderer: renderer, promptID: promptEntry.id, userText: userText)
+            }
+
+        if let reason = model.guardrails.violation(in: content.jsonStringOrText, source: .response, isStringRequest: isStringRequest) {
+            let debugDescription = "The response was blocked by the guardrails (\(reason))."
+            if isStringRequest { throw GenerationError.guardrailViolation(.init(debugDescription: debugDescription)) }
+            // Guided generation has no room for a refusal message: the refusal explains itself on request.
+            let history = state.withLock { Array($0.transcript) } + added
+            throw GenerationError.refusal(.init(transcriptEntries: history), .init(debugDescription: debugDescription))
+        }
+        let segment: Transcript.Segment = request.schema != nil
+            ? .structure(.init(source: request.sourceName, content: content))
+            : .text(.init(content: content.jsonStringOrText))
+        added.append(.response(Transcript.Response(assetIDs: model.assetIDs, segments: [segment])))
+        let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
+            let start = state.transcript.endIndex
+            state.transcript.append(contentsOf: added)
+            state.renderedPrompts[promptEntry.id] = userText
+            state.statistics = GenerationStatistics(
+                promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
+                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
+                prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds)
+            return state.transcript.entries[start...]
+        }
+        return TurnResult(content: content, entries: entries)
+    }
+
+    /// The chat messages for the session's transcript followed by this request's entries so far.
+    private func messages(adding entries: [Transcript.Entry], renderer: ConversationRenderer, promptID: String, userText: String) -> [ChatMessage] {
+        state.withLock { state in
             var transcript = state.transcript
-            transcript.append(.prompt(promptEntry))
+            transcript.append(contentsOf: entries)
             var rendered = state.renderedPrompts
-            rendered[promptEntry.id] = userText
+            rendered[promptID] = userText
             return renderer.messages(for: transcript, renderedPrompts: rendered)
         }
+    }
 
+    /// One generation that answers the request directly (a session without tools).
+    private func plainAnswer(
+        _ request: TurnRequest,
+        messages: [ChatMessage],
+        id: GenerationID,
+        on loaded: LoadedModel,
+        progress: (@Sendable (GeneratedContent) -> Void)?
+    ) async throws -> (GeneratedContent, GenerationOutcome) {
         // A use case may answer plain-text requests under a schema of its own (content tagging does).
         let textSchema = request.schema == nil ? UseCasePrompting.textSchema(for: model.useCase) : nil
         let decodingSchema = request.schema ?? textSchema
@@ -89,53 +138,130 @@ extension LanguageModelSession {
             maximumTokens: request.options.maximumResponseTokens,
             constraint: constraint
         )
-        let id = GenerationID()
         let isStructured = request.schema != nil
         let onBytes = progress.map { Self.snapshotReporter(id: id, isStructured: isStructured, report: $0) }
+        let outcome = try await generate(job, on: loaded, progress: onBytes)
 
-        let outcome: GenerationOutcome
-        do {
-            outcome = try await Generator.run(job, on: loaded, progress: onBytes)
-        } catch {
-            throw Self.generationError(for: error)
-        }
-
-        let content: GeneratedContent
         if textSchema != nil {
             guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
                 throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
             }
-            content = GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id)
+            return (GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id), outcome)
         } else if isStructured {
-            if outcome.stop == .maximumTokens {
-                throw GenerationError.decodingFailure(.init(debugDescription:
-                    "The response reached maximumResponseTokens (\(request.options.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)"))
-            }
-            guard var parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
-            }
-            parsed.id = id
-            content = parsed
-        } else {
-            content = GeneratedContent(kind: .string(outcome.text), id: id)
+            return (try Self.completeValue(outcome, request: request, id: id), outcome)
         }
+        return (GeneratedContent(kind: .string(outcome.text), id: id), outcome)
+    }
 
-        let segment: Transcript.Segment = isStructured
-            ? .structure(.init(source: request.sourceName, content: content))
-            : .text(.init(content: content.jsonStringOrText))
-        let responseEntry = Transcript.Response(assetIDs: [model.modelURL.lastPathComponent], segments: [segment])
-        let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
-            let start = state.transcript.endIndex
-            state.transcript.append(.prompt(promptEntry))
-            state.transcript.append(.response(responseEntry))
-            state.renderedPrompts[promptEntry.id] = userText
-            state.statistics = GenerationStatistics(
-                promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
-                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
-                prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds)
-            return state.transcript.entries[start...]
+    /// Runs the generator, mapping its failures to the public errors.
+    private func generate(_ job: GenerationJob, on loaded: LoadedModel, progress: (@Sendable ([UInt8]) -> Void)?) async throws -> GenerationOutcome {
+        do {
+            return try await Generator.run(job, on: loaded, progress: progress)
+        } catch {
+            throw Self.generationError(for: error)
         }
-        return TurnResult(content: content, entries: entries)
+    }
+
+    /// The parsed, complete value of constrained output, or `decodingFailure`.
+    static func completeValue(_ outcome: GenerationOutcome, request: TurnRequest, id: GenerationID) throws -> GeneratedContent {
+        if outcome.stop == .maximumTokens {
+            throw GenerationError.decodingFailure(.init(debugDescription:
+                "The response reached maximumResponseTokens (\(request.options.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)"))
+        }
+        guard var parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
+            throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
+        }
+        parsed.id = id
+        return parsed
+    }
+
+    /// The most rounds of tool calls one request may make before the model must answer.
+    static let maximumToolRounds = 5
+
+    /// The tool-calling loop: each round the model either answers or calls tools (under ``ToolTurnSchema``);
+    /// calls run concurrently, their outputs join the conversation, and the model goes again.
+    ///
+    /// A round that only repeats calls already made (same tool, same arguments) is not run again: the model is
+    /// asked once more with tools taken away, so it must answer from the outputs it has. More than
+    /// ``maximumToolRounds`` rounds of new calls throw `decodingFailure`.
+    private func toolLoop(
+        _ request: TurnRequest,
+        added: inout [Transcript.Entry],
+        id: GenerationID,
+        on loaded: LoadedModel,
+        progress: (@Sendable (GeneratedContent) -> Void)?,
+        messages: ([Transcript.Entry]) -> [ChatMessage]
+    ) async throws -> (GeneratedContent, GenerationOutcome) {
+        let isText = request.schema == nil
+        var toolsAllowed = true
+        var rounds = 0
+        var madeCalls: Set<String> = []
+        while true {
+            let schema = ToolTurnSchema.schema(tools: toolsAllowed ? tools : [], answer: request.schema)
+            let job = GenerationJob(
+                messages: messages(added),
+                sampling: Self.sampling(for: request.options, useCase: model.useCase),
+                maximumTokens: request.options.maximumResponseTokens,
+                constraint: try Self.constraint(for: schema, useCase: model.useCase, on: loaded)
+            )
+            let onBytes = progress.map { Self.toolTurnReporter(id: id, isText: isText, report: $0) }
+            let outcome = try await generate(job, on: loaded, progress: onBytes)
+            // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools.
+            if isText, outcome.stop == .maximumTokens, let partial = try? GeneratedContent(json: outcome.text),
+                let text = ToolTurnSchema.partialText(in: partial) {
+                return (GeneratedContent(kind: .string(text), id: id), outcome)
+            }
+            let parsed = try Self.completeValue(outcome, request: request, id: id)
+            guard let choice = ToolTurnSchema.choice(in: parsed, isText: isText, toolsAllowed: toolsAllowed) else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is neither tool calls nor an answer: \(outcome.text)"))
+            }
+            switch choice {
+            case .answer(var content):
+                content.id = id
+                return (content, outcome)
+            case .calls(let calls):
+                let keys = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }
+                if keys.allSatisfy(madeCalls.contains) {
+                    toolsAllowed = false
+                    continue
+                }
+                guard rounds < Self.maximumToolRounds else {
+                    throw GenerationError.decodingFailure(.init(debugDescription:
+                        "The model kept calling tools for more than \(Self.maximumToolRounds) rounds without answering."))
+                }
+                rounds += 1
+                madeCalls.formUnion(keys)
+                let outputs = try await ToolRunner.run(calls, tools: tools)
+                for output in outputs {
+                    if let reason = model.guardrails.violation(in: output.description, source: .toolOutput, isStringRequest: isText) {
+                        throw GenerationError.guardrailViolation(.init(debugDescription:
+                            "The output of the tool \(output.toolName) was blocked by the guardrails (\(reason))."))
+                    }
+                }
+                added.append(.toolCalls(Transcript.ToolCalls(calls)))
+                added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
+            }
+        }
+    }
+
+    /// Snapshots of a tool-session turn: nothing while the output may be tool calls, then the answer so far.
+    static func toolTurnReporter(
+        id: GenerationID,
+        isText: Bool,
+        report: @escaping @Sendable (GeneratedContent) -> Void
+    ) -> @Sendable ([UInt8]) -> Void {
+        { bytes in
+            let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
+            guard !complete.isEmpty, var partial = try? GeneratedContent(json: String(decoding: complete, as: UTF8.self)) else { return }
+            if isText {
+                guard let text = ToolTurnSchema.partialText(in: partial) else { return }
+                report(GeneratedContent(kind: .string(text), id: id))
+                return
+            }
+            if case .structure(_, let keys) = partial.kind, keys.isEmpty || keys.first == ToolTurnSchema.toolCallsKey { return }
+            partial.id = id
+            report(partial)
+        }
     }
 
     /// Turns the growing response bytes into snapshots: whole characters only, and for structured output

@@ -132,7 +132,7 @@ public final class LanguageModelSession: Sendable {
     ///
     /// Best effort: it returns at once and does the work in the background.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        let renderer = ConversationRenderer(model: model)
+        let renderer = ConversationRenderer(model: model, tools: tools)
         let messages = state.withLock { renderer.messages(for: $0.transcript, renderedPrompts: $0.renderedPrompts) }
         let prefixText = promptPrefix?.text
         let model = self.model

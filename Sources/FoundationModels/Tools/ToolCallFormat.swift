@@ -1,5 +1,9 @@
 /// How tool definitions, calls and outputs appear in the model's prompt.
+///
+/// Calls are rendered exactly as the model writes them under ``ToolTurnSchema`` — one JSON object per
+/// round — and answers in a tool session as `{"response": …}`, so the history shows the model its own format.
 enum ToolCallFormat {
+    /// The tool list for the system message.
     static func render(_ definitions: [Transcript.ToolDefinition]) -> String {
         var lines = ["You can call these tools:"]
         for definition in definitions {
@@ -8,11 +12,59 @@ enum ToolCallFormat {
         return lines.joined(separator: "\n")
     }
 
-    static func render(_ calls: Transcript.ToolCalls) -> String {
-        calls.map { #"{"tool":"\#($0.toolName)","arguments":\#($0.arguments.jsonString)}"# }.joined(separator: "\n")
+    /// How to call a tool and how to answer, with an example call of the first tool.
+    static func usage(for tools: [any Tool]) -> String {
+        guard let first = tools.first else { return "" }
+        let example = #"{"tool_calls":[{"name":"\#(first.name)","arguments":\#(exampleValue(first.parameters.root, in: first.parameters))}]}"#
+        return """
+            Always call a tool first when it can help with the request: reply only with JSON such as \(example). \
+            Once the tool's output is in the conversation, answer with it: reply {"response":"<your answer>"} \
+            (or with the JSON the user asks for).
+            """
     }
 
+    /// One round of calls, as the model wrote it.
+    static func render(_ calls: Transcript.ToolCalls) -> String {
+        let items = calls.map { #"{"name":\#(quoted($0.toolName)),"arguments":\#($0.arguments.jsonString)}"# }
+        return #"{"tool_calls":[\#(items.joined(separator: ","))]}"#
+    }
+
+    /// A tool's output as the message that feeds it back.
     static func render(_ output: Transcript.ToolOutput) -> String {
-        "Output of \(output.toolName): " + output.segments.map(\.description).joined(separator: "\n")
+        "Output of the tool \(output.toolName): " + output.segments.map(\.description).joined(separator: "\n")
+    }
+
+    /// A text answer in a tool session.
+    static func renderAnswer(_ text: String) -> String {
+        #"{"response":\#(quoted(text))}"#
+    }
+
+    /// A placeholder value of a schema node, for the example call.
+    static func exampleValue(_ node: GenerationSchema.Node, in schema: GenerationSchema, depth: Int = 0) -> String {
+        guard depth < 4 else { return "null" }
+        switch node {
+        case .string(let guides): return quoted(guides.choices?.first ?? "...")
+        case .integer: return "1"
+        case .number: return "1.5"
+        case .boolean: return "true"
+        case .null, .any: return "null"
+        case .array(let array): return "[\(exampleValue(array.items, in: schema, depth: depth + 1))]"
+        case .object(let object):
+            let members = object.properties.filter { !$0.isOptional }.map {
+                "\(quoted($0.name)):\(exampleValue($0.node, in: schema, depth: depth + 1))"
+            }
+            return "{\(members.joined(separator: ","))}"
+        case .enumeration(let enumeration): return quoted(enumeration.choices.first ?? "")
+        case .anyOf(let union): return union.choices.first.map { exampleValue($0, in: schema, depth: depth + 1) } ?? "null"
+        case .reference(let name):
+            if name == schema.root.typeName { return exampleValue(schema.root, in: schema, depth: depth + 1) }
+            guard let definition = schema.definitions.first(where: { $0.name == name }) else { return "null" }
+            return exampleValue(definition.node, in: schema, depth: depth + 1)
+        }
+    }
+
+    /// A string as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        GeneratedContent(kind: .string(text)).jsonString
     }
 }

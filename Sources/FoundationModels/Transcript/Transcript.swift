@@ -86,7 +86,7 @@ extension Transcript {
     }
 
     /// A text segment.
-    public struct TextSegment: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct TextSegment: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The text.
@@ -103,7 +103,7 @@ extension Transcript {
     }
 
     /// A segment of structured content.
-    public struct StructuredSegment: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// Which type the content represents.
@@ -123,7 +123,7 @@ extension Transcript {
     }
 
     /// Instructions that define the model's behaviour, with the tools it may call.
-    public struct Instructions: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct Instructions: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The instructions' content.
@@ -143,7 +143,7 @@ extension Transcript {
     }
 
     /// A prompt with the options and response format of its request.
-    public struct Prompt: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct Prompt: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The prompt's content.
@@ -171,7 +171,7 @@ extension Transcript {
     }
 
     /// A response from the model.
-    public struct Response: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct Response: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
@@ -191,7 +191,7 @@ extension Transcript {
     }
 
     /// The format a response must conform to.
-    public struct ResponseFormat: Sendable, Equatable, CustomStringConvertible {
+    public struct ResponseFormat: Sendable, Equatable, Codable, CustomStringConvertible {
         /// The format's name: the generated type's name, or the schema's.
         public var name: String
         /// The schema the response conforms to.
@@ -217,7 +217,7 @@ extension Transcript {
     }
 
     /// A tool the model may call.
-    public struct ToolDefinition: Sendable, Equatable {
+    public struct ToolDefinition: Sendable, Equatable, Codable {
         /// The tool's name.
         public var name: String
         /// When and how to use the tool.
@@ -244,7 +244,7 @@ extension Transcript {
     }
 
     /// One call of a tool requested by the model.
-    public struct ToolCall: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct ToolCall: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The tool's name.
@@ -287,7 +287,7 @@ extension Transcript {
     }
 
     /// What a tool returned.
-    public struct ToolOutput: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    public struct ToolOutput: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The tool's name.

@@ -1,0 +1,18 @@
+/// A custom content check for ``SystemLanguageModel/Guardrails`` (a Linux addition beside Apple's API).
+///
+/// Apple's guardrails are a model-based classifier the system updates on its own; Linux has none, so the
+/// checks are explicit and yours to configure. A checker sees each text the session checks and returns why
+/// it is blocked, or `nil` to let it through.
+///
+/// ```swift
+/// struct NoSpoilers: GuardrailChecker {
+///     func violation(in text: String, source: GuardrailSource) -> String? {
+///         text.localizedCaseInsensitiveContains("rosebud") ? "spoilers" : nil
+///     }
+/// }
+/// let model = SystemLanguageModel(guardrails: .init(checkers: [DenyListChecker.builtIn, NoSpoilers()]))
+/// ```
+public protocol GuardrailChecker: Sendable {
+    /// Why `text` is blocked — for example the category it falls in — or `nil` if it is allowed.
+    func violation(in text: String, source: GuardrailSource) -> String?
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+extension SystemLanguageModel.Adapter {
+    /// Why an adapter could not be loaded.
+    public enum AssetError: Error, LocalizedError {
+        /// What went wrong.
+        public struct Context: Sendable {
+            /// A description for developers.
+            public let debugDescription: String
+
+            /// Creates a context.
+            public init(debugDescription: String) {
+                self.debugDescription = debugDescription
+            }
+        }
+
+        /// No adapter of that name is installed, or it was made for another base model.
+        case compatibleAdapterNotFound(Context)
+        /// The name is not a valid adapter name.
+        case invalidAdapterName(Context)
+        /// The file is not a valid adapter.
+        case invalidAsset(Context)
+
+        /// A description of the error with its specifics.
+        public var errorDescription: String? {
+            switch self {
+            case .compatibleAdapterNotFound(let context): "No compatible adapter was found. \(context.debugDescription)"
+            case .invalidAdapterName(let context): "The adapter name is invalid. \(context.debugDescription)"
+            case .invalidAsset(let context): "The adapter is invalid. \(context.debugDescription)"
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import FMLlama
+
+/// Token counting (Apple's 26.4 API), with the model's real tokenizer and chat template.
+///
+/// Counts are of the text exactly as a session renders it: instructions as the system message, a prompt as
+/// a user message, tools and schemas as the text they add to the prompt, transcript entries as the whole
+/// rendered conversation. Templates add a few tokens per message (role markers), which the message counts
+/// include.
+extension SystemLanguageModel {
+    /// The tokens `instructions` take as a session's system message.
+    ///
+    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
+    public nonisolated(nonsending) func tokenCount(for instructions: Instructions) async throws -> Int {
+        try count(messages: [ChatMessage(role: "system", content: instructions.text)])
+    }
+
+    /// The tokens a prompt takes as a user message.
+    public nonisolated(nonsending) func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
+        try count(messages: [ChatMessage(role: "user", content: prompt.promptRepresentation.text)])
+    }
+
+    /// The tokens the tools' definitions and calling instructions add to the system message.
+    public nonisolated(nonsending) func tokenCount(for tools: [any Tool]) async throws -> Int {
+        guard !tools.isEmpty else { return 0 }
+        let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
+        var parts: [String] = []
+        if !definitions.isEmpty { parts.append(ToolCallFormat.render(definitions)) }
+        parts.append(ToolCallFormat.usage(for: tools))
+        return try count(text: "\n\n" + parts.joined(separator: "\n\n"))
+    }
+
+    /// The tokens a schema's description adds to a prompt (`includeSchemaInPrompt: true`).
+    public nonisolated(nonsending) func tokenCount(for schema: GenerationSchema) async throws -> Int {
+        try count(text: "\n\n" + UseCasePrompting.schemaInstruction(for: schema, useCase: useCase))
+    }
+
+    /// The tokens of transcript entries rendered as a conversation, as a session would send them.
+    public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
+        let renderer = ConversationRenderer(model: self)
+        return try count(messages: renderer.messages(for: Transcript(entries: transcriptEntries), renderedPrompts: [:]))
+    }
+
+    private func count(messages: [ChatMessage]) throws -> Int {
+        let llama = try loadedForCounting().llama
+        guard !messages.isEmpty else { return 0 }
+        return try tokens(llama.renderChat(messages, addAssistantPrefix: false), llama: llama, addSpecial: llama.addsBeginningOfSequence)
+    }
+
+    private func count(text: String) throws -> Int {
+        let llama = try loadedForCounting().llama
+        return try tokens(text, llama: llama, addSpecial: false)
+    }
+
+    private func tokens(_ text: String, llama: LlamaModel, addSpecial: Bool) throws -> Int {
+        do { return try llama.tokenize(text, addSpecial: addSpecial).count } catch {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "Tokenization failed: \(error)"))
+        }
+    }
+
+    private func loadedForCounting() throws -> LoadedModel {
+        guard isAvailable else {
+            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: missingModelMessage))
+        }
+        do { return try loadedModel() } catch {
+            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "\(error)"))
+        }
+    }
+}

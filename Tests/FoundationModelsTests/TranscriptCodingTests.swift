@@ -1,0 +1,52 @@
+import Foundation
+import FoundationModels
+import Testing
+
+@Suite("Transcript JSON form")
+struct TranscriptCodingTests {
+    static func sample() throws -> Transcript {
+        let parameters = try GenerationSchema(root: DynamicGenerationSchema(name: "Arguments", properties: [
+            .init(name: "city", schema: DynamicGenerationSchema(type: String.self)),
+        ]), dependencies: [])
+        let arguments = try GeneratedContent(json: #"{"city":"Paris"}"#)
+        return Transcript(entries: [
+            .instructions(.init(segments: [.text(.init(content: "Be brief."))],
+                                toolDefinitions: [.init(name: "getWeather", description: "Weather for a city.", parameters: parameters)])),
+            .prompt(.init(segments: [.text(.init(content: "Weather in Paris?"))],
+                          options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 32))),
+            .toolCalls(.init(id: "calls", [.init(id: "c1", toolName: "getWeather", arguments: arguments)])),
+            .toolOutput(.init(id: "c1", toolName: "getWeather", segments: [.text(.init(content: "31 degrees"))])),
+            .response(.init(assetIDs: ["model.gguf"], segments: [
+                .structure(.init(source: "Report", content: try GeneratedContent(json: #"{"b":1,"a":[true,null]}"#))),
+            ])),
+        ])
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        let transcript = try Self.sample()
+        let data = try JSONEncoder().encode(transcript)
+        let decoded = try JSONDecoder().decode(Transcript.self, from: data)
+        #expect(decoded == transcript)
+        #expect(decoded.map(\.id) == transcript.map(\.id))
+        guard case .response(let response) = decoded.last, case .structure(let segment) = response.segments.first else {
+            Issue.record("the response entry did not survive")
+            return
+        }
+        #expect(segment.content == (try GeneratedContent(json: #"{"b":1,"a":[true,null]}"#)), "property order and values survive")
+    }
+
+    @Test func entriesCarryATypeDiscriminator() throws {
+        let data = try JSONEncoder().encode(try Self.sample())
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["instructions", "prompt", "toolCalls", "toolOutput", "response"])
+        let segments = try #require(entries[0]["segments"] as? [[String: Any]])
+        #expect(segments.first?["type"] as? String == "text")
+    }
+
+    @Test func unknownEntryTypesAreRejected() {
+        let json = Data(#"{"version":1,"entries":[{"type":"image","id":"x"}]}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Transcript.self, from: json) }
+    }
+}

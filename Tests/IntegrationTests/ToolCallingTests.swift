@@ -1,0 +1,89 @@
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+/// The cities a tool was called with.
+final class CallLog: Sendable {
+    let cities = Mutex<[String]>([])
+}
+
+/// A weather tool that records the arguments it was called with.
+struct WeatherTool: Tool {
+    let name = "getWeather"
+    let description = "Get the current weather for a city."
+    let calls = CallLog()
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The city to get the weather for")
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        calls.cities.withLock { $0.append(arguments.city) }
+        return "The weather in \(arguments.city) is 31 degrees and sunny."
+    }
+}
+
+/// A tool that always fails.
+struct BrokenTool: Tool {
+    struct Outage: Error, Equatable {}
+
+    let name = "getWeather"
+    let description = "Get the current weather for a city."
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The city to get the weather for")
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        throw Outage()
+    }
+}
+
+@Suite("Tool calling with the real default model", .serialized, .timeLimit(.minutes(10)))
+struct ToolCallingTests {
+    static let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 64)
+
+    @Test func weatherToolIsCalledAndItsOutputUsed() async throws {
+        let tool = WeatherTool()
+        let session = LanguageModelSession(model: DefaultModel.model, tools: [tool],
+                                           instructions: "You are a helpful assistant. Use the tools to answer questions about the weather.")
+        let response = try await session.respond(to: "What is the weather in Paris?", options: Self.options)
+
+        let cities = tool.calls.cities.withLock { $0 }
+        #expect(!cities.isEmpty, "the model called the tool")
+        #expect(cities.allSatisfy { !$0.isEmpty })
+        let kinds = response.transcriptEntries.map { entry -> String in
+            switch entry {
+            case .prompt: "prompt"
+            case .toolCalls: "toolCalls"
+            case .toolOutput: "toolOutput"
+            case .response: "response"
+            case .instructions: "instructions"
+            }
+        }
+        #expect(kinds.first == "prompt" && kinds.last == "response")
+        #expect(kinds.contains("toolCalls") && kinds.contains("toolOutput"))
+        #expect(response.content.contains("31") || response.content.lowercased().contains("sunny"),
+                "the answer uses the tool's output: \(response.content)")
+        #expect(session.transcript.count == 1 + kinds.count)
+    }
+
+    @Test func throwingToolSurfacesToolCallError() async throws {
+        let session = LanguageModelSession(model: DefaultModel.model, tools: [BrokenTool()],
+                                           instructions: "You are a helpful assistant. Use the tools to answer questions about the weather.")
+        do {
+            _ = try await session.respond(to: "What is the weather in Paris?", options: Self.options)
+            Issue.record("expected ToolCallError")
+        } catch let error as LanguageModelSession.ToolCallError {
+            #expect(error.tool.name == "getWeather")
+            #expect(error.underlyingError is BrokenTool.Outage)
+        }
+        #expect(session.transcript.count == 1, "the failed request left the transcript as it was")
+        #expect(!session.isResponding)
+    }
+}
