@@ -15,7 +15,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama model gemma build release run test bench clean-cache help
+.PHONY: all setup llama model gemma adapter build release run test bench clean-cache help
 
 all: build
 
@@ -38,6 +38,10 @@ gemma: $(GEMMA_MODEL)
 $(GEMMA_MODEL):
 	scripts/install-model.sh gemma3 >/dev/null
 
+# A tiny LoRA adapter for the default model, generated for the adapter tests (PyPI `gguf`, numpy).
+adapter: model
+	scripts/make-test-adapter.sh >/dev/null
+
 build: llama
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 
@@ -47,7 +51,7 @@ release: llama
 run: setup release
 	.build/release/fm tag --greedy "Today we had a lovely picnic with friends at the beach."
 
-test: setup gemma
+test: setup gemma adapter
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 
 bench: setup gemma

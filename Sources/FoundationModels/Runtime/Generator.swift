@@ -120,7 +120,10 @@ struct Generator {
             if let limit = job.maximumTokens, outcome.sampledTokens + outcome.forcedTokens >= limit {
                 return finished(.maximumTokens)
             }
-            if context.cachedTokens[0].count + pending.count >= model.contextSize {
+            // Before the first evaluation the context still holds another request's tokens, which
+            // `prepare` replaces; only afterwards does the cache count toward the window.
+            let projected = isFirst ? pending.count : context.cachedTokens[0].count + pending.count
+            if projected >= model.contextSize {
                 throw .contextOverflow(
                     "The response reached the end of the context window (\(model.contextSize) tokens) before it finished.")
             }
