@@ -12,6 +12,6 @@ struct FM: AsyncParsableCommand {
 
             Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails.
             """,
-        subcommands: [Respond.self, Info.self]
+        subcommands: [Respond.self, Chat.self, Info.self]
     )
 }
