@@ -50,4 +50,13 @@ struct TokenCountTests {
             #expect(context.debugDescription.contains("tokens"))
         }
     }
+
+    @Test func tokenUsageSpellingAgreesWithTokenCount() async throws {
+        let model = DefaultModel.model
+        let usage = try await model.tokenUsage(for: Instructions("Be brief."), tools: [WeatherTool()])
+        let expected = try await model.tokenCount(for: Instructions("Be brief.")) + model.tokenCount(for: [WeatherTool()])
+        #expect(usage.tokenCount == expected)
+        #expect(try await model.tokenUsage(for: Prompt("Hi")).tokenCount == model.tokenCount(for: Prompt("Hi")))
+        #expect(SystemLanguageModel.TokenUsage(tokenCount: 1024).formattedPercent(ofContextSize: 4096).hasPrefix("25"))
+    }
 }

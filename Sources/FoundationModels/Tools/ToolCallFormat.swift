@@ -31,7 +31,8 @@ enum ToolCallFormat {
 
     /// A tool's output as the message that feeds it back.
     static func render(_ output: Transcript.ToolOutput) -> String {
-        "Output of the tool \(output.toolName): " + output.segments.map(\.description).joined(separator: "\n")
+        "The tool \(output.toolName) returned: " + output.segments.map(\.description).joined(separator: "\n")
+            + "\nUse this to answer my question in a full sentence."
     }
 
     /// A text answer in a tool session.
