@@ -124,6 +124,10 @@ struct Generator {
             // `prepare` replaces; only afterwards does the cache count toward the window.
             let projected = isFirst ? pending.count : context.cachedTokens[0].count + pending.count
             if projected >= model.contextSize {
+                // A value cut off by the window end is malformed: guided generation reports a decoding failure.
+                if matcher != nil {
+                    throw .truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete.")
+                }
                 throw .contextOverflow(
                     "The response reached the end of the context window (\(model.contextSize) tokens) before it finished.")
             }
