@@ -63,9 +63,9 @@ extension LanguageModelSession {
         let promptEntry = Transcript.Prompt(
             segments: [.text(.init(content: request.prompt))],
             options: request.options,
-            responseFormat: request.schema.map { Transcript.ResponseFormat(schema: $0) }.map { format in
-                var format = format
-                format.name = request.sourceName
+            responseFormat: request.schema.map { schema in
+                var format = Transcript.ResponseFormat(schema: schema)
+                format.name = request.sourceName  // the generated type's name, not the schema's
                 return format
             }
         )
