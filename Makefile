@@ -15,13 +15,14 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama model gemma adapter build release run test bench clean-cache help
+.PHONY: all setup llama model gemma adapter build release run chat test bench clean-cache help
 
 all: build
 
 help:
 	@echo "make run     tag the seed's example text with the default model (installs what is missing)"
 	@echo "make test    install what is missing, then run every test"
+	@echo "make chat    an interactive session with a demo weather tool"
 	@echo "make bench   release-build benchmarks (numbers as ratios against a baseline in the same run)"
 
 setup: llama model
@@ -50,6 +51,10 @@ release: llama
 
 run: setup release
 	.build/release/fm tag --greedy "Today we had a lovely picnic with friends at the beach."
+
+# An interactive session with a demo weather tool (issue: tools in `fm chat`).
+chat: setup release
+	.build/release/fm chat --greedy
 
 test: setup gemma adapter
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)

@@ -53,10 +53,22 @@ public struct Tagger: Sendable {
 }
 
 extension Tagger {
-    /// Tags several texts; with `parallel` above 1 they are decoded together in one batch.
+    /// Tags several texts; with `parallel` above 1 up to that many are decoded together in one llama.cpp batch
+    /// (each still as the first request of its own session), otherwise one after another.
     public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
-        var results: [Result<GeneratedContent, TaggingFailure>] = []
-        for text in texts { results.append(await tag(text)) }
-        return results
+        guard parallel > 1, texts.count > 1 else {
+            var results: [Result<GeneratedContent, TaggingFailure>] = []
+            for text in texts { results.append(await tag(text)) }
+            return results
+        }
+        let results = await LanguageModelSession.respondIndependently(
+            to: texts, schema: configuration.schema, model: configuration.model, transcript: startingTranscript,
+            options: configuration.options, parallel: parallel)
+        return results.map { result in
+            result.mapError { error in
+                if let error = error as? LanguageModelSession.GenerationError { return Self.failure(for: error) }
+                return TaggingFailure(code: "generation-failed", message: "\(error)")
+            }
+        }
     }
 }

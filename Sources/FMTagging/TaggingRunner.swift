@@ -39,7 +39,9 @@ public struct TaggingRunner: Sendable {
         let cacheable = cache != nil && tagger.configuration.isDeterministic
         var start = 0
         while start < records.count {
-            let chunk = Array(records[start..<min(start + parallel, records.count)])
+            // Batches refill their slots as texts finish, so give them several texts per slot at a time.
+            let chunkSize = parallel == 1 ? 1 : parallel * 8
+            let chunk = Array(records[start..<min(start + chunkSize, records.count)])
             start += chunk.count
             var outcomes = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: chunk.count)
             var pending: [(index: Int, text: String)] = []

@@ -4,6 +4,7 @@
 // Suites:
 //   runtime    prefill/decode throughput through LanguageModelSession vs a raw llama.cpp C-API loop
 //   decoding   constrained-decoding engine (schema compile, token masks) on the SmolLM2 and Gemma-3 vocabularies
+//   tagging    texts tagged per second, one at a time versus --parallel batches
 //   all        every suite (the default)
 import Foundation
 
@@ -16,13 +17,17 @@ do {
         try await RuntimeBenchmarks.run()
     case "decoding":
         DecodingBenchmarks.run(arguments: options)
+    case "tagging":
+        try await TaggingBenchmarks.run(arguments: options)
     case "all":
         print("== runtime")
         try await RuntimeBenchmarks.run()
         print("\n== decoding")
         DecodingBenchmarks.run(arguments: options)
+        print("\n== tagging")
+        try await TaggingBenchmarks.run(arguments: options)
     default:
-        FileHandle.standardError.write(Data("usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | all]\n".utf8))
+        FileHandle.standardError.write(Data("usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | tagging [--texts N] [--parallel N] | all]\n".utf8))
         exit(64)
     }
 } catch {

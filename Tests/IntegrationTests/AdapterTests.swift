@@ -49,6 +49,9 @@ struct AdapterTests {
         let adapter = try SystemLanguageModel.Adapter(name: "fm-test-adapter")
         #expect(adapter.creatorDefinedMetadata["version"] as? String == "1")
         #expect(SystemLanguageModel.Adapter.compatibleAdapterIdentifiers(name: "fm-test-adapter") == ["fm-test-adapter"])
+        #expect(SystemLanguageModel.Adapter.isCompatible(AssetPack(id: "fm-test-adapter")))
+        #expect(!SystemLanguageModel.Adapter.isCompatible(AssetPack(id: "no-such-adapter")))
+        #expect(!SystemLanguageModel.Adapter.isCompatible(AssetPack(fileURL: DefaultModel.model.modelURL)), "a base model is not an adapter")
         try await adapter.compile()
         let model = SystemLanguageModel(adapter: adapter)
         let response = try await LanguageModelSession(model: model).respond(

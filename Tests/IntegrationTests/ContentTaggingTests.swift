@@ -39,10 +39,7 @@ struct ContentTaggingTests {
         let result = try await tags("Grocery list: 1. Bread flour 2. Salt 3. Instant yeast")
         checkShape(result)
         let all = (result.topics + result.objects).joined(separator: " ")
-        // Known gap: without few-shot examples the 135M model gives "bread flour" as the topic, not a grocery topic.
-        withKnownIssue("no grocery topic yet", isIntermittent: true) {
-            #expect(["grocer", "shopping", "food", "baking"].contains { all.contains($0) }, "\(result)")
-        }
+        #expect(["grocer", "shopping", "food", "baking"].contains { all.contains($0) }, "\(result)")
         #expect(["bread", "flour", "yeast", "salt"].contains { all.contains($0) }, "\(result)")
     }
 

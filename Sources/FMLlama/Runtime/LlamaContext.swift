@@ -1,4 +1,5 @@
 import CLlama
+import Foundation
 
 /// An inference context: a KV cache plus compute buffers for one or more token sequences.
 ///
@@ -92,7 +93,8 @@ public final class LlamaContext {
     /// batch size allows. Each sequence's last token gets logits.
     public func evaluate(_ items: [(sequence: Int, tokens: [Int32])]) throws(LlamaError) {
         let total = items.reduce(0) { $0 + $1.tokens.count }
-        let used = cachedTokens.reduce(0) { $0 + $1.count }
+        // With several sequences, copied prefixes share cells, so only llama.cpp knows whether the batch fits.
+        let used = sequenceCount == 1 ? cachedTokens[0].count : 0
         guard used + total <= contextLength else {
             throw LlamaError(.contextFull, "\(used + total) tokens exceed the context window of \(contextLength)")
         }
@@ -140,6 +142,17 @@ public final class LlamaContext {
         }
     }
 
+    /// Makes `target` hold the first `count` tokens of `source`, sharing their cache cells (no evaluation).
+    ///
+    /// Parallel requests that start with the same instructions thereby prefill them once.
+    public func copyPrefix(of source: Int, to target: Int, count: Int) {
+        precondition(source != target && count <= cachedTokens[source].count)
+        _ = llama_memory_seq_rm(memory, Int32(target), -1, -1)
+        if count > 0 { llama_memory_seq_cp(memory, Int32(source), Int32(target), 0, Int32(count)) }
+        cachedTokens[target] = Array(cachedTokens[source][..<count])
+        logitsLocation[target] = .none
+    }
+
     /// Forgets every token of `sequence` from position `count` on.
     public func truncate(sequence: Int = 0, to count: Int) {
         guard count < cachedTokens[sequence].count else { return }
@@ -179,6 +192,65 @@ public final class LlamaContext {
             preconditionFailure("llama.cpp has no logits for output \(index)")
         }
         return UnsafeBufferPointer(start: base, count: model.vocabularySize)
+    }
+
+    // MARK: Scoring
+
+    /// The log-likelihood of each continuation after what `sequence` holds: the sum of the log-probabilities
+    /// of its tokens, all candidates computed in one batched decode.
+    ///
+    /// Each continuation longer than one token runs in its own spare sequence (sequences `1...`, which must
+    /// be idle) on a copy of `sequence`'s cache cells; the spare sequences are emptied afterwards. The
+    /// logits of `sequence` must be fresh (its last token evaluated) and are used up: evaluate again before
+    /// reading them.
+    ///
+    /// - Throws: ``LlamaError`` when the continuations do not fit in one batch or in the cache.
+    public func logLikelihoods(of continuations: [[Int32]], after sequence: Int) throws(LlamaError) -> [Double] {
+        precondition(continuations.allSatisfy { !$0.isEmpty }, "every continuation has a token")
+        let spares = (0..<sequenceCount).filter { $0 != sequence }
+        let extended = continuations.indices.filter { continuations[$0].count > 1 }
+        let needed = extended.reduce(0) { $0 + continuations[$1].count - 1 }
+        guard extended.count <= spares.count, needed <= batchSize else {
+            throw LlamaError(.contextFull, "\(continuations.count) continuations need \(needed) tokens and \(extended.count) sequences")
+        }
+        var scores = withLogits(sequence: sequence) { logits in
+            let normalizer = Self.logSumExp(logits)
+            return continuations.map { Double(logits[Int($0[0])]) - normalizer }
+        }
+        guard !extended.isEmpty else { return scores }
+        let start = cachedTokens[sequence].count
+        batch.n_tokens = 0
+        var rows: [(continuation: Int, next: Int32)] = []
+        for (spare, index) in zip(spares, extended) {
+            copyPrefix(of: sequence, to: spare, count: start)
+            let tokens = continuations[index]
+            for offset in 0..<(tokens.count - 1) {
+                let slot = Int(batch.n_tokens)
+                batch.token[slot] = tokens[offset]
+                batch.pos[slot] = Int32(start + offset)
+                batch.n_seq_id[slot] = 1
+                batch.seq_id[slot]![0] = Int32(spare)
+                batch.logits[slot] = 1
+                batch.n_tokens += 1
+                rows.append((index, tokens[offset + 1]))
+            }
+        }
+        let status = llama_decode(pointer, batch)
+        for spare in spares.prefix(extended.count) { truncate(sequence: spare, to: 0) }
+        logitsLocation[sequence] = .none
+        guard status == 0 else { throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations") }
+        for (row, entry) in rows.enumerated() {
+            let logits = rawLogits(output: Int32(row))
+            scores[entry.continuation] += Double(logits[Int(entry.next)]) - Self.logSumExp(logits)
+        }
+        return scores
+    }
+
+    private static func logSumExp(_ logits: UnsafeBufferPointer<Float>) -> Double {
+        let maximum = logits.max() ?? 0
+        var sum: Double = 0
+        for value in logits { sum += Double(expf(value - maximum)) }
+        return Double(maximum) + log(sum)
     }
 
     // MARK: Adapters

@@ -11,6 +11,8 @@ struct GenerationJob: Sendable {
     var maximumTokens: Int?
     /// The grammar the response must follow, or `nil` for free text.
     var constraint: TokenConstraint?
+    /// Where greedy decoding scores whole candidate values instead of first tokens.
+    var choicePoints: ChoicePoints?
 }
 
 /// Why generation stopped.

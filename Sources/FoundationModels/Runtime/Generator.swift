@@ -52,6 +52,7 @@ struct Generator {
         let started = DispatchTime.now().uptimeNanoseconds
         var prefilled = started
         let rendered = llama.renderChat(job.messages, addAssistantPrefix: true)
+        if Self.logsPrompts { FileHandle.standardError.write(Data("--- prompt\n\(rendered)\n".utf8)) }
         let promptTokens: [Int32]
         do { promptTokens = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence) } catch {
             throw .runtime(error.description)
@@ -71,6 +72,7 @@ struct Generator {
         var outcome = GenerationOutcome(bytes: [], stop: .finished, promptTokens: promptTokens.count,
                                         reusedTokens: 0, sampledTokens: 0, forcedTokens: 0)
         var pending = promptTokens  // tokens to evaluate before the next sample
+        var loopGuard = LoopGuard()
         var isFirst = true
 
         func evaluatePending() throws(GenerationFailure) {
@@ -104,15 +106,17 @@ struct Generator {
             if isCancelled() { throw .cancelled }
             // Forced continuation: the grammar allows exactly one text here, so append it unsampled and
             // evaluate it together with whatever is pending, in one batch.
-            if var active = matcher {
+            if var active = matcher, var currentMask = mask {
                 let forced = active.forcedBytes()
-                if !forced.isEmpty, let tokens = forcedTokens(forced, matcher: &active) {
+                if !forced.isEmpty, let (tokens, bytes) = forcedTokens(forced, matcher: &active, mask: &currentMask) {
                     pending.append(contentsOf: tokens)
                     outcome.forcedTokens += tokens.count
-                    outcome.bytes.append(contentsOf: forced)
+                    outcome.bytes.append(contentsOf: bytes)
+                    for token in tokens { loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)]) }
                     matcher = active
                     progress?(outcome.bytes)
                 }
+                mask = currentMask
                 if active.isComplete {
                     return finished()
                 }
@@ -133,9 +137,23 @@ struct Generator {
             }
             try evaluatePending()
 
+            // A choice among fixed values, decoded greedily: take the value with the most likely whole token
+            // sequence rather than the one with the most likely first token.
+            if job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = job.choicePoints, var active = matcher,
+               let tokens = try choose(points, output: outcome.bytes, matcher: &active, context: context) {
+                matcher = active
+                pending.append(contentsOf: tokens)
+                outcome.sampledTokens += tokens.count
+                outcome.bytes.append(contentsOf: tokens.flatMap { llama.tokenBytes[Int($0)] })
+                for token in tokens { loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)]) }
+                progress?(outcome.bytes)
+                continue
+            }
+
             let token: Int32?
             if let active = matcher, var currentMask = mask {
                 active.fillMask(into: &currentMask)
+                loopGuard.apply(to: &currentMask)
                 token = currentMask.words.withUnsafeBufferPointer { words in
                     context.withLogits { sampler.sample($0, allowed: words) }
                 }
@@ -160,29 +178,78 @@ struct Generator {
             }
             outcome.sampledTokens += 1
             outcome.bytes.append(contentsOf: llama.tokenBytes[Int(token)])
+            loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)])
             pending.append(token)
             progress?(outcome.bytes)
         }
     }
 
     /// The model's own tokenization of forced text, accepted by the matcher token by token; `nil` (sample
-    /// instead) if the bytes are not whole UTF-8 text or the matcher disagrees.
-    private func forcedTokens(_ bytes: [UInt8], matcher: inout GrammarMatcher) -> [Int32]? {
+    /// instead) if the bytes are not whole UTF-8 text, the matcher disagrees, or nothing is left to force.
+    ///
+    /// The last token is held back when an allowed token extends it: the model would have written, say, `":["`
+    /// where the forced text ends in `":[`, and forcing the shorter token would show it a split it never saw in
+    /// training. The model then samples that boundary token itself, under the mask.
+    func forcedTokens(_ bytes: [UInt8], matcher: inout GrammarMatcher, mask: inout TokenMask) -> (tokens: [Int32], bytes: [UInt8])? {
         guard let text = String(validating: bytes, as: UTF8.self),
-            let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false),
-            !tokens.isEmpty
+            var tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false),
+            let last = tokens.last
         else { return nil }
         var trial = matcher
-        for token in tokens where !trial.accept(token: Int(token)) {
+        for token in tokens.dropLast() where !trial.accept(token: Int(token)) {
             return nil
         }
+        trial.fillMask(into: &mask)
+        if QualityLevers.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
+            tokens.removeLast()
+        } else if !trial.accept(token: Int(last)) {
+            return nil
+        }
+        guard !tokens.isEmpty else { return nil }
         matcher = trial
-        return tokens
+        return (tokens, tokens.flatMap { model.llama.tokenBytes[Int($0)] })
     }
 }
 
+extension Generator {
+    /// The tokens of the most likely candidate at a choice point, accepted by `matcher`; `nil` when `output`
+    /// is not at a choice with several candidates the grammar allows (then the token is sampled as usual).
+    ///
+    /// Candidates are tokenized as the model would write them and scored together in one batched decode;
+    /// beyond ``ChoicePoints/maximumCandidates``, only those with the most likely first tokens are scored.
+    func choose(_ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext) throws(GenerationFailure) -> [Int32]? {
+        guard let remainders = points.remainders(after: output) else { return nil }
+        var candidates: [(tokens: [Int32], matcher: GrammarMatcher)] = []
+        for remainder in remainders {
+            guard let text = String(validating: remainder, as: UTF8.self),
+                  let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false), !tokens.isEmpty
+            else { continue }
+            var trial = matcher
+            guard tokens.allSatisfy({ trial.accept(token: Int($0)) }) else { continue }
+            candidates.append((tokens, trial))
+        }
+        guard candidates.count > 1 else { return nil }
+        if candidates.count > ChoicePoints.maximumCandidates {
+            let first = context.withLogits { logits in candidates.map { logits[Int($0.tokens[0])] } }
+            let kept = first.indices.sorted { first[$0] > first[$1] }.prefix(ChoicePoints.maximumCandidates).sorted()
+            candidates = kept.map { candidates[$0] }
+        }
+        guard candidates.reduce(0, { $0 + $1.tokens.count - 1 }) <= context.batchSize else { return nil }
+        let scores: [Double]
+        do { scores = try context.logLikelihoods(of: candidates.map(\.tokens), after: 0) } catch {
+            throw .runtime("Scoring the candidate values failed: \(error.description)")
+        }
+        guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
+        matcher = candidates[best].matcher
+        return candidates[best].tokens
+    }
+
+    /// `FM_LOG_PROMPTS=1` writes every rendered prompt to standard error (for debugging prompts).
+    static let logsPrompts = ProcessInfo.processInfo.environment["FM_LOG_PROMPTS"] == "1"
+}
+
 /// A flag the cancellation handler sets and the token loop polls.
-private final class CancellationFlag: Sendable {
+final class CancellationFlag: Sendable {
     private let value = Atomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .relaxed) }
     func set() { value.store(true, ordering: .relaxed) }

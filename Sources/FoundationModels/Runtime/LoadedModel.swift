@@ -10,8 +10,11 @@ final class LoadedModel: Sendable {
     let llama: LlamaModel
     let contextSize: Int
     private let idleContexts = Mutex<[LlamaContext.Box]>([])
+    private let idleBatchContext = Mutex<LlamaContext.Box?>(nil)
     private let decodingVocabulary = Mutex<TokenVocabulary?>(nil)
+    private let tokenExtensions = Mutex<TokenExtensions?>(nil)
     private let constraints = Mutex<[SchemaDocument: TokenConstraint]>([:])
+    private let choices = Mutex<[ObjectIdentifier: ChoicePoints]>([:])
 
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
@@ -36,7 +39,8 @@ final class LoadedModel: Sendable {
             return idle.remove(at: best).context
         }
         if let reused { return reused }
-        let context = try llama.makeContext(contextLength: contextSize)
+        // Spare sequences let the generator score a choice's candidates side by side.
+        let context = try llama.makeContext(contextLength: contextSize, sequences: 1 + ChoicePoints.maximumCandidates)
         if let adapter { try context.setAdapters([(adapter, 1)]) }
         return context
     }
@@ -49,7 +53,28 @@ final class LoadedModel: Sendable {
         }
     }
 
-    private static func commonPrefix(_ a: [Int32], _ b: [Int32]) -> Int {
+    /// Borrows the context for batched decoding, with room for at least `sequences` parallel sequences.
+    ///
+    /// One such context is kept; its window is twice a lone request's, because the sequences share it
+    /// (shared prefixes occupy their cells once).
+    func borrowBatchContext(sequences: Int) throws -> LlamaContext {
+        if let idle = idleBatchContext.withLock({ box -> LlamaContext? in
+            defer { box = nil }
+            return box.flatMap { $0.context.sequenceCount >= sequences ? $0.context : nil }
+        }) {
+            return idle
+        }
+        let context = try llama.makeContext(contextLength: contextSize * 2, sequences: sequences)
+        if let adapter { try context.setAdapters([(adapter, 1)]) }
+        return context
+    }
+
+    /// Returns the batch context for the next batch job.
+    func returnBatchContext(_ context: LlamaContext) {
+        idleBatchContext.withLock { $0 = LlamaContext.Box(context) }
+    }
+
+    static func commonPrefix(_ a: [Int32], _ b: [Int32]) -> Int {
         var count = 0
         while count < a.count, count < b.count, a[count] == b[count] { count += 1 }
         return count
@@ -71,12 +96,27 @@ final class LoadedModel: Sendable {
         return vocabulary
     }
 
+    /// Which tokens extend which, built once per model (for canonical tokenization at forced-text ends).
+    var extensions: TokenExtensions {
+        if let extensions = tokenExtensions.withLock({ $0 }) { return extensions }
+        let extensions = TokenExtensions(tokenBytes: llama.tokenBytes)
+        tokenExtensions.withLock { $0 = extensions }
+        return extensions
+    }
+
     /// The compiled constraint for a schema, cached per model so masks computed for one request serve the next.
     func constraint(for document: SchemaDocument) throws -> TokenConstraint {
         if let cached = constraints.withLock({ $0[document] }) { return cached }
         let constraint = TokenConstraint(grammar: try Grammar(compiling: document), vocabulary: vocabulary)
+        let points = ChoicePoints(document: document)
         constraints.withLock { $0[document] = constraint }
+        choices.withLock { $0[ObjectIdentifier(constraint)] = points }
         return constraint
+    }
+
+    /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.
+    func choicePoints(for constraint: TokenConstraint) -> ChoicePoints? {
+        choices.withLock { $0[ObjectIdentifier(constraint)] }.flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -9,16 +9,27 @@ struct ConversationRenderer {
     /// The session's tools; when there are any, answers are rendered in the tool-turn format.
     var tools: [any Tool] = []
 
-    func messages(for transcript: Transcript, renderedPrompts: [String: String]) -> [ChatMessage] {
+    /// The chat messages for a transcript.
+    ///
+    /// - Parameter includeSchema: Whether the last prompt's response schema is described — in the system text
+    ///   for content tagging (so the whole prefix before the text is shared, and cached, across a batch of
+    ///   texts), after the prompt otherwise.
+    func messages(for transcript: Transcript, renderedPrompts: [String: String], includeSchema: Bool = true) -> [ChatMessage] {
         var messages: [ChatMessage] = []
-        let system = systemText(for: transcript)
+        let schema = responseSchema(of: transcript)
+        let system = systemText(for: transcript, schema: includeSchema ? schema : nil)
         if !system.isEmpty { messages.append(ChatMessage(role: "system", content: system)) }
+        // A fresh tagging conversation opens with the use case's examples (earlier turns already show the way).
+        if model.useCase == .contentTagging, tools.isEmpty, QualityLevers.usesTaggingExamples, let schema,
+           !transcript.contains(where: { if case .response = $0 { true } else { false } }) {
+            messages += TaggingExamples.messages(for: schema)
+        }
         for entry in transcript {
             switch entry {
             case .instructions:
                 continue
             case .prompt(let prompt):
-                messages.append(ChatMessage(role: "user", content: renderedPrompts[prompt.id] ?? userText(for: prompt, includeSchema: true)))
+                messages.append(ChatMessage(role: "user", content: renderedPrompts[prompt.id] ?? userText(for: prompt, includeSchema: includeSchema)))
             case .response(let response):
                 messages.append(ChatMessage(role: "assistant", content: assistantText(for: response)))
             case .toolCalls(let calls):
@@ -30,6 +41,18 @@ struct ConversationRenderer {
         return messages
     }
 
+    /// The schema the last prompt asks for; for content tagging, a text request's implicit tag schema.
+    func responseSchema(of transcript: Transcript) -> GenerationSchema? {
+        guard let prompt = transcript.last(where: { if case .prompt = $0 { true } else { false } }),
+              case .prompt(let last) = prompt else { return nil }
+        return last.responseFormat?.schema ?? UseCasePrompting.textSchema(for: model.useCase)
+    }
+
+    /// Whether the response schema goes into the system text (content tagging) instead of after the prompt.
+    private var describesSchemaInSystemText: Bool {
+        model.useCase == .contentTagging && tools.isEmpty && QualityLevers.describesTaggingSchemaInSystemText
+    }
+
     /// A response as the model wrote it: plain text, JSON, or — in a tool session — `{"response": …}`.
     func assistantText(for response: Transcript.Response) -> String {
         if !tools.isEmpty, response.segments.count == 1, case .text(let segment) = response.segments[0] {
@@ -38,8 +61,9 @@ struct ConversationRenderer {
         return response.segments.map(\.description).joined()
     }
 
-    /// The system message: the use case's preamble, the instructions, and the tool definitions.
-    func systemText(for transcript: Transcript) -> String {
+    /// The system message: the use case's preamble, the instructions, the tool definitions, and — for content
+    /// tagging — the response schema.
+    func systemText(for transcript: Transcript, schema: GenerationSchema? = nil) -> String {
         var parts: [String] = []
         if let preamble = UseCasePrompting.preamble(for: model.useCase) { parts.append(preamble) }
         for case .instructions(let instructions) in transcript {
@@ -48,13 +72,17 @@ struct ConversationRenderer {
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
         if !tools.isEmpty { parts.append(ToolCallFormat.usage(for: tools)) }
+        if describesSchemaInSystemText, let schema {
+            parts.append(UseCasePrompting.schemaInstruction(for: schema, useCase: model.useCase))
+        }
         return parts.joined(separator: "\n\n")
     }
 
     /// The user message for a prompt, with the response schema described when requested.
     func userText(for prompt: Transcript.Prompt, includeSchema: Bool) -> String {
         let text = prompt.segments.map(\.description).joined(separator: "\n")
-        guard includeSchema, let format = prompt.responseFormat else { return text }
+        // Content tagging describes the schema in the system text instead.
+        guard includeSchema, let format = prompt.responseFormat, !describesSchemaInSystemText else { return text }
         return text + "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
     }
 }

@@ -48,7 +48,17 @@ extension LanguageModelSession {
         }
     }
 
-    private func answer(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)?) async throws -> TurnResult {
+    /// A request checked and rendered, ready to generate.
+    struct PreparedTurn {
+        var loaded: LoadedModel
+        var promptEntry: Transcript.Prompt
+        var userText: String
+        var renderer: ConversationRenderer
+        var id: GenerationID
+    }
+
+    /// Validates the request, loads the model, checks the prompt against the guardrails and renders it.
+    func prepare(_ request: TurnRequest) throws -> PreparedTurn {
         if let limit = request.options.maximumResponseTokens, limit <= 0 {
             throw GenerationError.decodingFailure(.init(debugDescription: "maximumResponseTokens must be positive; it is \(limit)."))
         }
@@ -59,7 +69,6 @@ extension LanguageModelSession {
         do { loaded = try model.loadedModel() } catch {
             throw GenerationError.assetsUnavailable(.init(debugDescription: "The model at \(model.modelURL.path) could not be loaded: \(error)"))
         }
-
         let promptEntry = Transcript.Prompt(
             segments: [.text(.init(content: request.prompt))],
             options: request.options,
@@ -69,22 +78,40 @@ extension LanguageModelSession {
                 return format
             }
         )
-        let isStringRequest = request.schema == nil
-        if let reason = model.guardrails.violation(in: request.prompt, source: .prompt, isStringRequest: isStringRequest) {
+        if let reason = model.guardrails.violation(in: request.prompt, source: .prompt, isStringRequest: request.schema == nil) {
             throw GenerationError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
         }
         let renderer = ConversationRenderer(model: model, tools: tools)
         let userText = renderer.userText(for: promptEntry, includeSchema: request.includeSchemaInPrompt)
-        var added: [Transcript.Entry] = [.prompt(promptEntry)]
-        let id = GenerationID()
+        return PreparedTurn(loaded: loaded, promptEntry: promptEntry, userText: userText, renderer: renderer, id: GenerationID())
+    }
 
-        let (content, outcome) = tools.isEmpty
-            ? try await plainAnswer(request, messages: messages(adding: added, renderer: renderer, promptID: promptEntry.id, userText: userText),
-                                    id: id, on: loaded, progress: progress)
-            : try await toolLoop(request, added: &added, id: id, on: loaded, progress: progress) { entries in
-                self.messages(adding: entries, renderer: renderer, promptID: promptEntry.id, userText: userText)
-            }
+    private func answer(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)?) async throws -> TurnResult {
+        let prepared = try prepare(request)
+        var added: [Transcript.Entry] = [.prompt(prepared.promptEntry)]
+        let messages = { (entries: [Transcript.Entry]) in
+            self.messages(adding: entries, renderer: prepared.renderer, promptID: prepared.promptEntry.id,
+                          userText: prepared.userText, includeSchema: request.includeSchemaInPrompt)
+        }
+        let content: GeneratedContent
+        let outcome: GenerationOutcome
+        if tools.isEmpty {
+            let (job, textSchema) = try plainJob(request, messages: messages(added), on: prepared.loaded)
+            let isStructured = request.schema != nil
+            let onBytes = progress.map { Self.snapshotReporter(id: prepared.id, isStructured: isStructured, report: $0) }
+            outcome = try await generate(job, on: prepared.loaded, progress: onBytes)
+            content = try plainContent(outcome, request: request, textSchema: textSchema, id: prepared.id)
+        } else {
+            (content, outcome) = try await toolLoop(request, added: &added, id: prepared.id, on: prepared.loaded, progress: progress, messages: messages)
+        }
+        return try commit(content, outcome: outcome, request: request, prepared: prepared, added: added)
+    }
 
+    /// Checks the response against the guardrails and records the turn in the transcript.
+    func commit(
+        _ content: GeneratedContent, outcome: GenerationOutcome, request: TurnRequest, prepared: PreparedTurn, added: [Transcript.Entry]
+    ) throws -> TurnResult {
+        let isStringRequest = request.schema == nil
         if let reason = model.guardrails.violation(in: content.jsonStringOrText, source: .response, isStringRequest: isStringRequest) {
             let debugDescription = "The response was blocked by the guardrails (\(reason))."
             if isStringRequest { throw GenerationError.guardrailViolation(.init(debugDescription: debugDescription)) }
@@ -95,11 +122,12 @@ extension LanguageModelSession {
         let segment: Transcript.Segment = request.schema != nil
             ? .structure(.init(source: request.sourceName, content: content))
             : .text(.init(content: content.jsonStringOrText))
+        var added = added
         added.append(.response(Transcript.Response(assetIDs: model.assetIDs, segments: [segment])))
         let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
             let start = state.transcript.endIndex
             state.transcript.append(contentsOf: added)
-            state.renderedPrompts[promptEntry.id] = userText
+            state.renderedPrompts[prepared.promptEntry.id] = prepared.userText
             state.statistics = GenerationStatistics(
                 promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
                 sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
@@ -110,25 +138,21 @@ extension LanguageModelSession {
     }
 
     /// The chat messages for the session's transcript followed by this request's entries so far.
-    private func messages(adding entries: [Transcript.Entry], renderer: ConversationRenderer, promptID: String, userText: String) -> [ChatMessage] {
+    func messages(
+        adding entries: [Transcript.Entry], renderer: ConversationRenderer, promptID: String, userText: String, includeSchema: Bool
+    ) -> [ChatMessage] {
         state.withLock { state in
             var transcript = state.transcript
             transcript.append(contentsOf: entries)
             var rendered = state.renderedPrompts
             rendered[promptID] = userText
-            return renderer.messages(for: transcript, renderedPrompts: rendered)
+            return renderer.messages(for: transcript, renderedPrompts: rendered, includeSchema: includeSchema)
         }
     }
 
-    /// One generation that answers the request directly (a session without tools).
-    private func plainAnswer(
-        _ request: TurnRequest,
-        messages: [ChatMessage],
-        id: GenerationID,
-        on loaded: LoadedModel,
-        progress: (@Sendable (GeneratedContent) -> Void)?
-    ) async throws -> (GeneratedContent, GenerationOutcome) {
-        // A use case may answer plain-text requests under a schema of its own (content tagging does).
+    /// The generation job that answers the request directly (a session without tools), and the use case's
+    /// own schema when it answers plain-text requests under one (content tagging does).
+    func plainJob(_ request: TurnRequest, messages: [ChatMessage], on loaded: LoadedModel) throws -> (GenerationJob, GenerationSchema?) {
         let textSchema = request.schema == nil ? UseCasePrompting.textSchema(for: model.useCase) : nil
         let decodingSchema = request.schema ?? textSchema
         let constraint = try decodingSchema.map { try Self.constraint(for: $0, useCase: model.useCase, on: loaded) }
@@ -136,21 +160,23 @@ extension LanguageModelSession {
             messages: messages,
             sampling: Self.sampling(for: request.options, useCase: model.useCase),
             maximumTokens: request.options.maximumResponseTokens,
-            constraint: constraint
+            constraint: constraint,
+            choicePoints: constraint.flatMap { loaded.choicePoints(for: $0) }
         )
-        let isStructured = request.schema != nil
-        let onBytes = progress.map { Self.snapshotReporter(id: id, isStructured: isStructured, report: $0) }
-        let outcome = try await generate(job, on: loaded, progress: onBytes)
+        return (job, textSchema)
+    }
 
+    /// The response content of a direct answer.
+    func plainContent(_ outcome: GenerationOutcome, request: TurnRequest, textSchema: GenerationSchema?, id: GenerationID) throws -> GeneratedContent {
         if textSchema != nil {
             guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
                 throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
             }
-            return (GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id), outcome)
-        } else if isStructured {
-            return (try Self.completeValue(outcome, request: request, id: id), outcome)
+            return GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id)
+        } else if request.schema != nil {
+            return try Self.completeValue(outcome, request: request, id: id)
         }
-        return (GeneratedContent(kind: .string(outcome.text), id: id), outcome)
+        return GeneratedContent(kind: .string(outcome.text), id: id)
     }
 
     /// Runs the generator, mapping its failures to the public errors.

@@ -1,0 +1,49 @@
+@testable import FoundationModels
+import FMDecoding
+import Testing
+
+/// Choice points: where greedy decoding scores whole enumeration and Bool values.
+struct ChoicePointsTests {
+    let document = SchemaDocument(root: .object(properties: [
+        SchemaProperty(name: "label", schema: .string(.choices(["ham", "spam", "spa"]))),
+        SchemaProperty(name: "urgent", schema: .boolean),
+        SchemaProperty(name: "note", schema: .string(.any)),
+    ]))
+
+    private func remainders(_ output: String) -> [String]? {
+        ChoicePoints(document: document).remainders(after: Array(output.utf8))?.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func enumerationAndBoolValuesAreChoices() {
+        #expect(remainders(#"{"label":"#) == [#""ham""#, #""spa""#, #""spam""#])
+        #expect(remainders(#"{"label":""#) == [#"ham""#, #"spa""#, #"spam""#])
+        #expect(remainders(#"{"label":"ham","urgent":"#) == ["false", "true"])
+    }
+
+    @Test func aValueNarrowedToOneIsNoLongerAChoice() {
+        #expect(remainders(#"{"label":"h"#) == nil)
+        #expect(remainders(#"{"label":"spa"#) == [#"""#, #"m""#])
+    }
+
+    @Test func freeStringsAndAmbiguousNamesAreNot() {
+        #expect(remainders(#"{"label":"ham","urgent":true,"note":"#) == nil)
+        let clash = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "label", schema: .string(.choices(["a", "b"]))),
+            SchemaProperty(name: "inner", schema: .object(properties: [SchemaProperty(name: "label", schema: .string(.any))])),
+        ]))
+        #expect(ChoicePoints(document: clash).isEmpty)
+    }
+
+    @Test func tokenExtensionsFindLongerAllowedTokens() {
+        let extensions = TokenExtensions(tokenBytes: ["a", "ab", "abc", "b", ""].map { Array($0.utf8) })
+        var mask = TokenMask(count: 5)
+        mask.insert(2)
+        #expect(extensions.hasAllowedExtension(of: 0, in: mask))
+        #expect(extensions.hasAllowedExtension(of: 1, in: mask))
+        #expect(!extensions.hasAllowedExtension(of: 2, in: mask))
+        #expect(!extensions.hasAllowedExtension(of: 3, in: mask))
+        mask.remove(2)
+        mask.insert(3)
+        #expect(!extensions.hasAllowedExtension(of: 0, in: mask))
+    }
+}
