@@ -37,14 +37,22 @@ struct ScalarClass: Hashable, Sendable {
         let lead = bytes[index]
         if lead < 0x80 { return containsASCII(lead) ? 1 : 0 }
         guard includesNonASCII else { return 0 }
-        sequences: for sequence in Self.nonASCIISequences where sequence[0].0 <= lead && lead <= sequence[0].1 {
-            guard index + sequence.count <= end else { continue }
-            for (offset, range) in sequence.enumerated().dropFirst() {
-                let byte = bytes[index + offset]
-                if byte < range.0 || byte > range.1 { continue sequences }
-            }
-            return sequence.count
+        // Well-formed UTF-8 without surrogates, exactly the byte ranges of `nonASCIISequences`.
+        let length: Int
+        var secondLow: UInt8 = 0x80
+        var secondHigh: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondLow = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondHigh = 0x9F
+        case 0xF0: length = 4; secondLow = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondHigh = 0x8F
+        default: return 0
         }
-        return 0
+        guard index + length <= end, bytes[index + 1] >= secondLow, bytes[index + 1] <= secondHigh else { return 0 }
+        for offset in 2..<length where bytes[index + offset] < 0x80 || bytes[index + offset] > 0xBF { return 0 }
+        return length
     }
 }

@@ -100,7 +100,8 @@ struct TokenTrie: Sendable {
         wordStarts.reserveCapacity(symbols.count + 1)
         for node in symbols.indices {
             let tokens = tokenIDs[Int(tokenStarts[node])..<Int(tokenStarts[node + 1])]
-            for id in tokens.count > 1 ? tokens.sorted() : Array(tokens) {
+            // Most nodes hold no token or one: no sorted copy for those.
+            for id in tokens.count > 1 ? tokens.sorted()[...] : tokens {
                 let word = id >> 6
                 let bit = UInt64(1) << UInt64(id & 63)
                 if wordIndices.count > Int(wordStarts[node]), wordIndices[wordIndices.count - 1] == word {
