@@ -87,25 +87,51 @@ public struct Grammar: Sendable {
     }
 
     /// Fixpoint of: accept → 0; edge → need(target); call → max(1 + need(callee start), need(return)).
+    ///
+    /// A worklist over reverse dependencies: a state is re-evaluated only when something it depends on improved
+    /// (sweeping every state until nothing changes took many sweeps, since edges run both ways in state order).
     private static func computeNeed(nfa: ByteNFA, rules: [Rule]) -> [Int32] {
         let infinity = Int32.max
-        var need = [Int32](repeating: infinity, count: nfa.stateCount)
-        var changed = true
-        while changed {
-            changed = false
-            for state in stride(from: nfa.stateCount - 1, through: 0, by: -1) {
-                var best = nfa.isRuleAccept[state] ? 0 : need[state]
-                for edge in nfa.byteEdges[state] { best = min(best, need[Int(edge.target)]) }
-                for target in nfa.epsilons[state] { best = min(best, need[Int(target)]) }
-                for call in nfa.calls[state] {
-                    let callee = need[Int(rules[Int(call.rule)].start)]
-                    let after = need[Int(call.returnState)]
-                    if callee != infinity && after != infinity { best = min(best, max(callee + 1, after)) }
-                }
-                if best < need[state] {
-                    need[state] = best
-                    changed = true
-                }
+        let count = nfa.stateCount
+        // Reverse dependencies in compressed rows: dependents[starts[t]..<starts[t + 1]] read need(t).
+        var starts = [Int32](repeating: 0, count: count + 1)
+        func forEachDependency(_ state: Int, _ body: (Int32) -> Void) {
+            for edge in nfa.byteEdges[state] { body(edge.target) }
+            for target in nfa.epsilons[state] { body(target) }
+            for call in nfa.calls[state] {
+                body(rules[Int(call.rule)].start)
+                body(call.returnState)
+            }
+        }
+        for state in 0..<count { forEachDependency(state) { starts[Int($0) + 1] += 1 } }
+        for index in 0..<count { starts[index + 1] += starts[index] }
+        var fill = starts
+        var dependents = [Int32](repeating: 0, count: Int(starts[count]))
+        for state in 0..<count {
+            forEachDependency(state) { target in
+                dependents[Int(fill[Int(target)])] = Int32(state)
+                fill[Int(target)] += 1
+            }
+        }
+        var need = [Int32](repeating: infinity, count: count)
+        var queued = [Bool](repeating: true, count: count)
+        var work = Array((0..<Int32(count)).reversed())
+        while let next = work.popLast() {
+            let state = Int(next)
+            queued[state] = false
+            var best = nfa.isRuleAccept[state] ? 0 : need[state]
+            for edge in nfa.byteEdges[state] { best = min(best, need[Int(edge.target)]) }
+            for target in nfa.epsilons[state] { best = min(best, need[Int(target)]) }
+            for call in nfa.calls[state] {
+                let callee = need[Int(rules[Int(call.rule)].start)]
+                let after = need[Int(call.returnState)]
+                if callee != infinity && after != infinity { best = min(best, max(callee + 1, after)) }
+            }
+            guard best < need[state] else { continue }
+            need[state] = best
+            for index in Int(starts[state])..<Int(starts[state + 1]) where !queued[Int(dependents[index])] {
+                queued[Int(dependents[index])] = true
+                work.append(dependents[index])
             }
         }
         return need

@@ -260,9 +260,36 @@ struct GrammarCompiler {
         case .reference(let name):
             return document.definitions[name].flatMap { enumerate($0, depth: depth + 1) }
         case .string(.pattern(let pattern)):
-            guard let regex = try? RegexParser.parse(pattern), let strings = Self.strings(of: regex) else { return nil }
+            // Counting first avoids materialising thousands of strings for a language that is too large anyway.
+            guard let regex = try? RegexParser.parse(pattern), Self.languageSize(of: regex) <= Self.maximumFiniteValues,
+                let strings = Self.strings(of: regex)
+            else { return nil }
             return Array(Set(strings.map { ByteNFA.jsonQuoted(String(String.UnicodeScalarView($0))) }))
         default: return nil
+        }
+    }
+
+    /// An upper bound on the number of strings a regex matches, saturating just above ``maximumFiniteValues``.
+    static func languageSize(of node: RegexNode) -> Int {
+        let cap = maximumFiniteValues + 1
+        switch node {
+        case .set(let ranges):
+            return min(cap, ranges.reduce(0) { $0 + $1.count })
+        case .concatenation(let parts):
+            return parts.reduce(1) { min(cap, $0 * languageSize(of: $1)) }
+        case .alternation(let branches):
+            return branches.reduce(0) { min(cap, $0 + languageSize(of: $1)) }
+        case .repetition(let inner, let minimum, let maximum):
+            guard let maximum else { return cap }
+            let size = languageSize(of: inner)
+            var total = 0
+            var power = 1
+            for count in 0...maximum {
+                if count >= minimum { total = min(cap, total + power) }
+                if total >= cap { break }
+                power = min(cap, power * size)
+            }
+            return total
         }
     }
 

@@ -5,4 +5,18 @@ extension GrammarMatcher {
         var copy = self
         return copy.accept(bytes: Array(text.utf8)) && copy.canTerminate
     }
+
+    /// How the mask at the current position differs from the reference walk over the whole vocabulary, or nil.
+    package func maskMismatch() -> String? {
+        constraint.withAutomaton { $0.maskMismatch(state) }
+    }
+
+    /// The scalar class the first-visit mask of the current state folds into runs: its ASCII member count and
+    /// whether it holds every non-ASCII scalar.
+    package func foldedClass() -> (asciiCount: Int, includesNonASCII: Bool) {
+        constraint.withAutomaton { automaton in
+            let scalarClass = automaton.dominantClass(of: state)
+            return (scalarClass.asciiCount, scalarClass.includesNonASCII)
+        }
+    }
 }

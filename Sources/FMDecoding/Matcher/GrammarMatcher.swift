@@ -11,7 +11,7 @@
 public struct GrammarMatcher: Sendable {
     /// The constraint this matcher walks.
     public let constraint: TokenConstraint
-    private var state: Int32
+    private(set) var state: Int32
     private var output: [UInt8] = []
     private var record = UniquenessContext()
     /// Whether an EOS token has been accepted; nothing more is allowed.
@@ -63,6 +63,10 @@ public struct GrammarMatcher: Sendable {
                     mask.insert(Int(token))
                 }
             }
+            let completionChecked = automaton.maskCompletionChecked[index]
+            if !completionChecked.isEmpty {
+                screenCompletions(completionChecked, into: &mask, automaton: &automaton)
+            }
             let dependents = automaton.maskDependents[index]
             guard !dependents.isEmpty else { return }
             // A dependent token can only be refused if it spells the rest of an element already in its array.
@@ -89,6 +93,49 @@ public struct GrammarMatcher: Sendable {
                 }
             }
         }
+    }
+
+    /// Adds the tokens whose forced element ending is new: only a token that, with that ending, spells the rest of
+    /// an element already written can be refused, so only those tokens are checked exactly.
+    private func screenCompletions(_ tokens: [Int32], into mask: inout TokenMask, automaton: inout LazyAutomaton) {
+        let vocabulary = constraint.vocabulary
+        func exactlyAllowed(_ token: Int32) -> Bool {
+            var copy = self
+            return copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton)
+                && copy.forcedEndingIsNew(automaton: &automaton)
+        }
+        guard let remainders = elementRemainders(automaton: automaton) else {
+            for token in tokens where exactlyAllowed(token) { mask.insert(Int(token)) }
+            return
+        }
+        for token in tokens { mask.insert(Int(token)) }
+        for remainder in remainders {
+            for length in 1...remainder.count {
+                for token in Self.tokens(in: tokens, equalTo: remainder.prefix(length), vocabulary: vocabulary)
+                where !exactlyAllowed(token) {
+                    mask.remove(Int(token))
+                }
+            }
+        }
+    }
+
+    /// The tokens of `sorted` (ids in byte order of their text) whose text is exactly `bytes`.
+    private static func tokens(
+        in sorted: [Int32], equalTo bytes: ArraySlice<UInt8>, vocabulary: TokenVocabulary
+    ) -> ArraySlice<Int32> {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if vocabulary.bytes(of: Int(sorted[middle])).lexicographicallyPrecedes(bytes) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        var end = low
+        while end < sorted.count, vocabulary.bytes(of: Int(sorted[end])).elementsEqual(bytes) { end += 1 }
+        return sorted[low..<end]
     }
 
     /// Whether the element ending forced from here (if any) is accepted, so the generation cannot get stuck on a

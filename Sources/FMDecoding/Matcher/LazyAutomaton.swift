@@ -53,11 +53,21 @@ struct LazyAutomaton {
     /// Per mask: tokens (in byte order) whose only dynamic effect is ending an element of a frame open in the
     /// state; they need an exact check only when they spell the rest of an element already written.
     private(set) var maskDependents: [[Int32]] = []
+    /// Per mask: tokens (in byte order) whose only check is that the element ending forced after them is new.
+    private(set) var maskCompletionChecked: [[Int32]] = []
     /// Per mask: tokens that always need an exact check (they open and end another element, enter a finite
     /// unique element, or contain an escape).
     private(set) var maskAlwaysChecked: [[Int32]] = []
 
     private(set) var initialState: Int32 = 0
+
+    // Scalar classes met by this automaton (see `LazyAutomaton+TrieWalk.swift`).
+    var classes: [ScalarClass] = []
+    var classMembers: [[UInt8]] = []
+    var classSlots: [ScalarClass: Int] = [:]
+    /// Per (state << 8 | class slot): the state after any one class scalar, and whether that step is uniform
+    /// over the class and free of uniqueness effects (bit 32).
+    var classSteps: [UInt64: Int64] = [:]
 
     init(grammar: Grammar, vocabulary: TokenVocabulary) {
         self.grammar = grammar
@@ -193,9 +203,39 @@ struct LazyAutomaton {
     mutating func step(
         _ state: Int32, _ byte: UInt8, record: UniquenessContext?, output: [UInt8], events: inout StepEvents
     ) -> [UInt64] {
+        var interval = ByteInterval(byte)
+        return step(state, byte, record: record, output: output, events: &events, interval: &interval)
+    }
+
+    /// The bytes around one byte that every edge examined treats alike (all inside or all outside each range),
+    /// so a step on any of them has the same outcome.
+    struct ByteInterval {
+        var low: UInt8 = 0
+        var high: UInt8 = 255
+        let byte: UInt8
+
+        init(_ byte: UInt8) { self.byte = byte }
+
+        mutating func narrow(_ edge: ByteNFA.ByteEdge) {
+            if edge.low <= byte && byte <= edge.high {
+                low = max(low, edge.low)
+                high = min(high, edge.high)
+            } else if edge.high < byte {
+                low = max(low, edge.high + 1)
+            } else {
+                high = min(high, edge.low - 1)
+            }
+        }
+    }
+
+    /// ``step(_:_:record:output:events:)`` that also narrows `interval` to the bytes with the same outcome.
+    private mutating func step(
+        _ state: Int32, _ byte: UInt8, record: UniquenessContext?, output: [UInt8], events: inout StepEvents,
+        interval: inout ByteInterval
+    ) -> [UInt64] {
         var seeds: [UInt64] = []
         for configuration in configurations[Int(state)] {
-            consume(configuration, byte, record: record, output: output, seeds: &seeds, events: &events)
+            consume(configuration, byte, record: record, output: output, seeds: &seeds, events: &events, interval: &interval)
         }
         var result = closure(seeds)
         if let record, !result.isEmpty {
@@ -206,12 +246,15 @@ struct LazyAutomaton {
 
     private mutating func consume(
         _ configuration: UInt64, _ byte: UInt8, record: UniquenessContext?, output: [UInt8], seeds: inout [UInt64],
-        events: inout StepEvents
+        events: inout StepEvents, interval: inout ByteInterval
     ) {
         let state = Self.nfaState(configuration)
         let frame = Self.frame(configuration)
-        for edge in grammar.nfa.byteEdges[Int(state)] where edge.low <= byte && byte <= edge.high {
-            if isViable(edge.target, frame: frame) { seeds.append(Self.pack(edge.target, frame)) }
+        for edge in grammar.nfa.byteEdges[Int(state)] {
+            interval.narrow(edge)
+            if edge.low <= byte && byte <= edge.high && isViable(edge.target, frame: frame) {
+                seeds.append(Self.pack(edge.target, frame))
+            }
         }
         guard grammar.nfa.isRuleAccept[Int(state)], frame != 0 else { return }
         let info = frames[Int(frame)]
@@ -225,7 +268,7 @@ struct LazyAutomaton {
         }
         let before = seeds.count
         for next in closure([Self.pack(info.returnState, info.parent)]) {
-            consume(next, byte, record: record, output: output, seeds: &seeds, events: &events)
+            consume(next, byte, record: record, output: output, seeds: &seeds, events: &events, interval: &interval)
         }
         // Only a return that lets the byte through ends the element.
         guard seeds.count > before else { return }
@@ -278,10 +321,14 @@ struct LazyAutomaton {
         let cached = transitions[slot]
         if cached != Self.unknown { return (cached, transitionIsDynamic[slot]) }
         var events = StepEvents()
-        let set = step(state, byte, record: nil, output: [], events: &events)
+        var interval = ByteInterval(byte)
+        let set = step(state, byte, record: nil, output: [], events: &events, interval: &interval)
         let target = set.isEmpty ? Self.dead : intern(set)
-        transitions[slot] = target
-        transitionIsDynamic[slot] = events.crossedUniqueReturn
+        // Every byte of the interval has the same outcome: fill them all (one step per edge range, not per byte).
+        for other in Int(interval.low)...Int(interval.high) {
+            transitions[Int(state) << 8 | other] = target
+            transitionIsDynamic[Int(state) << 8 | other] = events.crossedUniqueReturn
+        }
         return (target, events.crossedUniqueReturn)
     }
 
@@ -353,100 +400,18 @@ struct LazyAutomaton {
     mutating func mask(for state: Int32) -> Int32 {
         let cached = maskIndex[Int(state)]
         if cached >= 0 { return cached }
-        var bits = [UInt64](repeating: 0, count: (vocabulary.count + 63) / 64)
-        var dependents: [Int32] = []
-        var alwaysChecked: [Int32] = []
-        walkVocabulary(from: state, bits: &bits, dependents: &dependents, alwaysChecked: &alwaysChecked)
+        var parts = MaskParts(wordCount: (vocabulary.count + 63) / 64)
+        walkTrie(from: state, into: &parts)
         if isAccepting[Int(state)] {
-            for id in vocabulary.eosTokenIDs { bits[id >> 6] |= 1 << UInt64(id & 63) }
+            for id in vocabulary.eosTokenIDs { parts.bits[id >> 6] |= 1 << UInt64(id & 63) }
         }
-        maskBits.append(bits)
-        maskDependents.append(dependents)
-        maskAlwaysChecked.append(alwaysChecked)
+        maskBits.append(parts.bits)
+        maskDependents.append(parts.dependents)
+        maskCompletionChecked.append(parts.completionChecked)
+        maskAlwaysChecked.append(parts.alwaysChecked)
         let index = Int32(maskBits.count - 1)
         maskIndex[Int(state)] = index
         return index
-    }
-
-    /// Walks all usable tokens in byte order, reusing the states of the shared prefix with the previous token and
-    /// skipping every token that shares a rejected prefix.
-    private mutating func walkVocabulary(
-        from state: Int32, bits: inout [UInt64], dependents: inout [Int32], alwaysChecked: inout [Int32]
-    ) {
-        let rootFrames = Set(uniqueFrames[Int(state)])
-        var opensNewFrame: [Int32: Bool] = [:]
-        var always: [Bool] = [hasFiniteFrame[Int(state)]]
-        // Whether the path so far ended an element (a return from a unique frame): a later element end in the
-        // same token belongs to a new element, which the remainder shortcut does not cover.
-        var returned: [Bool] = [false]
-        // Whether the path so far entered a unique element frame the state did not have.
-        var opened: [Bool] = [false]
-        let sorted = vocabulary.sortedIDs
-        let shared = vocabulary.sharedPrefix
-        let storage = vocabulary.storage
-        let offsets = vocabulary.offsets
-        var states: [Int32] = [state]
-        var dynamic: [Bool] = [needsUniqueCheck[Int(state)]]
-        var validDepth = 0
-        var index = 0
-        while index < sorted.count {
-            let id = Int(sorted[index])
-            let start = Int(offsets[id])
-            let length = Int(offsets[id + 1]) - start
-            var depth = min(Int(shared[index]), validDepth)
-            var failedAt = -1
-            while depth < length {
-                let (target, isDynamic) = transition(states[depth], storage[start + depth])
-                if target < 0 {
-                    failedAt = depth
-                    break
-                }
-                let next = depth + 1
-                if states.count <= next {
-                    states.append(target)
-                    dynamic.append(false)
-                    always.append(false)
-                    returned.append(false)
-                    opened.append(false)
-                }
-                returned[next] = returned[depth] || isDynamic
-                states[next] = target
-                dynamic[next] = dynamic[depth] || isDynamic || needsUniqueCheck[Int(target)]
-                if dynamic[next] {
-                    let fresh: Bool
-                    if let known = opensNewFrame[target] {
-                        fresh = known
-                    } else {
-                        fresh = uniqueFrames[Int(target)].contains { !rootFrames.contains($0) }
-                        opensNewFrame[target] = fresh
-                    }
-                    opened[next] = opened[depth] || fresh
-                    always[next] = always[depth] || hasFiniteFrame[Int(target)]
-                        || ((returned[depth] || opened[depth]) && needsUniqueCheck[Int(target)])
-                } else {
-                    always[next] = false
-                    opened[next] = false
-                }
-                depth = next
-            }
-            if failedAt < 0 {
-                if always[length] || (dynamic[length] && storage[start..<start + length].contains(0x5C))
-                    || (!uniqueFrames[Int(states[length])].isEmpty && forcedCompletion(states[length]) != nil)
-                {
-                    alwaysChecked.append(Int32(id))
-                } else if dynamic[length] {
-                    dependents.append(Int32(id))
-                } else {
-                    bits[id >> 6] |= 1 << UInt64(id & 63)
-                }
-                validDepth = length
-                index += 1
-            } else {
-                validDepth = failedAt
-                index += 1
-                while index < sorted.count, Int(shared[index]) > failedAt { index += 1 }
-            }
-        }
     }
 
     /// Number of deterministic states built so far.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A model's tokens as exact byte strings, indexed for fast mask computation.
 ///
@@ -28,6 +29,12 @@ public final class TokenVocabulary: Sendable {
     let sortedIDs: [Int32]
     /// For `sortedIDs[i]`, the length of the prefix it shares with `sortedIDs[i - 1]` (0 for the first).
     let sharedPrefix: [Int32]
+    /// Per id: its position in `sortedIDs` (-1 for unusable ids), to keep token lists in byte order.
+    let byteOrderRank: [Int32]
+    /// Tries folded over scalar classes, built on first use and kept for the vocabulary's lifetime.
+    private let tries = Mutex<[ScalarClass: TokenTrie]>([:])
+    /// Most distinct classes kept; beyond this, states fall back to the plain byte trie.
+    static let maximumTrieClasses = 24
 
     /// Creates a vocabulary from token byte strings.
     ///
@@ -67,6 +74,21 @@ public final class TokenVocabulary: Sendable {
         self.isUsable = usable
         self.sortedIDs = ids.map { Int32($0) }
         self.sharedPrefix = shared
+        var rank = [Int32](repeating: -1, count: tokens.count)
+        for (position, id) in ids.enumerated() { rank[id] = Int32(position) }
+        self.byteOrderRank = rank
+    }
+
+    /// The trie of usable tokens folded over `scalarClass` (built on first request), or nil when too many
+    /// classes are cached already. The empty class always has its plain byte trie.
+    func trie(for scalarClass: ScalarClass) -> TokenTrie? {
+        tries.withLock { tries in
+            if let trie = tries[scalarClass] { return trie }
+            guard scalarClass.isEmpty || tries.count < Self.maximumTrieClasses else { return nil }
+            let trie = TokenTrie(scalarClass: scalarClass, ids: sortedIDs, storage: storage, offsets: offsets)
+            tries[scalarClass] = trie
+            return trie
+        }
     }
 
     /// The exact bytes token `id` stands for (empty for special tokens without text).

@@ -10,7 +10,8 @@ struct RandomWalk {
         var rejectedAllowedToken: Int?
         var steps: Int
         var forcedBytes: Int
-        /// A token whose mask bit disagreed with exact acceptance (only checked with `verifyMasks`).
+        /// A token whose mask bit disagreed with exact acceptance (only checked with `verifyMasks`), or a
+        /// difference between the trie-walk mask and the reference walk (only with `compareWithReference`).
         var maskMismatch: String?
     }
 
@@ -27,7 +28,8 @@ struct RandomWalk {
     }
 
     func run(
-        _ constraint: TokenConstraint, rng: inout SeededGenerator, maximumSteps: Int, verifyMasks: Bool = false
+        _ constraint: TokenConstraint, rng: inout SeededGenerator, maximumSteps: Int, verifyMasks: Bool = false,
+        compareWithReference: Bool = false
     ) -> Outcome {
         var matcher = constraint.makeMatcher()
         var mask = TokenMask(count: vocabulary.count)
@@ -40,6 +42,11 @@ struct RandomWalk {
                 precondition(matcher.accept(bytes: forced), "forced bytes rejected")
                 outcome.forcedBytes += forced.count
                 continue
+            }
+            if compareWithReference, let mismatch = matcher.maskMismatch() {
+                outcome.maskMismatch = mismatch
+                outcome.bytes = matcher.generatedBytes
+                return outcome
             }
             matcher.fillMask(into: &mask)
             if mask.isEmpty {
