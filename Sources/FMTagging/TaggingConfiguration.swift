@@ -36,9 +36,17 @@ public struct TaggingConfiguration: Sendable {
         return false
     }
 
-    /// A stable text describing every part but the model, for cache keys (tagging always uses `.contentTagging`).
+    /// The version of the library's own prompting (built-in instructions and examples, decoding rules).
+    /// Results cached under an older version are not reused: the library would answer differently now.
+    public static let promptingVersion = 2
+
+    /// A stable text describing every part but the model file, for cache keys.
     public var fingerprint: String {
-        var parts = ["schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? "")]
+        var parts = [
+            // `fm tag` and `fm eval` always use `.contentTagging`, so the use case needs no part of its own.
+            "prompting=\(Self.promptingVersion)",
+            "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
+        ]
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.jsonString) }
         parts.append("options=\(options.sampling.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")

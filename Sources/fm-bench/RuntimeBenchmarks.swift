@@ -72,7 +72,8 @@ extension RuntimeBenchmarks {
         var structured: [Double] = [], unconstrained: [Double] = [], forcedShare: [Double] = []
         for (index, text) in texts.prefix(max(1, repetitions)).enumerated() {
             let request = "Request \(index + 1). Tag this text: \(text)"
-            let session = LanguageModelSession(model: model)
+            // The tagging use case, so the lists have content (the general model tends to leave them empty).
+            let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
             let response = try await session.respond(to: request, schema: TaggingSchema.schema,
                                                      options: GenerationOptions(sampling: .greedy))
             guard let statistics = session.lastStatistics else { continue }

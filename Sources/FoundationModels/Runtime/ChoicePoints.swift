@@ -8,7 +8,7 @@ import Foundation
 /// token and splits the probability of multi-token labels. With choice points known, the generator scores
 /// every candidate's whole token sequence at once and takes the most likely one (see ``Generator``).
 struct ChoicePoints: Sendable, Hashable {
-    /// The most candidates scored in full; larger sets are first cut down by their first token's probability.
+    /// The most candidates scored in full; larger sets are decoded token by token.
     static let maximumCandidates = 16
 
     /// JSON literals (quoted strings, `true`/`false`) per property name.

@@ -215,8 +215,8 @@ extension Generator {
     /// The tokens of the most likely candidate at a choice point, accepted by `matcher`; `nil` when `output`
     /// is not at a choice with several candidates the grammar allows (then the token is sampled as usual).
     ///
-    /// Candidates are tokenized as the model would write them and scored together in one batched decode;
-    /// beyond ``ChoicePoints/maximumCandidates``, only those with the most likely first tokens are scored.
+    /// Candidates are tokenized as the model would write them and scored together in one batched decode.
+    /// Sets larger than ``ChoicePoints/maximumCandidates`` are decoded token by token.
     func choose(_ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext) throws(GenerationFailure) -> [Int32]? {
         guard let remainders = points.remainders(after: output) else { return nil }
         var candidates: [(tokens: [Int32], matcher: GrammarMatcher)] = []
@@ -228,12 +228,9 @@ extension Generator {
             guard tokens.allSatisfy({ trial.accept(token: Int($0)) }) else { continue }
             candidates.append((tokens, trial))
         }
-        guard candidates.count > 1 else { return nil }
-        if candidates.count > ChoicePoints.maximumCandidates {
-            let first = context.withLogits { logits in candidates.map { logits[Int($0.tokens[0])] } }
-            let kept = first.indices.sorted { first[$0] > first[$1] }.prefix(ChoicePoints.maximumCandidates).sorted()
-            candidates = kept.map { candidates[$0] }
-        }
+        // Measured on the labelled data: whole-value scoring helps small label sets and hurts large ones
+        // (cut down to the likeliest first tokens, it favoured short labels), so large sets stay token by token.
+        guard (2...ChoicePoints.maximumCandidates).contains(candidates.count) else { return nil }
         guard candidates.reduce(0, { $0 + $1.tokens.count - 1 }) <= context.batchSize else { return nil }
         let scores: [Double]
         do { scores = try context.logLikelihoods(of: candidates.map(\.tokens), after: 0) } catch {

@@ -108,6 +108,9 @@ final class LoadedModel: Sendable {
     func constraint(for document: SchemaDocument) throws -> TokenConstraint {
         if let cached = constraints.withLock({ $0[document] }) { return cached }
         let constraint = TokenConstraint(grammar: try Grammar(compiling: document), vocabulary: vocabulary)
+        // Build the masks up front (once per schema and model: ~2–40 ms on SmolLM2), so no token of a
+        // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
+        constraint.precomputeMasks(maximumStates: 2_000)
         let points = ChoicePoints(document: document)
         constraints.withLock { $0[document] = constraint }
         choices.withLock { $0[ObjectIdentifier(constraint)] = points }

@@ -44,15 +44,15 @@ enum TaggingExamples {
     static let examples: [Example] = [
         Example(
             text: "How do I fix a flat tire on my bike?",
-            tags: [.topics: ["bike repair", "cycling"], .actions: ["asking", "repairing"], .emotions: [],
+            tags: [.topics: ["cycling", "repair"], .actions: ["asking", "repairing"], .emotions: [],
                    .objects: ["bike", "tire"], .people: [], .places: []]),
         Example(
             text: "Packing list: 1. Tent 2. Sleeping bag 3. Flashlight",
-            tags: [.topics: ["camping", "packing list"], .actions: ["packing"], .emotions: [],
+            tags: [.topics: ["camping", "packing"], .actions: ["packing"], .emotions: [],
                    .objects: ["tent", "sleeping bag", "flashlight"], .people: [], .places: []]),
         Example(
             text: "The train was cancelled again and I missed my job interview. So frustrating!",
-            tags: [.topics: ["public transport", "job interview"], .actions: ["missing interview"],
+            tags: [.topics: ["commuting", "job interview"], .actions: ["missing interview"],
                    .emotions: ["frustration", "disappointment"], .objects: ["train"], .people: ["i"], .places: ["train station"]]),
         Example(
             text: "We hiked up the mountain trail with our dog and watched the sunset from the top.",
