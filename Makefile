@@ -57,6 +57,8 @@ chat: setup release
 	.build/release/fm chat --greedy
 
 test: setup gemma adapter
+	# Build every product first: the CLI tests run the real `fm` binary.
+	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 
 bench: setup gemma

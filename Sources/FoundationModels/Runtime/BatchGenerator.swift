@@ -33,12 +33,7 @@ struct BatchGenerator {
     private struct Slot {
         var job: Int
         var sequence: Int
-        var matcher: GrammarMatcher?
-        var mask: TokenMask?
-        var sampler: TokenSampler
-        var outcome: GenerationOutcome
-        var pending: [Int32]
-        var loopGuard = LoopGuard()
+        var decoder: SequenceDecoder
         var started: UInt64
         var prefilled: UInt64?
     }
@@ -73,16 +68,16 @@ struct BatchGenerator {
         var active: [Slot] = []
         var free = Array((0..<sequences).reversed())
 
-        func finish(_ slot: Slot, _ result: Result<GenerationOutcome, GenerationFailure>) {
-            var result = result
-            if case .success(var outcome) = result {
+        func finish(_ slot: Slot, _ result: Result<GenerationStop, GenerationFailure>) {
+            results[slot.job] = result.map { stop in
+                var outcome = slot.decoder.outcome
+                outcome.stop = stop
                 let now = DispatchTime.now().uptimeNanoseconds
                 let prefilled = slot.prefilled ?? now
                 outcome.prefillSeconds = Double(prefilled - slot.started) / 1e9
                 outcome.decodeSeconds = Double(now - prefilled) / 1e9
-                result = .success(outcome)
+                return outcome
             }
-            results[slot.job] = result
             free.append(slot.sequence)
         }
 
@@ -118,14 +113,9 @@ struct BatchGenerator {
                     reuse -= 1
                     context.truncate(sequence: sequence, to: reuse)
                 }
-                let constraint = jobs[job].constraint
-                active.append(Slot(
-                    job: job, sequence: sequence,
-                    matcher: constraint?.makeMatcher(), mask: constraint.map { TokenMask(count: $0.vocabulary.count) },
-                    sampler: TokenSampler(jobs[job].sampling),
-                    outcome: GenerationOutcome(bytes: [], stop: .finished, promptTokens: prompt.count,
-                                               reusedTokens: reuse, sampledTokens: 0, forcedTokens: 0),
-                    pending: Array(prompt[reuse...]), started: DispatchTime.now().uptimeNanoseconds))
+                let decoder = SequenceDecoder(job: jobs[job], model: model, promptTokens: prompt.count, reusedTokens: reuse,
+                                              pending: Array(prompt[reuse...]))
+                active.append(Slot(job: job, sequence: sequence, decoder: decoder, started: DispatchTime.now().uptimeNanoseconds))
                 startedNow.append(prompt)
             }
             queue = deferred + queue
@@ -133,16 +123,18 @@ struct BatchGenerator {
             // Forced text and the limits, per slot, before the shared evaluation.
             var index = 0
             while index < active.count {
-                if let result = advanceBeforeEvaluation(&active[index], context: context, maximumTokens: jobs[active[index].job].maximumTokens) {
-                    finish(active.remove(at: index), result)
-                } else {
+                let cached = context.cachedTokens[active[index].sequence].count
+                let result = Result { () throws(GenerationFailure) in try active[index].decoder.prepareStep(cached: cached) }
+                if case .success(nil) = result {
                     index += 1
+                } else {
+                    finish(active.remove(at: index), result.map { $0 ?? .finished })
                 }
             }
             guard !active.isEmpty else { continue }
 
             do {
-                try context.evaluate(active.map { (sequence: $0.sequence, tokens: $0.pending) })
+                try context.evaluate(active.map { (sequence: $0.sequence, tokens: $0.decoder.pending) })
             } catch {
                 // A full batch context: the jobs in flight fail as they would have alone at the window's end.
                 let failure: GenerationFailure = error.code == .contextFull
@@ -155,12 +147,14 @@ struct BatchGenerator {
             let now = DispatchTime.now().uptimeNanoseconds
             index = 0
             while index < active.count {
-                active[index].pending.removeAll(keepingCapacity: true)
+                active[index].decoder.pending.removeAll(keepingCapacity: true)
                 if active[index].prefilled == nil { active[index].prefilled = now }
-                if let result = sample(&active[index], context: context) {
-                    finish(active.remove(at: index), result)
-                } else {
+                let token = context.withLogits(sequence: active[index].sequence) { active[index].decoder.pickToken(from: $0) }
+                let result = Result { () throws(GenerationFailure) in try active[index].decoder.accept(token) }
+                if case .success(false) = result {
                     index += 1
+                } else {
+                    finish(active.remove(at: index), result.map { _ in .finished })
                 }
             }
         }
@@ -176,68 +170,5 @@ struct BatchGenerator {
             if length > best.length { best = (sequence, length) }
         }
         return best
-    }
-
-    /// Appends forced text and checks the limits; a result ends the slot's job.
-    private func advanceBeforeEvaluation(_ slot: inout Slot, context: LlamaContext, maximumTokens: Int?) -> Result<GenerationOutcome, GenerationFailure>? {
-        if var active = slot.matcher, var mask = slot.mask {
-            let forced = active.forcedBytes()
-            if !forced.isEmpty, let (tokens, bytes) = Generator(model: model).forcedTokens(forced, matcher: &active, mask: &mask) {
-                slot.pending.append(contentsOf: tokens)
-                slot.outcome.forcedTokens += tokens.count
-                slot.outcome.bytes.append(contentsOf: bytes)
-                for token in tokens { slot.loopGuard.observe(token, bytes: model.llama.tokenBytes[Int(token)]) }
-                slot.matcher = active
-            }
-            slot.mask = mask
-            if active.isComplete { return .success(slot.outcome) }
-        }
-        if let maximumTokens, slot.outcome.sampledTokens + slot.outcome.forcedTokens >= maximumTokens {
-            var outcome = slot.outcome
-            outcome.stop = .maximumTokens
-            return .success(outcome)
-        }
-        if context.cachedTokens[slot.sequence].count + slot.pending.count >= model.contextSize {
-            if slot.matcher != nil {
-                return .failure(.truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete."))
-            }
-            return .failure(.contextOverflow("The response reached the end of the context window (\(model.contextSize) tokens) before it finished."))
-        }
-        return nil
-    }
-
-    /// Samples the slot's next token from its fresh logits; a result ends the slot's job.
-    private func sample(_ slot: inout Slot, context: LlamaContext) -> Result<GenerationOutcome, GenerationFailure>? {
-        let token: Int32?
-        if let active = slot.matcher, var mask = slot.mask {
-            active.fillMask(into: &mask)
-            slot.loopGuard.apply(to: &mask)
-            token = mask.words.withUnsafeBufferPointer { words in
-                context.withLogits(sequence: slot.sequence) { slot.sampler.sample($0, allowed: words) }
-            }
-            slot.mask = mask
-        } else {
-            token = context.withLogits(sequence: slot.sequence) { slot.sampler.sample($0) }
-        }
-        guard let token else {
-            return .failure(.runtime("The grammar allows no token here (output so far: \(slot.outcome.text))."))
-        }
-        if model.llama.isEndOfGeneration(token) {
-            if let active = slot.matcher, !active.canTerminate {
-                return .failure(.truncated("The model ended its turn before the value was complete: \(slot.outcome.text)"))
-            }
-            return .success(slot.outcome)
-        }
-        if var active = slot.matcher {
-            guard active.accept(token: Int(token)) else {
-                return .failure(.runtime("The grammar rejected token \(token) it had allowed."))
-            }
-            slot.matcher = active
-        }
-        slot.outcome.sampledTokens += 1
-        slot.outcome.bytes.append(contentsOf: model.llama.tokenBytes[Int(token)])
-        slot.loopGuard.observe(token, bytes: model.llama.tokenBytes[Int(token)])
-        slot.pending.append(token)
-        return nil
     }
 }

@@ -66,23 +66,17 @@ struct Generator {
         do { context = try model.borrowContext(for: promptTokens) } catch { throw .runtime("\(error)") }
         defer { model.returnContext(context) }
 
-        var matcher = job.constraint?.makeMatcher()
-        var mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
-        var sampler = TokenSampler(job.sampling)
-        var outcome = GenerationOutcome(bytes: [], stop: .finished, promptTokens: promptTokens.count,
-                                        reusedTokens: 0, sampledTokens: 0, forcedTokens: 0)
-        var pending = promptTokens  // tokens to evaluate before the next sample
-        var loopGuard = LoopGuard()
+        var decoder = SequenceDecoder(job: job, model: model, promptTokens: promptTokens.count, reusedTokens: 0, pending: promptTokens)
         var isFirst = true
 
         func evaluatePending() throws(GenerationFailure) {
             do {
                 if isFirst {
-                    outcome.reusedTokens = try context.prepare(pending)
+                    decoder.outcome.reusedTokens = try context.prepare(decoder.pending)
                     isFirst = false
                     prefilled = DispatchTime.now().uptimeNanoseconds
                 } else {
-                    try context.evaluate(pending)
+                    try context.evaluate(decoder.pending)
                 }
             } catch {
                 if error.code == .contextFull {
@@ -90,11 +84,11 @@ struct Generator {
                 }
                 throw .runtime(error.description)
             }
-            pending.removeAll(keepingCapacity: true)
+            decoder.pending.removeAll(keepingCapacity: true)
         }
 
-        func finished(_ stop: GenerationStop = .finished) -> GenerationOutcome {
-            var result = outcome
+        func finished(_ stop: GenerationStop) -> GenerationOutcome {
+            var result = decoder.outcome
             result.stop = stop
             let now = DispatchTime.now().uptimeNanoseconds
             result.prefillSeconds = Double(prefilled - started) / 1e9
@@ -102,112 +96,34 @@ struct Generator {
             return result
         }
 
+        func reportIfGrown(from count: Int) {
+            if decoder.outcome.bytes.count > count { progress?(decoder.outcome.bytes) }
+        }
+
         while true {
             if isCancelled() { throw .cancelled }
-            // Forced continuation: the grammar allows exactly one text here, so append it unsampled and
-            // evaluate it together with whatever is pending, in one batch.
-            if var active = matcher, var currentMask = mask {
-                let forced = active.forcedBytes()
-                if !forced.isEmpty, let (tokens, bytes) = forcedTokens(forced, matcher: &active, mask: &currentMask) {
-                    pending.append(contentsOf: tokens)
-                    outcome.forcedTokens += tokens.count
-                    outcome.bytes.append(contentsOf: bytes)
-                    for token in tokens { loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)]) }
-                    matcher = active
-                    progress?(outcome.bytes)
-                }
-                mask = currentMask
-                if active.isComplete {
-                    return finished()
-                }
-            }
-            if let limit = job.maximumTokens, outcome.sampledTokens + outcome.forcedTokens >= limit {
-                return finished(.maximumTokens)
-            }
+            var reported = decoder.outcome.bytes.count
             // Before the first evaluation the context still holds another request's tokens, which
             // `prepare` replaces; only afterwards does the cache count toward the window.
-            let projected = isFirst ? pending.count : context.cachedTokens[0].count + pending.count
-            if projected >= model.contextSize {
-                // A value cut off by the window end is malformed: guided generation reports a decoding failure.
-                if matcher != nil {
-                    throw .truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete.")
-                }
-                throw .contextOverflow(
-                    "The response reached the end of the context window (\(model.contextSize) tokens) before it finished.")
-            }
+            let stop = try decoder.prepareStep(cached: isFirst ? 0 : context.cachedTokens[0].count)
+            reportIfGrown(from: reported)
+            if let stop { return finished(stop) }
             try evaluatePending()
 
+            reported = decoder.outcome.bytes.count
             // A choice among fixed values, decoded greedily: take the value with the most likely whole token
             // sequence rather than the one with the most likely first token.
-            if job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = job.choicePoints, var active = matcher,
-               let tokens = try choose(points, output: outcome.bytes, matcher: &active, context: context) {
-                matcher = active
-                pending.append(contentsOf: tokens)
-                outcome.sampledTokens += tokens.count
-                outcome.bytes.append(contentsOf: tokens.flatMap { llama.tokenBytes[Int($0)] })
-                for token in tokens { loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)]) }
-                progress?(outcome.bytes)
+            if job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = job.choicePoints,
+               var active = decoder.matcher,
+               let tokens = try choose(points, output: decoder.outcome.bytes, matcher: &active, context: context) {
+                decoder.acceptChosen(tokens, matcher: active)
+                reportIfGrown(from: reported)
                 continue
             }
-
-            let token: Int32?
-            if let active = matcher, var currentMask = mask {
-                active.fillMask(into: &currentMask)
-                loopGuard.apply(to: &currentMask)
-                token = currentMask.words.withUnsafeBufferPointer { words in
-                    context.withLogits { sampler.sample($0, allowed: words) }
-                }
-                mask = currentMask
-            } else {
-                token = context.withLogits { sampler.sample($0) }
-            }
-            guard let token else {
-                throw .runtime("The grammar allows no token here (output so far: \(String(decoding: outcome.bytes, as: UTF8.self))).")
-            }
-            if llama.isEndOfGeneration(token) {
-                if let active = matcher, !active.canTerminate {
-                    throw .truncated("The model ended its turn before the value was complete: \(outcome.text)")
-                }
-                return finished()
-            }
-            if var active = matcher {
-                guard active.accept(token: Int(token)) else {
-                    throw .runtime("The grammar rejected token \(token) it had allowed.")
-                }
-                matcher = active
-            }
-            outcome.sampledTokens += 1
-            outcome.bytes.append(contentsOf: llama.tokenBytes[Int(token)])
-            loopGuard.observe(token, bytes: llama.tokenBytes[Int(token)])
-            pending.append(token)
-            progress?(outcome.bytes)
+            let token = context.withLogits { decoder.pickToken(from: $0) }
+            if try decoder.accept(token) { return finished(.finished) }
+            reportIfGrown(from: reported)
         }
-    }
-
-    /// The model's own tokenization of forced text, accepted by the matcher token by token; `nil` (sample
-    /// instead) if the bytes are not whole UTF-8 text, the matcher disagrees, or nothing is left to force.
-    ///
-    /// The last token is held back when an allowed token extends it: the model would have written, say, `":["`
-    /// where the forced text ends in `":[`, and forcing the shorter token would show it a split it never saw in
-    /// training. The model then samples that boundary token itself, under the mask.
-    func forcedTokens(_ bytes: [UInt8], matcher: inout GrammarMatcher, mask: inout TokenMask) -> (tokens: [Int32], bytes: [UInt8])? {
-        guard let text = String(validating: bytes, as: UTF8.self),
-            var tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false),
-            let last = tokens.last
-        else { return nil }
-        var trial = matcher
-        for token in tokens.dropLast() where !trial.accept(token: Int(token)) {
-            return nil
-        }
-        trial.fillMask(into: &mask)
-        if QualityLevers.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
-            tokens.removeLast()
-        } else if !trial.accept(token: Int(last)) {
-            return nil
-        }
-        guard !tokens.isEmpty else { return nil }
-        matcher = trial
-        return (tokens, tokens.flatMap { model.llama.tokenBytes[Int($0)] })
     }
 }
 

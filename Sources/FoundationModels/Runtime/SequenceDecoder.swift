@@ -1,0 +1,139 @@
+import FMDecoding
+import FMLlama
+
+/// One response being decoded: its grammar state, sampler, loop guard, output so far, and the tokens that
+/// wait to be evaluated.
+///
+/// ``Generator`` drives one of these and ``BatchGenerator`` many, so a response decoded in a batch follows
+/// exactly the rules of a lone one: the same forced text, masks, limits and errors. The driver owns the
+/// context; each step is `prepareStep` (forced text and limits), an evaluation of ``pending``, then
+/// ``pickToken(from:)`` and ``accept(_:)`` on the fresh logits.
+struct SequenceDecoder {
+    let model: LoadedModel
+    private let maximumTokens: Int?
+    private(set) var matcher: GrammarMatcher?
+    private var mask: TokenMask?
+    private var sampler: TokenSampler
+    private var loopGuard = LoopGuard()
+    /// The response so far, with its token counts.
+    var outcome: GenerationOutcome
+    /// Tokens to evaluate before the next sample.
+    var pending: [Int32]
+
+    init(job: GenerationJob, model: LoadedModel, promptTokens: Int, reusedTokens: Int, pending: [Int32]) {
+        self.model = model
+        maximumTokens = job.maximumTokens
+        matcher = job.constraint?.makeMatcher()
+        mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
+        sampler = TokenSampler(job.sampling)
+        outcome = GenerationOutcome(bytes: [], stop: .finished, promptTokens: promptTokens,
+                                    reusedTokens: reusedTokens, sampledTokens: 0, forcedTokens: 0)
+        self.pending = pending
+    }
+
+    /// Appends the text the grammar forces (to be evaluated with whatever is pending, in one batch), then
+    /// checks the limits.
+    ///
+    /// - Parameter cached: Tokens of this response's sequence already in the KV cache.
+    /// - Returns: Why the response ends here — the value is complete, or `maximumTokens` is reached — or
+    ///   `nil` to evaluate ``pending`` and sample.
+    /// - Throws: When the next evaluation would pass the context window.
+    mutating func prepareStep(cached: Int) throws(GenerationFailure) -> GenerationStop? {
+        if var active = matcher, var currentMask = mask {
+            let forced = active.forcedBytes()
+            if !forced.isEmpty, let tokens = forcedTokens(forced, matcher: &active, mask: &currentMask) {
+                outcome.forcedTokens += tokens.count
+                append(tokens)
+                matcher = active
+            }
+            mask = currentMask
+            if active.isComplete { return .finished }
+        }
+        if let maximumTokens, outcome.sampledTokens + outcome.forcedTokens >= maximumTokens {
+            return .maximumTokens
+        }
+        if cached + pending.count >= model.contextSize {
+            // A value cut off by the window end is malformed: guided generation reports a decoding failure.
+            if matcher != nil {
+                throw .truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete.")
+            }
+            throw .contextOverflow("The response reached the end of the context window (\(model.contextSize) tokens) before it finished.")
+        }
+        return nil
+    }
+
+    /// The next token from fresh logits, masked by the grammar and the loop guard; `nil` if nothing is allowed.
+    mutating func pickToken(from logits: UnsafeBufferPointer<Float>) -> Int32? {
+        guard let active = matcher, var currentMask = mask else { return sampler.sample(logits) }
+        active.fillMask(into: &currentMask)
+        loopGuard.apply(to: &currentMask)
+        mask = currentMask
+        return currentMask.words.withUnsafeBufferPointer { sampler.sample(logits, allowed: $0) }
+    }
+
+    /// Takes a picked token into the response.
+    ///
+    /// - Returns: `true` when the token ends the turn (end of generation where the value may end).
+    mutating func accept(_ token: Int32?) throws(GenerationFailure) -> Bool {
+        guard let token else {
+            throw .runtime("The grammar allows no token here (output so far: \(outcome.text)).")
+        }
+        if model.llama.isEndOfGeneration(token) {
+            if let active = matcher, !active.canTerminate {
+                throw .truncated("The model ended its turn before the value was complete: \(outcome.text)")
+            }
+            return true
+        }
+        if var active = matcher {
+            guard active.accept(token: Int(token)) else {
+                throw .runtime("The grammar rejected token \(token) it had allowed.")
+            }
+            matcher = active
+        }
+        outcome.sampledTokens += 1
+        append([token])
+        return false
+    }
+
+    /// Takes a value the model chose by whole-sequence likelihood: its tokens, already accepted by `matcher`.
+    mutating func acceptChosen(_ tokens: [Int32], matcher chosen: GrammarMatcher) {
+        matcher = chosen
+        outcome.sampledTokens += tokens.count
+        append(tokens)
+    }
+
+    private mutating func append(_ tokens: [Int32]) {
+        pending.append(contentsOf: tokens)
+        for token in tokens {
+            let bytes = model.llama.tokenBytes[Int(token)]
+            outcome.bytes.append(contentsOf: bytes)
+            loopGuard.observe(token, bytes: bytes)
+        }
+    }
+
+    /// The model's own tokenization of forced text, accepted by the matcher token by token; `nil` (sample
+    /// instead) if the bytes are not whole UTF-8 text, the matcher disagrees, or nothing is left to force.
+    ///
+    /// The last token is held back when an allowed token extends it: the model would have written, say, `":["`
+    /// where the forced text ends in `":[`, and forcing the shorter token would show it a split it never saw in
+    /// training. The model then samples that boundary token itself, under the mask.
+    private func forcedTokens(_ bytes: [UInt8], matcher: inout GrammarMatcher, mask: inout TokenMask) -> [Int32]? {
+        guard let text = String(validating: bytes, as: UTF8.self),
+            var tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false),
+            let last = tokens.last
+        else { return nil }
+        var trial = matcher
+        for token in tokens.dropLast() where !trial.accept(token: Int(token)) {
+            return nil
+        }
+        trial.fillMask(into: &mask)
+        if QualityLevers.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
+            tokens.removeLast()
+        } else if !trial.accept(token: Int(last)) {
+            return nil
+        }
+        guard !tokens.isEmpty else { return nil }
+        matcher = trial
+        return tokens
+    }
+}
