@@ -26,7 +26,7 @@ let package = Package(
         // MARK: Public API
         .target(
             name: "FoundationModels",
-            dependencies: ["FoundationModelsMacros", "FMDecoding", "FMLlama"],
+            dependencies: ["FoundationModelsMacros", "FMEngine", "FMDecoding", "FMLlama"],
             swiftSettings: swiftSettings
         ),
         .macro(
@@ -47,6 +47,9 @@ let package = Package(
         // MARK: llama.cpp runtime (the only place that calls llama.cpp)
         .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
+
+        // MARK: The in-process engine: loaded models, the token loop and its decisions (llama.cpp through FMLlama)
+        .target(name: "FMEngine", dependencies: ["FMDecoding", "FMLlama"], swiftSettings: swiftSettings),
 
         // MARK: Tagging at scale (batch tagging, evaluation, statistics, result cache)
         .target(
@@ -92,6 +95,7 @@ let package = Package(
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMEngineTests", dependencies: ["FMEngine", "FMDecoding"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],

@@ -20,7 +20,7 @@ public struct Tagger: Sendable {
         // Examples carry no response format, so the schema is described once, in the real prompt.
         for example in configuration.examples {
             entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
-            entries.append(.response(.init(segments: [.structure(.init(source: "example", content: example.result))])))
+            entries.append(.response(.init(segments: [.structure(.init(schemaName: "example", content: example.result))])))
         }
         return Transcript(entries: entries)
     }
@@ -53,22 +53,33 @@ public struct Tagger: Sendable {
 }
 
 extension Tagger {
-    /// Tags several texts; with `parallel` above 1 up to that many are decoded together in one llama.cpp batch
-    /// (each still as the first request of its own session), otherwise one after another.
+    /// Tags several texts, each in its own session, keeping up to `parallel` requests in flight: the model's
+    /// engine decodes concurrent requests together in one llama.cpp batch (and evaluates their shared
+    /// instructions once). Results are in input order.
     public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
-        guard parallel > 1, texts.count > 1 else {
+        let width = max(1, parallel)
+        guard width > 1, texts.count > 1 else {
             var results: [Result<GeneratedContent, TaggingFailure>] = []
             for text in texts { results.append(await tag(text)) }
             return results
         }
-        let results = await LanguageModelSession.respondIndependently(
-            to: texts, schema: configuration.schema, model: configuration.model, transcript: startingTranscript,
-            options: configuration.options, parallel: parallel)
-        return results.map { result in
-            result.mapError { error in
-                if let error = error as? LanguageModelSession.GenerationError { return Self.failure(for: error) }
-                return TaggingFailure(code: "generation-failed", message: "\(error)")
+        return await withTaskGroup(of: (Int, Result<GeneratedContent, TaggingFailure>).self) { group in
+            var results = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: texts.count)
+            var next = 0
+            while next < min(width, texts.count) {
+                let index = next
+                group.addTask { (index, await self.tag(texts[index])) }
+                next += 1
             }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                if next < texts.count {
+                    let index = next
+                    group.addTask { (index, await self.tag(texts[index])) }
+                    next += 1
+                }
+            }
+            return results.map { $0! }
         }
     }
 }

@@ -20,7 +20,7 @@ public struct TaggingConfiguration: Sendable {
         schema: GenerationSchema,
         instructions: String? = nil,
         examples: [(text: String, result: GeneratedContent)] = [],
-        options: GenerationOptions = GenerationOptions(sampling: .greedy)
+        options: GenerationOptions = GenerationOptions(samplingMode: .greedy)
     ) {
         self.model = model
         self.schema = schema
@@ -31,8 +31,8 @@ public struct TaggingConfiguration: Sendable {
 
     /// Whether results are deterministic (greedy), and therefore cacheable.
     public var isDeterministic: Bool {
-        if options.sampling == .greedy { return true }
-        if options.sampling == nil, options.temperature == nil || options.temperature == 0 { return true }
+        if options.samplingMode == .greedy { return true }
+        if options.samplingMode == nil, options.temperature == nil || options.temperature == 0 { return true }
         return false
     }
 
@@ -47,8 +47,8 @@ public struct TaggingConfiguration: Sendable {
             "prompting=\(Self.promptingVersion)",
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
-        for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.jsonString) }
-        parts.append("options=\(options.sampling.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
+        for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
+        parts.append("options=\(options.samplingMode.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
     }
 }

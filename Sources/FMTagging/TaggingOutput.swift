@@ -25,7 +25,7 @@ public enum TaggingOutput {
                 properties: ["code": GeneratedContent(kind: .string(failure.code)), "message": GeneratedContent(kind: .string(failure.message))],
                 orderedKeys: ["code", "message"]))
         }
-        return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).jsonString
+        return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).compactJSONString
     }
 
     /// The ids of the complete records in existing output, and how many bytes of it are whole lines

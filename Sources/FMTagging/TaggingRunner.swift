@@ -62,7 +62,7 @@ public struct TaggingRunner: Sendable {
             for (item, result) in zip(pending, results) {
                 outcomes[item.index] = result
                 if cacheable, let cache, case .success(let content) = result {
-                    try? cache.store(content.jsonString, forKey: cacheKey(for: item.text))
+                    try? cache.store(content.compactJSONString, forKey: cacheKey(for: item.text))
                 }
             }
             for (record, outcome) in zip(chunk, outcomes) {

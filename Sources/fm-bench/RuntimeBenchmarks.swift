@@ -26,7 +26,7 @@ enum RuntimeBenchmarks {
             // A fresh first line each time, so no run finds the prompt in the KV cache.
             let text = "Request \(repetition + 1). " + prompt
             let session = LanguageModelSession(model: model)
-            let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 96)
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 96)
             _ = try await session.respond(to: text, options: options)
             guard let statistics = session.lastStatistics else { throw BenchmarkFailure("no statistics recorded") }
             let prefilled = statistics.promptTokens - statistics.reusedTokens
@@ -75,9 +75,9 @@ extension RuntimeBenchmarks {
             // The tagging use case, so the lists have content (the general model tends to leave them empty).
             let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
             let response = try await session.respond(to: request, schema: TaggingSchema.schema,
-                                                     options: GenerationOptions(sampling: .greedy))
+                                                     options: GenerationOptions(samplingMode: .greedy))
             guard let statistics = session.lastStatistics else { continue }
-            let jsonTokens = try llama.tokenize(response.rawContent.jsonString, addSpecial: false, parseSpecial: false)
+            let jsonTokens = try llama.tokenize(response.rawContent.compactJSONString, addSpecial: false, parseSpecial: false)
             let rendered = llama.renderChat([ChatMessage(role: "user", content: request)], addAssistantPrefix: true)
             let prompt = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence)
             let raw = try RawDecodeLoop.run(model: llama, prompt: prompt, decodeCount: jsonTokens.count, contextLength: model.contextSize)
@@ -85,7 +85,7 @@ extension RuntimeBenchmarks {
             unconstrained.append(raw.decodeSeconds)
             let total = statistics.sampledTokens + statistics.forcedTokens
             forcedShare.append(total > 0 ? Double(statistics.forcedTokens) / Double(total) : 0)
-            print("  \(response.rawContent.jsonString)  (\(statistics.sampledTokens) sampled + \(statistics.forcedTokens) forced; unconstrained: \(jsonTokens.count) tokens)")
+            print("  \(response.rawContent.compactJSONString)  (\(statistics.sampledTokens) sampled + \(statistics.forcedTokens) forced; unconstrained: \(jsonTokens.count) tokens)")
         }
         print("")
         print("structured response vs unconstrained generation of the same JSON (median, seconds after the prompt)")

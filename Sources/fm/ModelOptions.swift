@@ -42,6 +42,6 @@ struct SamplingOptions: ParsableArguments {
     var generationOptions: GenerationOptions {
         let sampling: GenerationOptions.SamplingMode? =
             greedy ? .greedy : seed.map { .random(probabilityThreshold: 0.9, seed: $0) }
-        return GenerationOptions(sampling: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
+        return GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
     }
 }

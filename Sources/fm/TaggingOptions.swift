@@ -56,9 +56,9 @@ struct TaggingOptions: ParsableArguments {
 
     var generationOptions: GenerationOptions {
         if let temperature, temperature > 0 {
-            return GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature)
+            return GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature)
         }
-        return GenerationOptions(sampling: .greedy)
+        return GenerationOptions(samplingMode: .greedy)
     }
 
     func cache() -> ResultCache? {

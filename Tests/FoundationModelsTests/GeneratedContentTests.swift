@@ -10,12 +10,12 @@ struct GeneratedContentTests {
             return
         }
         #expect(keys == ["zeta", "alpha", "mid", "beta"])
-        #expect(content.jsonString == #"{"zeta":1,"alpha":"a","mid":true,"beta":[1,2]}"#)
+        #expect(content.jsonString == #"{"zeta": 1, "alpha": "a", "mid": true, "beta": [1, 2]}"#)
     }
 
     @Test func duplicateKeysKeepTheFirstPositionAndLastValue() {
         let content = GeneratedContent(properties: ["a": 1, "b": 2, "a": 3])
-        #expect(content.jsonString == #"{"a":3,"b":2}"#)
+        #expect(content.jsonString == #"{"a": 3, "b": 2}"#)
     }
 
     @Test func uniquingKeysCombinesDuplicates() throws {
@@ -23,7 +23,7 @@ struct GeneratedContentTests {
         let content = try GeneratedContent(properties: pairs) { first, second in
             try first.value(Int.self) + second.value(Int.self)
         }
-        #expect(content.jsonString == #"{"a":4,"b":2}"#)
+        #expect(content.jsonString == #"{"a": 4, "b": 2}"#)
 
         struct Conflict: Error {}
         #expect(throws: Conflict.self) {
@@ -33,7 +33,7 @@ struct GeneratedContentTests {
 
     @Test func elementsAndKindInitializers() {
         let elements: [any ConvertibleToGeneratedContent] = ["x", 2.5, false]
-        #expect(GeneratedContent(elements: elements).jsonString == #"["x",2.5,false]"#)
+        #expect(GeneratedContent(elements: elements).jsonString == #"["x", 2.5, false]"#)
         let id = GenerationID()
         #expect(GeneratedContent(kind: .null, id: id).id == id)
         #expect(GeneratedContent("text", id: id).id == id)
@@ -46,7 +46,7 @@ struct GeneratedContentTests {
             properties: ["b": GeneratedContent(2), "a": GeneratedContent(1), "c": GeneratedContent(3)],
             orderedKeys: ["c", "missing", "c"]
         ))
-        #expect(content.jsonString == #"{"c":3,"a":1,"b":2}"#)
+        #expect(content.jsonString == #"{"c": 3, "a": 1, "b": 2}"#)
     }
 
     @Test(arguments: [
@@ -136,13 +136,13 @@ struct GeneratedContentTests {
     }
 
     @Test func debugDescriptionShowsJSONAndCompleteness() throws {
-        #expect(GeneratedContent(properties: ["a": 1]).debugDescription == #"GeneratedContent({"a":1})"#)
+        #expect(GeneratedContent(properties: ["a": 1]).debugDescription == #"GeneratedContent({"a": 1})"#)
         #expect(try GeneratedContent(json: #"{"a":"#).debugDescription == "GeneratedContent({}, incomplete)")
     }
 
     @Test func generableValuesRoundTripThroughContent() throws {
         let cat = Cat(name: "Tom", age: 3, toys: [Toy(kind: .ball)])
-        #expect(cat.generatedContent.jsonString == #"{"name":"Tom","age":3,"nickname":null,"toys":[{"kind":"ball"}]}"#)
+        #expect(cat.generatedContent.jsonString == #"{"name": "Tom", "age": 3, "nickname": null, "toys": [{"kind": "ball"}]}"#)
         #expect(try Cat(cat.generatedContent) == cat)
         let partial = cat.asPartiallyGenerated()
         #expect(partial.name == "Tom")
@@ -155,5 +155,14 @@ struct GeneratedContentTests {
         #expect(try Int?(GeneratedContent.null) == nil)
         #expect(try Int?(GeneratedContent(4)) == 4)
         #expect(throws: DecodingError.self) { try Never(GeneratedContent.null) }
+    }
+
+    /// Apple's `jsonString` writes a space after each colon and comma (same order, numbers and escaping);
+    /// the model reads and writes the compact form.
+    @Test func jsonStringIsSpacedLikeApplesAndCompactJSONIsNot() throws {
+        let content = try GeneratedContent(json: #"{"a":1,"b":[1,2],"c":{"d":"x, y: z"},"e":[],"f":{}}"#)
+        #expect(content.jsonString == #"{"a": 1, "b": [1, 2], "c": {"d": "x, y: z"}, "e": [], "f": {}}"#)
+        #expect(content.compactJSONString == #"{"a":1,"b":[1,2],"c":{"d":"x, y: z"},"e":[],"f":{}}"#)
+        #expect(try GeneratedContent(json: content.jsonString) == content)
     }
 }

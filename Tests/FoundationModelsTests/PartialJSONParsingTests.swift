@@ -54,7 +54,7 @@ struct PartialJSONParsingTests {
     ])
     func truncationsKeepWhatIsKnown(_ prefix: String, _ expected: String) throws {
         let content = try GeneratedContent(json: prefix)
-        #expect(content.jsonString == expected)
+        #expect(content.compactJSONString == expected)
         #expect(!content.isComplete)
     }
 
@@ -89,7 +89,7 @@ struct PartialJSONParsingTests {
     }
 
     @Test func duplicateKeysKeepTheLastValue() throws {
-        #expect(try GeneratedContent(json: #"{"a":1,"b":2,"a":3}"#).jsonString == #"{"a":3,"b":2}"#)
+        #expect(try GeneratedContent(json: #"{"a":1,"b":2,"a":3}"#).compactJSONString == #"{"a":3,"b":2}"#)
     }
 
     @Test func randomTreesRoundTripExactly() throws {

@@ -13,11 +13,11 @@ struct TranscriptCodingTests {
             .instructions(.init(segments: [.text(.init(content: "Be brief."))],
                                 toolDefinitions: [.init(name: "getWeather", description: "Weather for a city.", parameters: parameters)])),
             .prompt(.init(segments: [.text(.init(content: "Weather in Paris?"))],
-                          options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 32))),
+                          options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 32))),
             .toolCalls(.init(id: "calls", [.init(id: "c1", toolName: "getWeather", arguments: arguments)])),
             .toolOutput(.init(id: "c1", toolName: "getWeather", segments: [.text(.init(content: "31 degrees"))])),
             .response(.init(assetIDs: ["model.gguf"], segments: [
-                .structure(.init(source: "Report", content: try GeneratedContent(json: #"{"b":1,"a":[true,null]}"#))),
+                .structure(.init(schemaName: "Report", content: try GeneratedContent(json: #"{"b":1,"a":[true,null]}"#))),
             ])),
         ])
     }

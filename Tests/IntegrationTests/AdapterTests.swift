@@ -55,7 +55,7 @@ struct AdapterTests {
         try await adapter.compile()
         let model = SystemLanguageModel(adapter: adapter)
         let response = try await LanguageModelSession(model: model).respond(
-            to: "Hello", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+            to: "Hello", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
         guard case .response(let entry)? = response.transcriptEntries.last else {
             Issue.record("no response entry")
             return

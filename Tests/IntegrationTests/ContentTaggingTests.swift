@@ -56,7 +56,7 @@ struct ContentTaggingTests {
 
     @Test func generalUseCaseIsUnchanged() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
-        let text = try await session.respond(to: "Say hello.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 12)).content
+        let text = try await session.respond(to: "Say hello.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12)).content
         #expect(!text.isEmpty)
     }
 }

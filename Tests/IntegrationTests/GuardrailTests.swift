@@ -17,7 +17,7 @@ struct Mood {
 
 @Suite("Guardrails with the real default model", .serialized, .timeLimit(.minutes(5)))
 struct GuardrailTests {
-    static let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 8)
+    static let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8)
 
     @Test func deniedTermInTheInputThrowsGuardrailViolation() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
@@ -44,7 +44,7 @@ struct GuardrailTests {
         let model = SystemLanguageModel(guardrails: .init(checkers: [BlockAllResponses()]))
         do {
             _ = try await LanguageModelSession(model: model).respond(to: "How do you feel today?", generating: Mood.self,
-                                                                     options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 24))
+                                                                     options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24))
             Issue.record("expected a refusal")
         } catch LanguageModelSession.GenerationError.refusal(_, let context) {
             #expect(context.debugDescription.contains("test policy"))

@@ -13,8 +13,8 @@ struct GuidedGenerationTests {
     ]
 
     static let samplings: [GenerationOptions] = [
-        GenerationOptions(sampling: .greedy),
-        GenerationOptions(sampling: .random(top: 20, seed: 7), temperature: 0.8),
+        GenerationOptions(samplingMode: .greedy),
+        GenerationOptions(samplingMode: .random(top: 20, seed: 7), temperature: 0.8),
     ]
 
     private func generate<T: Generable>(_ type: T.Type, _ input: String, _ options: GenerationOptions) async throws -> LanguageModelSession.Response<T> {
@@ -91,7 +91,7 @@ struct GuidedGenerationTests {
     @Test func structuredStreamingYieldsConsistentPrefixesWithOneID() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
         let stream = session.streamResponse(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
-                                            options: GenerationOptions(sampling: .greedy))
+                                            options: GenerationOptions(samplingMode: .greedy))
         var raws: [String] = []
         var ids: Set<GenerationID?> = []
         for try await snapshot in stream {
@@ -110,7 +110,7 @@ struct GuidedGenerationTests {
         let session = LanguageModelSession(model: DefaultModel.model)
         await #expect {
             try await session.respond(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
-                                      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 3))
+                                      options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 3))
         } throws: { error in
             if case .decodingFailure = error as? LanguageModelSession.GenerationError { return true }
             return false
@@ -133,7 +133,7 @@ struct GuidedGenerationTests {
     @Test func constrainedOutputForcesKeysAndPunctuation() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
         _ = try await session.respond(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,
-                                      options: GenerationOptions(sampling: .greedy))
+                                      options: GenerationOptions(samplingMode: .greedy))
         let statistics = try #require(session.lastStatistics)
         #expect(statistics.forcedTokens > 0, "keys and punctuation are appended without sampling")
     }

@@ -5,7 +5,7 @@ import Testing
 @Suite("LanguageModelSession with the real default model", .serialized, .timeLimit(.minutes(10)))
 struct SessionTests {
     @Test func greedyResponsesAreDeterministic() async throws {
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
         let first = try await LanguageModelSession(model: DefaultModel.model).respond(to: "Name three colors.", options: options)
         let second = try await LanguageModelSession(model: DefaultModel.model).respond(to: "Name three colors.", options: options)
         #expect(!first.content.isEmpty)
@@ -14,7 +14,7 @@ struct SessionTests {
 
     @Test func seededSamplingIsReproducible() async throws {
         func run(seed: UInt64) async throws -> String {
-            let options = GenerationOptions(sampling: .random(top: 40, seed: seed), temperature: 1.0, maximumResponseTokens: 24)
+            let options = GenerationOptions(samplingMode: .random(top: 40, seed: seed), temperature: 1.0, maximumResponseTokens: 24)
             return try await LanguageModelSession(model: DefaultModel.model).respond(to: "Write a short poem about rain.", options: options).content
         }
         let a = try await run(seed: 11)
@@ -27,7 +27,7 @@ struct SessionTests {
     @Test func maximumResponseTokensEndsTextEarlyWithoutError() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
         let response = try await session.respond(to: "Tell me a long story about a dragon.",
-                                                 options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 5))
+                                                 options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 5))
         #expect(!response.content.isEmpty)
         #expect(session.lastStatistics?.sampledTokens == 5)
     }
@@ -37,7 +37,7 @@ struct SessionTests {
         var snapshots: [String] = []
         let stream = session.streamResponse(
             to: "Write one sentence in French about coffee, with accents like é and è, and end with an emoji.",
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 48))
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48))
         var ids: Set<GenerationID?> = []
         for try await snapshot in stream {
             snapshots.append(snapshot.content)
@@ -57,7 +57,7 @@ struct SessionTests {
 
     @Test func laterTurnsSeeEarlierOnesAndReuseTheirKVCache() async throws {
         let session = LanguageModelSession(model: DefaultModel.model, instructions: "You are a helpful assistant. Answer briefly.")
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
         try await session.respond(to: "Remember this code word: pineapple.", options: options)
         let first = try #require(session.lastStatistics)
         let answer = try await session.respond(to: "What was the code word I asked you to remember?", options: options)
@@ -84,7 +84,7 @@ struct SessionTests {
     @Test func aSecondRequestWhileRespondingThrowsConcurrentRequests() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
         let stream = session.streamResponse(to: "Count from one to fifty in words.",
-                                            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40))
+                                            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40))
         #expect(session.isResponding)
         await #expect {
             try await session.respond(to: "Hello")
@@ -114,7 +114,7 @@ struct SessionTests {
         let session = LanguageModelSession(model: DefaultModel.model, instructions: instructions)
         session.prewarm(promptPrefix: Prompt("Question:"))
         try await Task.sleep(for: .seconds(3))
-        try await session.respond(to: "Question: what color is the sky?", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+        try await session.respond(to: "Question: what color is the sky?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
         let statistics = try #require(session.lastStatistics)
         #expect(statistics.reusedTokens > 60, "the instructions were prefilled by prewarm")
     }

@@ -43,7 +43,7 @@ struct TokenCountTests {
         let needed = try await model.tokenCount(for: Prompt(prompt))
         #expect(needed > model.contextSize)
         do {
-            _ = try await LanguageModelSession(model: model).respond(to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+            _ = try await LanguageModelSession(model: model).respond(to: prompt, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
             Issue.record("expected exceededContextWindowSize")
         } catch LanguageModelSession.GenerationError.exceededContextWindowSize(let context) {
             #expect(context.debugDescription.contains("\(model.contextSize)"))

@@ -46,7 +46,7 @@ struct BrokenTool: Tool {
 
 @Suite("Tool calling with the real default model", .serialized, .timeLimit(.minutes(10)))
 struct ToolCallingTests {
-    static let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 64)
+    static let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64)
 
     @Test func weatherToolIsCalledAndItsOutputUsed() async throws {
         let tool = WeatherTool()
@@ -64,6 +64,7 @@ struct ToolCallingTests {
             case .toolOutput: "toolOutput"
             case .response: "response"
             case .instructions: "instructions"
+            case .reasoning: "reasoning"
             }
         }
         #expect(kinds.first == "prompt" && kinds.last == "response")

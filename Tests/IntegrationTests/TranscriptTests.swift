@@ -5,7 +5,7 @@ import Testing
 @Suite("Transcript rehydration with the real default model", .serialized, .timeLimit(.minutes(10)))
 struct TranscriptTests {
     @Test func encodedTranscriptContinuesInANewSession() async throws {
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 16)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 16)
         let first = LanguageModelSession(model: DefaultModel.model, instructions: "You are a friendly assistant.")
         let response = try await first.respond(to: "My name is Alice. Say hello to me.", options: options)
         #expect(Array(response.transcriptEntries) == Array(first.transcript.dropFirst()))
@@ -23,7 +23,7 @@ struct TranscriptTests {
         // The follow-up saw the earlier turn: its prompt is longer than the same question asked fresh.
         let withHistory = try #require(second.lastStatistics?.promptTokens)
         let fresh = LanguageModelSession(model: DefaultModel.model, instructions: "You are a friendly assistant.")
-        _ = try await fresh.respond(to: "What is my name?", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 1))
+        _ = try await fresh.respond(to: "What is my name?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1))
         let withoutHistory = try #require(fresh.lastStatistics?.promptTokens)
         #expect(withHistory > withoutHistory + 10)
     }

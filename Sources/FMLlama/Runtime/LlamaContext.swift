@@ -91,6 +91,9 @@ public final class LlamaContext {
 
     /// Appends tokens to several sequences and evaluates them together, in as few decode calls as the
     /// batch size allows. Each sequence's last token gets logits.
+    ///
+    /// All or nothing: when a decode call fails, every sequence is cut back to what it held before, so the
+    /// caller can free cells and try the same call again.
     public func evaluate(_ items: [(sequence: Int, tokens: [Int32])]) throws(LlamaError) {
         let total = items.reduce(0) { $0 + $1.tokens.count }
         // With several sequences, copied prefixes share cells, so only llama.cpp knows whether the batch fits.
@@ -106,6 +109,7 @@ public final class LlamaContext {
                 pending.append((item.sequence, token, offset == item.tokens.count - 1))
             }
         }
+        let lengthsBefore = items.map { ($0.sequence, cachedTokens[$0.sequence].count) }
         var start = 0
         while start < pending.count {
             let chunk = pending[start..<min(start + batchSize, pending.count)]
@@ -123,8 +127,8 @@ public final class LlamaContext {
             }
             let status = llama_decode(pointer, batch)
             guard status == 0 else {
-                // The failed chunk's tokens may or may not be in the cache; forget the sequences involved.
-                for entry in chunk { truncate(sequence: entry.sequence, to: 0) }
+                // Earlier chunks are in the cache and the failed one may be partly: cut every sequence back.
+                for (sequence, length) in lengthsBefore { truncate(sequence: sequence, to: length) }
                 if status == 1 {
                     throw LlamaError(.contextFull, "no room in the KV cache for \(chunk.count) more tokens")
                 }
@@ -175,6 +179,14 @@ public final class LlamaContext {
 
     // MARK: Logits
 
+    /// Keeps a copy of the logits of `sequence`, so they stay readable after other decode calls (which
+    /// overwrite llama.cpp's output buffer).
+    public func preserveLogits(sequence: Int) {
+        if case .output(let index) = logitsLocation[sequence] {
+            logitsLocation[sequence] = .copied(Array(rawLogits(output: index)))
+        }
+    }
+
     /// Calls `body` with the logits of the last evaluated token of `sequence` (one per vocabulary entry).
     public func withLogits<R>(sequence: Int = 0, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
         switch logitsLocation[sequence] {
@@ -199,15 +211,16 @@ public final class LlamaContext {
     /// The log-likelihood of each continuation after what `sequence` holds: the sum of the log-probabilities
     /// of its tokens, all candidates computed in one batched decode.
     ///
-    /// Each continuation longer than one token runs in its own spare sequence (sequences `1...`, which must
-    /// be idle) on a copy of `sequence`'s cache cells; the spare sequences are emptied afterwards. The
-    /// logits of `sequence` must be fresh (its last token evaluated) and are used up: evaluate again before
-    /// reading them.
+    /// Each continuation longer than one token runs in its own spare sequence (one of `spares`, which must
+    /// be idle; every other sequence by default) on a copy of `sequence`'s cache cells; the spare sequences
+    /// are emptied afterwards. The logits of `sequence` must be fresh (its last token evaluated) and are
+    /// used up: evaluate again before reading them. The decode call also overwrites the output logits of
+    /// every other sequence; ``preserveLogits(sequence:)`` first keeps those that are still needed.
     ///
     /// - Throws: ``LlamaError`` when the continuations do not fit in one batch or in the cache.
-    public func logLikelihoods(of continuations: [[Int32]], after sequence: Int) throws(LlamaError) -> [Double] {
+    public func logLikelihoods(of continuations: [[Int32]], after sequence: Int, spares: [Int]? = nil) throws(LlamaError) -> [Double] {
         precondition(continuations.allSatisfy { !$0.isEmpty }, "every continuation has a token")
-        let spares = (0..<sequenceCount).filter { $0 != sequence }
+        let spares = spares ?? (0..<sequenceCount).filter { $0 != sequence }
         let extended = continuations.indices.filter { continuations[$0].count > 1 }
         let needed = extended.reduce(0) { $0 + continuations[$1].count - 1 }
         guard extended.count <= spares.count, needed <= batchSize else {
@@ -237,7 +250,10 @@ public final class LlamaContext {
         }
         let status = llama_decode(pointer, batch)
         for spare in spares.prefix(extended.count) { truncate(sequence: spare, to: 0) }
-        logitsLocation[sequence] = .none
+        // The output buffer now holds the candidates' rows: logits not copied before are gone.
+        for index in logitsLocation.indices {
+            if case .output = logitsLocation[index] { logitsLocation[index] = .none }
+        }
         guard status == 0 else { throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations") }
         for (row, entry) in rows.enumerated() {
             let logits = rawLogits(output: Int32(row))

@@ -14,6 +14,6 @@ extension GeneratedContent: Codable {
     /// Encodes the content as a string holding its JSON text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(jsonString)
+        try container.encode(compactJSONString)
     }
 }

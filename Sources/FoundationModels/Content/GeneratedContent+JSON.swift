@@ -16,10 +16,16 @@ extension GeneratedContent {
         self = try PartialJSONParser.parse(json)
     }
 
-    /// The content as compact JSON text, with structure keys in order.
+    /// The content as JSON text, with structure keys in order and a space after each colon and comma, as
+    /// Apple's framework writes it: `{"name": "Ada", "tags": ["math", "engines"]}`.
     ///
     /// Integral numbers are written without a fraction (`30`, not `30.0`).
     public var jsonString: String {
+        JSONWriter.string(for: self, spaced: true)
+    }
+
+    /// The content as compact JSON text — the form the model writes and reads.
+    package var compactJSONString: String {
         JSONWriter.string(for: self)
     }
 }

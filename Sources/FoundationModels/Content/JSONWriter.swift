@@ -5,6 +5,8 @@
 struct JSONWriter {
     /// Whether to break lines and indent by two spaces.
     var prettyPrinted = false
+    /// Whether to write a space after each colon and comma, as Apple's `jsonString` does (`{"a": 1, "b": [1, 2]}`).
+    var spaced = false
 
     /// The text written so far.
     private(set) var output = ""
@@ -27,7 +29,7 @@ struct JSONWriter {
             }
             output += "["
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output += spaced && !prettyPrinted ? ", " : "," }
                 newline(depth + 1)
                 write(element, depth: depth + 1)
             }
@@ -40,10 +42,10 @@ struct JSONWriter {
             }
             output += "{"
             for (index, key) in keys.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output += spaced && !prettyPrinted ? ", " : "," }
                 newline(depth + 1)
                 writeString(key)
-                output += prettyPrinted ? ": " : ":"
+                output += prettyPrinted || spaced ? ": " : ":"
                 // `normalized()` guarantees every ordered key has a value.
                 if let value = properties[key] {
                     write(value, depth: depth + 1)
@@ -95,8 +97,8 @@ struct JSONWriter {
     }
 
     /// The JSON text of `content`.
-    static func string(for content: GeneratedContent, prettyPrinted: Bool = false) -> String {
-        var writer = JSONWriter(prettyPrinted: prettyPrinted)
+    static func string(for content: GeneratedContent, prettyPrinted: Bool = false, spaced: Bool = false) -> String {
+        var writer = JSONWriter(prettyPrinted: prettyPrinted, spaced: spaced)
         writer.write(content)
         return writer.output
     }

@@ -10,11 +10,11 @@ public protocol ConvertibleToGeneratedContent: InstructionsRepresentable, Prompt
 extension ConvertibleToGeneratedContent {
     /// The instructions form of this value: its generated content as JSON text.
     public var instructionsRepresentation: Instructions {
-        return Instructions(components: [generatedContent.jsonString])
+        return Instructions(components: [generatedContent.compactJSONString])
     }
 
     /// The prompt form of this value: its generated content as JSON text.
     public var promptRepresentation: Prompt {
-        return Prompt(components: [generatedContent.jsonString])
+        return Prompt(components: [generatedContent.compactJSONString])
     }
 }

@@ -1,3 +1,4 @@
+import FMEngine
 import FMLlama
 
 extension SystemLanguageModel {

@@ -1,3 +1,4 @@
+import FMEngine
 import FMLlama
 
 /// Token counting (Apple's 26.4 API), with the model's real tokenizer and chat template.
@@ -25,7 +26,7 @@ extension SystemLanguageModel {
         let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
         var parts: [String] = []
         if !definitions.isEmpty { parts.append(ToolCallFormat.render(definitions)) }
-        parts.append(ToolCallFormat.usage(for: tools))
+        parts.append(ToolCallFormat.usage(for: tools.map { Transcript.ToolDefinition(tool: $0) }))
         return try count(text: "\n\n" + parts.joined(separator: "\n\n"))
     }
 
@@ -37,7 +38,7 @@ extension SystemLanguageModel {
     /// The tokens of transcript entries rendered as a conversation, as a session would send them.
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
         let renderer = ConversationRenderer(model: self)
-        return try count(messages: renderer.messages(for: Transcript(entries: transcriptEntries), renderedPrompts: [:]))
+        return try count(messages: renderer.messages(for: Transcript(entries: transcriptEntries)))
     }
 
     private func count(messages: [ChatMessage]) throws -> Int {

@@ -1,3 +1,4 @@
+import FMEngine
 public import Foundation
 public import Observation
 

@@ -12,17 +12,22 @@
 /// }
 /// ```
 public struct Instructions: Sendable {
-    /// The text of each component, in order; joined with newlines to form ``text``.
-    package private(set) var components: [String]
+    /// The content, in order: text components, attachments and custom segments.
+    package private(set) var segments: [Transcript.Segment]
 
     /// Creates an empty value (what a builder's `if` without `else` produces when the condition is false).
     init() {
-        components = []
+        segments = []
     }
 
     /// Creates a value from already rendered component texts.
     package init(components: [String]) {
-        self.components = components
+        segments = components.map { .text(.init(content: $0)) }
+    }
+
+    /// Creates a value from segments.
+    package init(segments: [Transcript.Segment]) {
+        self.segments = segments
     }
 
     /// Creates a value from a representable value.
@@ -34,11 +39,11 @@ public struct Instructions: Sendable {
 
     /// Creates a value whose components are those of each argument, in order.
     init<each Component: InstructionsRepresentable>(_ components: repeat each Component) {
-        var texts: [String] = []
+        var segments: [Transcript.Segment] = []
         for component in repeat each components {
-            texts += component.instructionsRepresentation.components
+            segments += component.instructionsRepresentation.segments
         }
-        self.components = texts
+        self.segments = segments
     }
 
     /// Creates a value from the content of a builder closure.
@@ -49,9 +54,36 @@ public struct Instructions: Sendable {
         self = try content()
     }
 
-    /// The plain text given to the model: the components joined with newlines.
+    /// The text components, in order.
+    package var components: [String] {
+        segments.compactMap { if case .text(let text) = $0 { text.content } else { nil } }
+    }
+
+    /// The plain text given to the model: every segment's text, joined with newlines.
     package var text: String {
-        components.joined(separator: "\n")
+        segments.map(\.modelText).joined(separator: "\n")
+    }
+
+    /// The content as transcript segments: runs of text joined into one text segment (as the model reads
+    /// them), other segments as they are.
+    package var transcriptSegments: [Transcript.Segment] {
+        var result: [Transcript.Segment] = []
+        var run: [String] = []
+        func flush() {
+            if !run.isEmpty { result.append(.text(.init(content: run.joined(separator: "\n")))) }
+            run.removeAll()
+        }
+        for segment in segments {
+            switch segment {
+            case .text(let text): run.append(text.content)
+            case .structure(let structure): run.append(structure.content.compactJSONString)
+            default:
+                flush()
+                result.append(segment)
+            }
+        }
+        flush()
+        return result
     }
 }
 

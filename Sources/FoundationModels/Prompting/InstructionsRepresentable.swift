@@ -18,6 +18,6 @@ extension String: InstructionsRepresentable {
 extension Array: InstructionsRepresentable where Element: InstructionsRepresentable {
     /// Instructions holding each element's instructions, one after the other.
     public var instructionsRepresentation: Instructions {
-        return Instructions(components: flatMap(\.instructionsRepresentation.components))
+        return Instructions(segments: flatMap(\.instructionsRepresentation.segments))
     }
 }

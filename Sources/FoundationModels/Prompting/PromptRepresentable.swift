@@ -18,6 +18,6 @@ extension String: PromptRepresentable {
 extension Array: PromptRepresentable where Element: PromptRepresentable {
     /// A prompt holding each element's prompt, one after the other.
     public var promptRepresentation: Prompt {
-        return Prompt(components: flatMap(\.promptRepresentation.components))
+        return Prompt(segments: flatMap(\.promptRepresentation.segments))
     }
 }

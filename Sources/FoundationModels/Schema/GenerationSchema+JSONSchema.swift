@@ -21,7 +21,7 @@ extension GenerationSchema {
 
     /// The schema as compact JSON Schema text, with properties in order.
     package var jsonSchemaString: String {
-        jsonSchema.jsonString
+        jsonSchema.compactJSONString
     }
 
     /// Creates a schema from JSON Schema text.

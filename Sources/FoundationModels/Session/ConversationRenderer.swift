@@ -1,21 +1,24 @@
+import FMEngine
 import FMLlama
 
 /// Turns a transcript into the chat messages the model's template renders.
 ///
-/// Rendering is deterministic — the same transcript always gives the same text — so each turn's prompt
-/// starts with the previous turn's tokens and the KV cache is reused.
+/// Rendering is deterministic — the same transcript always gives the same text, each prompt rendered from
+/// its own response format and context options — so each turn's prompt starts with the previous turn's
+/// tokens and the KV cache is reused.
 struct ConversationRenderer {
     let model: SystemLanguageModel
-    /// The session's tools; when there are any, answers are rendered in the tool-turn format.
-    var tools: [any Tool] = []
+    /// The tools the model may call; when there are any, answers are rendered in the tool-turn format.
+    var tools: [Transcript.ToolDefinition] = []
 
     /// The chat messages for a transcript.
     ///
-    /// - Parameter includeSchema: Whether the last prompt's response schema is described — in the system text
-    ///   for content tagging (so the whole prefix before the text is shared, and cached, across a batch of
-    ///   texts), after the prompt otherwise.
-    func messages(for transcript: Transcript, renderedPrompts: [String: String], includeSchema: Bool = true) -> [ChatMessage] {
+    /// The last prompt's response schema is described unless its context options say otherwise — in the
+    /// system text for content tagging (so the whole prefix before the text is shared, and cached, across a
+    /// batch of texts), after the prompt otherwise.
+    func messages(for transcript: Transcript) -> [ChatMessage] {
         var messages: [ChatMessage] = []
+        let includeSchema = lastPrompt(of: transcript)?.contextOptions.includeSchemaInPrompt ?? true
         let schema = responseSchema(of: transcript)
         let system = systemText(for: transcript, schema: includeSchema ? schema : nil)
         if !system.isEmpty { messages.append(ChatMessage(role: "system", content: system)) }
@@ -26,10 +29,10 @@ struct ConversationRenderer {
         }
         for entry in transcript {
             switch entry {
-            case .instructions:
+            case .instructions, .reasoning:
                 continue
             case .prompt(let prompt):
-                messages.append(ChatMessage(role: "user", content: renderedPrompts[prompt.id] ?? userText(for: prompt, includeSchema: includeSchema)))
+                messages.append(ChatMessage(role: "user", content: userText(for: prompt)))
             case .response(let response):
                 messages.append(ChatMessage(role: "assistant", content: assistantText(for: response)))
             case .toolCalls(let calls):
@@ -43,9 +46,16 @@ struct ConversationRenderer {
 
     /// The schema the last prompt asks for; for content tagging, a text request's implicit tag schema.
     func responseSchema(of transcript: Transcript) -> GenerationSchema? {
-        guard let prompt = transcript.last(where: { if case .prompt = $0 { true } else { false } }),
-              case .prompt(let last) = prompt else { return nil }
+        guard let last = lastPrompt(of: transcript) else { return nil }
         return last.responseFormat?.schema ?? UseCasePrompting.textSchema(for: model.useCase)
+    }
+
+    /// The transcript's last prompt entry.
+    func lastPrompt(of transcript: Transcript) -> Transcript.Prompt? {
+        for entry in transcript.reversed() {
+            if case .prompt(let prompt) = entry { return prompt }
+        }
+        return nil
     }
 
     /// Whether the response schema goes into the system text (content tagging) instead of after the prompt.
@@ -58,7 +68,7 @@ struct ConversationRenderer {
         if !tools.isEmpty, response.segments.count == 1, case .text(let segment) = response.segments[0] {
             return ToolCallFormat.renderAnswer(segment.content)
         }
-        return response.segments.map(\.description).joined()
+        return response.segments.map(\.modelText).joined()
     }
 
     /// The system message: the use case's preamble, the instructions, the tool definitions, and — for content
@@ -67,7 +77,7 @@ struct ConversationRenderer {
         var parts: [String] = []
         if let preamble = UseCasePrompting.preamble(for: model.useCase) { parts.append(preamble) }
         for case .instructions(let instructions) in transcript {
-            let text = instructions.description
+            let text = instructions.segments.map(\.modelText).joined(separator: "\n")
             if !text.isEmpty { parts.append(text) }
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
@@ -78,11 +88,13 @@ struct ConversationRenderer {
         return parts.joined(separator: "\n\n")
     }
 
-    /// The user message for a prompt, with the response schema described when requested.
-    func userText(for prompt: Transcript.Prompt, includeSchema: Bool) -> String {
-        let text = prompt.segments.map(\.description).joined(separator: "\n")
+    /// The user message for a prompt, with the response schema described unless its context options say not to.
+    func userText(for prompt: Transcript.Prompt) -> String {
+        let text = prompt.segments.map(\.modelText).joined(separator: "\n")
         // Content tagging describes the schema in the system text instead.
-        guard includeSchema, let format = prompt.responseFormat, !describesSchemaInSystemText else { return text }
+        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, !describesSchemaInSystemText else {
+            return text
+        }
         return text + "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
     }
 }

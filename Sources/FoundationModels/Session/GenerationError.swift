@@ -2,7 +2,15 @@ public import Foundation
 
 extension LanguageModelSession {
     /// An error that may occur while generating a response.
-    public enum GenerationError: Error, LocalizedError, Sendable {
+    ///
+    /// Deprecated in macOS 27, where the framework throws ``LanguageModelError``, ``SystemLanguageModel/Error``,
+    /// ``LanguageModelSession/Error`` and ``GeneratedContent/ParsingError`` to apps built with the new SDK. Here a
+    /// session used through the macOS 26 API — one of its initializers, and methods without context options
+    /// or metadata — keeps throwing this type, so code written for macOS 26 works unchanged.
+    @available(macOS, introduced: 26.0, deprecated: 27.0)
+    @available(iOS, introduced: 26.0, deprecated: 27.0)
+    @available(visionOS, introduced: 26.0, deprecated: 27.0)
+    public enum GenerationError: Swift.Error, LocalizedError, Sendable {
         /// The context about an error.
         public struct Context: Sendable {
             /// A description for developers of what went wrong.
@@ -44,22 +52,49 @@ extension LanguageModelSession {
         }
 
         /// The session's tokens — instructions, prompts, responses, tool and schema text — exceed the context window.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/contextSizeExceeded(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/contextSizeExceeded(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/contextSizeExceeded(_:)`` instead.")
         case exceededContextWindowSize(Context)
         /// The model file is missing or could not be loaded.
+        @available(macOS, deprecated: 27.0, message: "Use ``SystemLanguageModel/Error/assetsUnavailable(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``SystemLanguageModel/Error/assetsUnavailable(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``SystemLanguageModel/Error/assetsUnavailable(_:)`` instead.")
         case assetsUnavailable(Context)
         /// The guardrails flagged the prompt or the response.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/guardrailViolation(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/guardrailViolation(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/guardrailViolation(_:)`` instead.")
         case guardrailViolation(Context)
         /// The model's output could not be turned into the requested type (for example, it was cut short).
+        @available(macOS, deprecated: 27.0, message: "Use ``GeneratedContent/ParsingError`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``GeneratedContent/ParsingError`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``GeneratedContent/ParsingError`` instead.")
         case decodingFailure(Context)
         /// A generation guide (for example a regular-expression feature) cannot be enforced.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedGenerationGuide(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedGenerationGuide(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedGenerationGuide(_:)`` instead.")
         case unsupportedGuide(Context)
         /// The prompt or requested response language is not supported.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedLanguageOrLocale(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedLanguageOrLocale(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/unsupportedLanguageOrLocale(_:)`` instead.")
         case unsupportedLanguageOrLocale(Context)
         /// Too many requests; never thrown on Linux, which has no background rate limit.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/rateLimited(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/rateLimited(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/rateLimited(_:)`` instead.")
         case rateLimited(Context)
         /// A request started while the same session was still responding.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelSession/Error/concurrentRequests`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelSession/Error/concurrentRequests`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelSession/Error/concurrentRequests`` instead.")
         case concurrentRequests(Context)
         /// The model refused to produce the requested guided-generation output.
+        @available(macOS, deprecated: 27.0, message: "Use ``LanguageModelError/refusal(_:)`` instead.")
+        @available(iOS, deprecated: 27.0, message: "Use ``LanguageModelError/refusal(_:)`` instead.")
+        @available(visionOS, deprecated: 27.0, message: "Use ``LanguageModelError/refusal(_:)`` instead.")
         case refusal(Refusal, Context)
 
         var context: Context {
@@ -108,14 +143,14 @@ extension LanguageModelSession {
     }
 
     /// An error thrown by a tool the model called.
-    public struct ToolCallError: Error, LocalizedError, Sendable {
+    public struct ToolCallError: Swift.Error, LocalizedError, Sendable {
         /// The tool that threw.
         public var tool: any Tool
         /// The error the tool threw.
-        public var underlyingError: any Error
+        public var underlyingError: any Swift.Error
 
         /// Creates a tool call error.
-        public init(tool: any Tool, underlyingError: any Error) {
+        public init(tool: any Tool, underlyingError: any Swift.Error) {
             self.tool = tool
             self.underlyingError = underlyingError
         }

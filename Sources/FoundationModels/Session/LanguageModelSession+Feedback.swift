@@ -47,7 +47,7 @@ extension LanguageModelSession {
     ) -> Data {
         let entry = desiredResponseContent.map { content in
             Transcript.Entry.response(.init(segments: [
-                .structure(.init(source: String(describing: type(of: content)), content: content.generatedContent)),
+                .structure(.init(schemaName: String(describing: type(of: content)), content: content.generatedContent)),
             ]))
         }
         return logFeedbackAttachment(sentiment: sentiment, issues: issues, desiredOutput: entry)

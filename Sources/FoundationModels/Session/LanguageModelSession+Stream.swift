@@ -1,63 +1,37 @@
 extension LanguageModelSession {
-    // MARK: Text
+    // The macOS 26 methods, then the macOS 27 ones with context options and metadata. Each snapshot holds the
+    // whole response so far, never a split character; errors are thrown while iterating.
+    //
+    // ```swift
+    // for try await snapshot in session.streamResponse(to: "Tell me a story.") {
+    //     print(snapshot.content)
+    // }
+    // ```
 
-    /// Streams a text response: each snapshot holds the whole text so far, never a split character.
-    ///
-    /// ```swift
-    /// for try await snapshot in session.streamResponse(to: "Tell me a story.") {
-    ///     print(snapshot.content)
-    /// }
-    /// ```
-    public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
-        stream(prompt.text, schema: nil, includeSchemaInPrompt: false, options: options, as: String.self)
+    /// Streams a text response to a prompt.
+    public func streamResponse(
+        to prompt: Prompt,
+        options: GenerationOptions = GenerationOptions()
+    ) -> sending ResponseStream<String> {
+        stream(prompt, schema: nil, options: options, contextOptions: ContextOptions(), metadata: [:], current: false, as: String.self)
     }
 
     /// Streams a text response to a prompt written as a string.
-    public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
-        stream(prompt, schema: nil, includeSchemaInPrompt: false, options: options, as: String.self)
+    @_disfavoredOverload
+    public func streamResponse(
+        to prompt: String,
+        options: GenerationOptions = GenerationOptions()
+    ) -> sending ResponseStream<String> {
+        stream(Prompt(prompt), schema: nil, options: options, contextOptions: ContextOptions(), metadata: [:], current: false, as: String.self)
     }
 
     /// Streams a text response to a prompt built by a closure.
     public func streamResponse(
         options: GenerationOptions = GenerationOptions(),
         @PromptBuilder prompt: () throws -> Prompt
-    ) rethrows -> ResponseStream<String> {
-        stream(try prompt().text, schema: nil, includeSchemaInPrompt: false, options: options, as: String.self)
+    ) rethrows -> sending ResponseStream<String> {
+        stream(try prompt(), schema: nil, options: options, contextOptions: ContextOptions(), metadata: [:], current: false, as: String.self)
     }
-
-    // MARK: Generable types
-
-    /// Streams a value of a generable type as `PartiallyGenerated` snapshots.
-    public func streamResponse<Content: Generable>(
-        to prompt: Prompt,
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) -> ResponseStream<Content> {
-        stream(prompt.text, schema: type.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: type)
-    }
-
-    /// Streams a value of a generable type for a prompt written as a string.
-    public func streamResponse<Content: Generable>(
-        to prompt: String,
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions()
-    ) -> ResponseStream<Content> {
-        stream(prompt, schema: type.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: type)
-    }
-
-    /// Streams a value of a generable type for a prompt built by a closure.
-    public func streamResponse<Content: Generable>(
-        generating type: Content.Type = Content.self,
-        includeSchemaInPrompt: Bool = true,
-        options: GenerationOptions = GenerationOptions(),
-        @PromptBuilder prompt: () throws -> Prompt
-    ) rethrows -> ResponseStream<Content> {
-        stream(try prompt().text, schema: type.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: type)
-    }
-
-    // MARK: Dynamic schemas
 
     /// Streams content that follows a schema built at run time.
     public func streamResponse(
@@ -65,18 +39,19 @@ extension LanguageModelSession {
         schema: GenerationSchema,
         includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
-    ) -> ResponseStream<GeneratedContent> {
-        stream(prompt.text, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: GeneratedContent.self)
+    ) -> sending ResponseStream<GeneratedContent> {
+        stream(prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: GeneratedContent.self)
     }
 
     /// Streams content that follows a schema, for a prompt written as a string.
+    @_disfavoredOverload
     public func streamResponse(
         to prompt: String,
         schema: GenerationSchema,
         includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
-    ) -> ResponseStream<GeneratedContent> {
-        stream(prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: GeneratedContent.self)
+    ) -> sending ResponseStream<GeneratedContent> {
+        stream(Prompt(prompt), schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: GeneratedContent.self)
     }
 
     /// Streams content that follows a schema, for a prompt built by a closure.
@@ -85,8 +60,144 @@ extension LanguageModelSession {
         includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions(),
         @PromptBuilder prompt: () throws -> Prompt
-    ) rethrows -> ResponseStream<GeneratedContent> {
-        stream(try prompt().text, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options, as: GeneratedContent.self)
+    ) rethrows -> sending ResponseStream<GeneratedContent> {
+        stream(try prompt(), schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: GeneratedContent.self)
+    }
+
+    /// Streams a value of a generable type.
+    public func streamResponse<Content: Generable>(
+        to prompt: Prompt,
+        generating type: Content.Type = Content.self,
+        includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> sending ResponseStream<Content> {
+        stream(prompt, schema: type.generationSchema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: type)
+    }
+
+    /// Streams a value of a generable type for a prompt written as a string.
+    @_disfavoredOverload
+    public func streamResponse<Content: Generable>(
+        to prompt: String,
+        generating type: Content.Type = Content.self,
+        includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> sending ResponseStream<Content> {
+        stream(Prompt(prompt), schema: type.generationSchema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: type)
+    }
+
+    /// Streams a value of a generable type for a prompt built by a closure.
+    public func streamResponse<Content: Generable>(
+        generating type: Content.Type = Content.self,
+        includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions(),
+        @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> sending ResponseStream<Content> {
+        stream(try prompt(), schema: type.generationSchema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: type)
+    }
+
+    /// Streams a text response to a prompt. Takes context options and metadata (macOS 27).
+    ///
+    /// - Parameters:
+    ///   - contextOptions: Whether the schema is described in the prompt, and how much a reasoning model reasons.
+    ///   - metadata: Values recorded with the prompt in the transcript and passed to the executor.
+    public func streamResponse(
+        to prompt: Prompt,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<String> {
+        stream(prompt, schema: nil, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: String.self)
+    }
+
+    /// Streams a text response to a prompt written as a string. Takes context options and metadata (macOS 27).
+    @_disfavoredOverload
+    public func streamResponse(
+        to prompt: String,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<String> {
+        stream(Prompt(prompt), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: String.self)
+    }
+
+    /// Streams a text response to a prompt built by a closure. Takes context options and metadata (macOS 27).
+    public func streamResponse(
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any Sendable & Codable & Equatable] = [:],
+        @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> sending ResponseStream<String> {
+        stream(try prompt(), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: String.self)
+    }
+
+    /// Streams content that follows a schema built at run time. Takes context options and metadata (macOS 27).
+    @_disfavoredOverload
+    public func streamResponse(
+        to prompt: Prompt,
+        schema: GenerationSchema,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<GeneratedContent> {
+        stream(prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: GeneratedContent.self)
+    }
+
+    /// Streams content that follows a schema, for a prompt written as a string. Takes context options and metadata (macOS 27).
+    @_disfavoredOverload
+    public func streamResponse(
+        to prompt: String,
+        schema: GenerationSchema,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<GeneratedContent> {
+        stream(Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: GeneratedContent.self)
+    }
+
+    /// Streams content that follows a schema, for a prompt built by a closure. Takes context options and metadata (macOS 27).
+    @_disfavoredOverload
+    public func streamResponse(
+        schema: GenerationSchema,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:],
+        @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> sending ResponseStream<GeneratedContent> {
+        stream(try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: GeneratedContent.self)
+    }
+
+    /// Streams a value of a generable type. Takes context options and metadata (macOS 27).
+    public func streamResponse<Content: Generable>(
+        to prompt: Prompt,
+        generating type: Content.Type = Content.self,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<Content> {
+        stream(prompt, schema: type.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: type)
+    }
+
+    /// Streams a value of a generable type for a prompt written as a string. Takes context options and metadata (macOS 27).
+    @_disfavoredOverload
+    public func streamResponse<Content: Generable>(
+        to prompt: String,
+        generating type: Content.Type = Content.self,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:]
+    ) -> sending ResponseStream<Content> {
+        stream(Prompt(prompt), schema: type.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: type)
+    }
+
+    /// Streams a value of a generable type for a prompt built by a closure. Takes context options and metadata (macOS 27).
+    public func streamResponse<Content: Generable>(
+        generating type: Content.Type = Content.self,
+        options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any Sendable & Codable & Equatable] = [:],
+        @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> sending ResponseStream<Content> {
+        stream(try prompt(), schema: type.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata, current: true, as: type)
     }
 
     // MARK: Shared path
@@ -94,27 +205,30 @@ extension LanguageModelSession {
     /// Starts generating at once; a request made while the session is responding yields a stream that
     /// throws `concurrentRequests`. Dropping the stream cancels generation.
     private func stream<Content: Generable>(
-        _ prompt: String,
+        _ prompt: Prompt,
         schema: GenerationSchema?,
-        includeSchemaInPrompt: Bool,
         options: GenerationOptions,
+        contextOptions: ContextOptions,
+        metadata: [String: any Sendable & Codable & Equatable],
+        current: Bool,
         as type: Content.Type
-    ) -> ResponseStream<Content> {
+    ) -> sending ResponseStream<Content> {
         let outcome = StreamOutcome()
-        let (raw, continuation) = AsyncThrowingStream<GeneratedContent, any Error>.makeStream()
+        let (raw, continuation) = AsyncThrowingStream<TurnProgress, any Swift.Error>.makeStream()
+        let request = TurnRequest(prompt: prompt, options: options, contextOptions: contextOptions, metadata: metadata,
+                                  schema: schema, schemaName: String(describing: type), usesCurrentErrors: current)
+        let current = current || usesCurrentErrors
         do {
-            try beginTurn()
+            try beginTurn(usesCurrentErrors: current)
         } catch {
             continuation.finish(throwing: error)
-            return ResponseStream(raw: raw, outcome: outcome)
+            return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
         }
-        let request = TurnRequest(prompt: prompt, options: options, schema: schema,
-                                  includeSchemaInPrompt: includeSchemaInPrompt, sourceName: String(describing: type))
         let task = Task {
             do {
                 let result = try await self.runTurn(request) { continuation.yield($0) }
-                outcome.set(.init(content: result.content, entries: result.entries))
-                continuation.yield(result.content)
+                outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
+                continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -123,6 +237,6 @@ extension LanguageModelSession {
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
-        return ResponseStream(raw: raw, outcome: outcome)
+        return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
     }
 }

@@ -1,354 +1,421 @@
-import FMDecoding
-import FMLlama
 import Foundation
 import Synchronization
 
-/// One request: the prompt, how to answer it, and the work of answering.
+/// One request: the prompt, how to answer it, and the work of answering — through the model's executor.
 extension LanguageModelSession {
     struct TurnRequest: Sendable {
-        var prompt: String
+        var prompt: Prompt
         var options: GenerationOptions
+        var contextOptions: ContextOptions
+        var metadata: [String: any Sendable & Codable & Equatable] = [:]
         var schema: GenerationSchema?
-        var includeSchemaInPrompt: Bool
-        /// The generated type's name, recorded as the structured segment's source.
-        var sourceName: String
+        /// The generated type's name, recorded as the structured segment's schema name.
+        var schemaName: String
+        /// Whether the call came through a macOS 27 method (context options, metadata).
+        var usesCurrentErrors: Bool
     }
 
     struct TurnResult: Sendable {
         var content: GeneratedContent
         var entries: ArraySlice<Transcript.Entry>
+        var usage: Usage
+    }
+
+    /// A snapshot of a response being generated.
+    struct TurnProgress: Sendable {
+        var content: GeneratedContent
+        var entries: ArraySlice<Transcript.Entry>
+        var usage: Usage
     }
 
     /// Marks the session as responding, or throws `concurrentRequests` if it already is.
-    func beginTurn() throws(GenerationError) {
+    func beginTurn(usesCurrentErrors: Bool) throws {
         let alreadyResponding = mutate([\LanguageModelSession.isResponding]) { state -> Bool in
             if state.isResponding { return true }
             state.isResponding = true
             return false
         }
         if alreadyResponding {
-            throw .concurrentRequests(.init(debugDescription: "The session is already responding to a request; wait until isResponding is false."))
+            throw publicError(LanguageModelSession.Error.concurrentRequests, usesCurrentErrors: usesCurrentErrors, entries: [])
         }
     }
 
-    /// Answers a request begun with ``beginTurn()``; always ends the turn. On success the prompt and response
-    /// join the transcript; on failure the transcript is unchanged.
-    func runTurn(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)? = nil) async throws -> TurnResult {
+    /// Answers a request begun with ``beginTurn(usesCurrentErrors:)``; always ends the turn. On success the
+    /// request's entries join the transcript; on failure the transcript is reverted (or keeps what was
+    /// generated, under ``TranscriptErrorHandlingPolicy/preserveTranscript``).
+    func runTurn(_ request: TurnRequest, progress: (@Sendable (TurnProgress) -> Void)? = nil) async throws -> TurnResult {
+        let usesCurrentErrors = request.usesCurrentErrors || self.usesCurrentErrors
+        var added: [Transcript.Entry] = []
         do {
-            let result = try await answer(request, progress: progress)
+            let result = try await answer(request, added: &added, progress: progress)
             mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
             return result
         } catch {
-            // The transcript never received this request's entries; keep them for feedback attachments.
-            mutate([\LanguageModelSession.isResponding]) { state in
+            let history = state.withLock { Array($0.transcript) } + added
+            mutate([\LanguageModelSession.isResponding, \LanguageModelSession.transcript]) { state in
                 state.isResponding = false
-                state.rolledBackEntries.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: request.prompt))], options: request.options)))
+                if state.transcriptErrorHandlingPolicy?.kind == .preserve {
+                    state.transcript.append(contentsOf: added)
+                } else {
+                    // The transcript never received this request's entries; keep them for feedback attachments.
+                    state.rolledBackEntries.append(contentsOf: added.isEmpty ? [.prompt(Self.promptEntry(for: request))] : added)
+                }
             }
-            throw error
+            throw publicError(error, usesCurrentErrors: usesCurrentErrors, entries: history)
         }
     }
 
-    /// A request checked and rendered, ready to generate.
-    struct PreparedTurn {
-        var loaded: LoadedModel
-        var promptEntry: Transcript.Prompt
-        var userText: String
-        var renderer: ConversationRenderer
-        var id: GenerationID
-    }
-
-    /// Validates the request, loads the model, checks the prompt against the guardrails and renders it.
-    func prepare(_ request: TurnRequest) throws -> PreparedTurn {
-        if let limit = request.options.maximumResponseTokens, limit <= 0 {
-            throw GenerationError.decodingFailure(.init(debugDescription: "maximumResponseTokens must be positive; it is \(limit)."))
-        }
-        guard model.isAvailable else {
-            throw GenerationError.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
-        }
-        let loaded: LoadedModel
-        do { loaded = try model.loadedModel() } catch {
-            throw GenerationError.assetsUnavailable(.init(debugDescription: "The model at \(model.modelURL.path) could not be loaded: \(error)"))
-        }
-        let promptEntry = Transcript.Prompt(
-            segments: [.text(.init(content: request.prompt))],
+    /// The prompt entry a request adds to the transcript.
+    static func promptEntry(for request: TurnRequest) -> Transcript.Prompt {
+        Transcript.Prompt(
+            metadata: request.metadata,
+            segments: request.prompt.transcriptSegments,
             options: request.options,
             responseFormat: request.schema.map { schema in
                 var format = Transcript.ResponseFormat(schema: schema)
-                format.name = request.sourceName  // the generated type's name, not the schema's
+                format.name = request.schemaName  // the generated type's name, not the schema's
                 return format
-            }
+            },
+            contextOptions: request.contextOptions
         )
-        if let reason = model.guardrails.violation(in: request.prompt, source: .prompt, isStringRequest: request.schema == nil) {
-            throw GenerationError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
-        }
-        let renderer = ConversationRenderer(model: model, tools: tools)
-        let userText = renderer.userText(for: promptEntry, includeSchema: request.includeSchemaInPrompt)
-        return PreparedTurn(loaded: loaded, promptEntry: promptEntry, userText: userText, renderer: renderer, id: GenerationID())
-    }
-
-    private func answer(_ request: TurnRequest, progress: (@Sendable (GeneratedContent) -> Void)?) async throws -> TurnResult {
-        let prepared = try prepare(request)
-        var added: [Transcript.Entry] = [.prompt(prepared.promptEntry)]
-        let messages = { (entries: [Transcript.Entry]) in
-            self.messages(adding: entries, renderer: prepared.renderer, promptID: prepared.promptEntry.id,
-                          userText: prepared.userText, includeSchema: request.includeSchemaInPrompt)
-        }
-        let content: GeneratedContent
-        let outcome: GenerationOutcome
-        if tools.isEmpty {
-            let (job, textSchema) = try plainJob(request, messages: messages(added), on: prepared.loaded)
-            let isStructured = request.schema != nil
-            let onBytes = progress.map { Self.snapshotReporter(id: prepared.id, isStructured: isStructured, report: $0) }
-            outcome = try await generate(job, on: prepared.loaded, progress: onBytes)
-            content = try plainContent(outcome, request: request, textSchema: textSchema, id: prepared.id)
-        } else {
-            (content, outcome) = try await toolLoop(request, added: &added, id: prepared.id, on: prepared.loaded, progress: progress, messages: messages)
-        }
-        return try commit(content, outcome: outcome, request: request, prepared: prepared, added: added)
-    }
-
-    /// Checks the response against the guardrails and records the turn in the transcript.
-    func commit(
-        _ content: GeneratedContent, outcome: GenerationOutcome, request: TurnRequest, prepared: PreparedTurn, added: [Transcript.Entry]
-    ) throws -> TurnResult {
-        let isStringRequest = request.schema == nil
-        if let reason = model.guardrails.violation(in: content.jsonStringOrText, source: .response, isStringRequest: isStringRequest) {
-            let debugDescription = "The response was blocked by the guardrails (\(reason))."
-            if isStringRequest { throw GenerationError.guardrailViolation(.init(debugDescription: debugDescription)) }
-            // Guided generation has no room for a refusal message: the refusal explains itself on request.
-            let history = state.withLock { Array($0.transcript) } + added
-            throw GenerationError.refusal(.init(transcriptEntries: history), .init(debugDescription: debugDescription))
-        }
-        let segment: Transcript.Segment = request.schema != nil
-            ? .structure(.init(source: request.sourceName, content: content))
-            : .text(.init(content: content.jsonStringOrText))
-        var added = added
-        added.append(.response(Transcript.Response(assetIDs: model.assetIDs, segments: [segment])))
-        let entries = mutate([\LanguageModelSession.transcript]) { state -> ArraySlice<Transcript.Entry> in
-            let start = state.transcript.endIndex
-            state.transcript.append(contentsOf: added)
-            state.renderedPrompts[prepared.promptEntry.id] = prepared.userText
-            state.statistics = GenerationStatistics(
-                promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
-                sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
-                prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds)
-            return state.transcript.entries[start...]
-        }
-        return TurnResult(content: content, entries: entries)
-    }
-
-    /// The chat messages for the session's transcript followed by this request's entries so far.
-    func messages(
-        adding entries: [Transcript.Entry], renderer: ConversationRenderer, promptID: String, userText: String, includeSchema: Bool
-    ) -> [ChatMessage] {
-        state.withLock { state in
-            var transcript = state.transcript
-            transcript.append(contentsOf: entries)
-            var rendered = state.renderedPrompts
-            rendered[promptID] = userText
-            return renderer.messages(for: transcript, renderedPrompts: rendered, includeSchema: includeSchema)
-        }
-    }
-
-    /// The generation job that answers the request directly (a session without tools), and the use case's
-    /// own schema when it answers plain-text requests under one (content tagging does).
-    func plainJob(_ request: TurnRequest, messages: [ChatMessage], on loaded: LoadedModel) throws -> (GenerationJob, GenerationSchema?) {
-        let textSchema = request.schema == nil ? UseCasePrompting.textSchema(for: model.useCase) : nil
-        let decodingSchema = request.schema ?? textSchema
-        let constraint = try decodingSchema.map { try Self.constraint(for: $0, useCase: model.useCase, on: loaded) }
-        let job = GenerationJob(
-            messages: messages,
-            sampling: Self.sampling(for: request.options, useCase: model.useCase),
-            maximumTokens: request.options.maximumResponseTokens,
-            constraint: constraint,
-            choicePoints: constraint.flatMap { loaded.choicePoints(for: $0) }
-        )
-        return (job, textSchema)
-    }
-
-    /// The response content of a direct answer.
-    func plainContent(_ outcome: GenerationOutcome, request: TurnRequest, textSchema: GenerationSchema?, id: GenerationID) throws -> GeneratedContent {
-        if textSchema != nil {
-            guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
-            }
-            return GeneratedContent(kind: .string(UseCasePrompting.renderText(parsed, useCase: model.useCase)), id: id)
-        } else if request.schema != nil {
-            return try Self.completeValue(outcome, request: request, id: id)
-        }
-        return GeneratedContent(kind: .string(outcome.text), id: id)
-    }
-
-    /// Runs the generator, mapping its failures to the public errors.
-    private func generate(_ job: GenerationJob, on loaded: LoadedModel, progress: (@Sendable ([UInt8]) -> Void)?) async throws -> GenerationOutcome {
-        do {
-            return try await Generator.run(job, on: loaded, progress: progress)
-        } catch {
-            throw Self.generationError(for: error)
-        }
-    }
-
-    /// The parsed, complete value of constrained output, or `decodingFailure`.
-    static func completeValue(_ outcome: GenerationOutcome, request: TurnRequest, id: GenerationID) throws -> GeneratedContent {
-        if outcome.stop == .maximumTokens {
-            throw GenerationError.decodingFailure(.init(debugDescription:
-                "The response reached maximumResponseTokens (\(request.options.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)"))
-        }
-        guard var parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-            throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is not a complete value: \(outcome.text)"))
-        }
-        parsed.id = id
-        return parsed
     }
 
     /// The most rounds of tool calls one request may make before the model must answer.
     static let maximumToolRounds = 5
 
-    /// The tool-calling loop: each round the model either answers or calls tools (under ``ToolTurnSchema``);
-    /// calls run concurrently, their outputs join the conversation, and the model goes again.
+    /// The request loop: each round the executor either answers or calls tools; calls run concurrently, their
+    /// outputs join the conversation, and the model goes again.
     ///
     /// A round that only repeats calls already made (same tool, same arguments) is not run again: the model is
-    /// asked once more with tools taken away, so it must answer from the outputs it has. More than
-    /// ``maximumToolRounds`` rounds of new calls throw `decodingFailure`.
-    private func toolLoop(
-        _ request: TurnRequest,
-        added: inout [Transcript.Entry],
-        id: GenerationID,
-        on loaded: LoadedModel,
-        progress: (@Sendable (GeneratedContent) -> Void)?,
-        messages: ([Transcript.Entry]) -> [ChatMessage]
-    ) async throws -> (GeneratedContent, GenerationOutcome) {
-        let isText = request.schema == nil
-        var toolsAllowed = true
+    /// asked once more with tool calling disallowed, so it must answer from the outputs it has. More than
+    /// ``maximumToolRounds`` rounds of new calls fail with a parsing error.
+    private func answer(_ request: TurnRequest, added: inout [Transcript.Entry], progress: (@Sendable (TurnProgress) -> Void)?) async throws -> TurnResult {
+        if let limit = request.options.maximumResponseTokens, limit <= 0 {
+            throw GeneratedContent.ParsingError(rawContent: "", debugDescription: "maximumResponseTokens must be positive; it is \(limit).")
+        }
+        try checkCapabilities(request)
+        let promptEntry = Self.promptEntry(for: request)
+        added.append(.prompt(promptEntry))
+        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+        let id = GenerationID()
+        var usage = Usage.zero
+        var mode = request.options.toolCallingMode
         var rounds = 0
         var madeCalls: Set<String> = []
+        let statistics = EngineStatistics()
         while true {
-            let schema = ToolTurnSchema.schema(tools: toolsAllowed ? tools : [], answer: request.schema)
-            let job = GenerationJob(
-                messages: messages(added),
-                sampling: Self.sampling(for: request.options, useCase: model.useCase),
-                maximumTokens: request.options.maximumResponseTokens,
-                constraint: try Self.constraint(for: schema, useCase: model.useCase, on: loaded)
-            )
-            let onBytes = progress.map { Self.toolTurnReporter(id: id, isText: isText, report: $0) }
-            let outcome = try await generate(job, on: loaded, progress: onBytes)
-            // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools.
-            if isText, outcome.stop == .maximumTokens, let partial = try? GeneratedContent(json: outcome.text),
-                let text = ToolTurnSchema.partialText(in: partial) {
-                return (GeneratedContent(kind: .string(text), id: id), outcome)
+            var options = request.options
+            options.toolCallingMode = mode
+            let history = state.withLock { $0.transcript } + added
+            let executorRequest = LanguageModelExecutorGenerationRequest(
+                id: UUID(), transcript: Transcript(entries: history), enabledTools: definitions, schema: request.schema,
+                generationOptions: options, contextOptions: request.contextOptions, metadata: request.metadata)
+            var round = RoundState()
+            let before = added
+            let usageBefore = usage
+            try await EngineStatistics.$current.withValue(statistics) {
+                try await backend.respond(to: executorRequest) { event in
+                    round.apply(event)
+                    guard let progress, round.toolCalls.isEmpty, let content = round.partialContent(schema: request.schema, id: id) else { return }
+                    progress(TurnProgress(content: content, entries: (before + round.entries(schemaName: nil, content: nil))[...],
+                                          usage: usageBefore.adding(round.usage)))
+                }
             }
-            let parsed = try Self.completeValue(outcome, request: request, id: id)
-            guard let choice = ToolTurnSchema.choice(in: parsed, isText: isText, toolsAllowed: toolsAllowed) else {
-                throw GenerationError.decodingFailure(.init(debugDescription: "The model's output is neither tool calls nor an answer: \(outcome.text)"))
-            }
-            switch choice {
-            case .answer(var content):
-                content.id = id
-                return (content, outcome)
-            case .calls(let calls):
-                let keys = calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }
+            usage = usage.adding(round.usage)
+            added += round.reasoning
+
+            let calls = round.completedToolCalls()
+            if !calls.isEmpty {
+                let keys = calls.map { "\($0.toolName)(\($0.arguments.compactJSONString))" }
                 if keys.allSatisfy(madeCalls.contains) {
-                    toolsAllowed = false
+                    mode = .disallowed
                     continue
                 }
                 guard rounds < Self.maximumToolRounds else {
-                    throw GenerationError.decodingFailure(.init(debugDescription:
-                        "The model kept calling tools for more than \(Self.maximumToolRounds) rounds without answering."))
+                    throw GeneratedContent.ParsingError(rawContent: keys.joined(separator: ", "), debugDescription:
+                        "The model kept calling tools for more than \(Self.maximumToolRounds) rounds without answering.")
                 }
                 rounds += 1
                 madeCalls.formUnion(keys)
                 let outputs = try await ToolRunner.run(calls, tools: tools)
-                for output in outputs {
-                    if let reason = model.guardrails.violation(in: output.description, source: .toolOutput, isStringRequest: isText) {
-                        throw GenerationError.guardrailViolation(.init(debugDescription:
-                            "The output of the tool \(output.toolName) was blocked by the guardrails (\(reason))."))
-                    }
-                }
-                added.append(.toolCalls(Transcript.ToolCalls(calls)))
+                added.append(.toolCalls(Transcript.ToolCalls(id: round.toolCallsEntryID ?? UUID().uuidString, calls)))
                 added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
+                // `required` asks for calls before the answer: once made, the model may answer.
+                if mode == .required { mode = .allowed }
+                continue
+            }
+
+            let content = try round.finalContent(schema: request.schema, id: id)
+            added += round.entries(schemaName: request.schema == nil ? nil : request.schemaName, content: content)
+            let committed = added
+            let recorded = statistics.value
+            let entries = mutate([\LanguageModelSession.transcript, \LanguageModelSession.usage]) { state -> ArraySlice<Transcript.Entry> in
+                let start = state.transcript.endIndex
+                state.transcript.append(contentsOf: committed)
+                state.usage = state.usage.adding(usage)
+                if let recorded { state.statistics = recorded }
+                return state.transcript.entries[start...]
+            }
+            return TurnResult(content: content, entries: entries, usage: usage)
+        }
+    }
+
+    /// Throws ``LanguageModelError/unsupportedCapability(_:)`` when the request needs what the model lacks.
+    private func checkCapabilities(_ request: TurnRequest) throws {
+        let capabilities = backend.capabilities()
+        func require(_ capability: LanguageModelCapabilities.Capability, _ reason: String) throws {
+            guard capabilities.contains(capability) else {
+                throw LanguageModelError.unsupportedCapability(.init(capability: capability, debugDescription: reason))
             }
         }
+        if request.schema != nil { try require(.guidedGeneration, "The request asks for guided generation.") }
+        if !tools.isEmpty { try require(.toolCalling, "The session has tools.") }
+        if request.contextOptions.reasoningLevel != nil { try require(.reasoning, "The request sets a reasoning level.") }
+        let segments = request.prompt.segments + state.withLock { $0.transcript }.flatMap(Self.segments(of:))
+        if segments.contains(where: { if case .attachment = $0 { true } else { false } }) {
+            try require(.vision, "The conversation holds an image attachment.")
+        }
     }
 
-    /// Snapshots of a tool-session turn: nothing while the output may be tool calls, then the answer so far.
-    static func toolTurnReporter(
-        id: GenerationID,
-        isText: Bool,
-        report: @escaping @Sendable (GeneratedContent) -> Void
-    ) -> @Sendable ([UInt8]) -> Void {
-        { bytes in
-            let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
-            guard !complete.isEmpty, var partial = try? GeneratedContent(json: String(decoding: complete, as: UTF8.self)) else { return }
-            if isText {
-                guard let text = ToolTurnSchema.partialText(in: partial) else { return }
-                report(GeneratedContent(kind: .string(text), id: id))
-                return
+    private static func segments(of entry: Transcript.Entry) -> [Transcript.Segment] {
+        switch entry {
+        case .instructions(let e): e.segments
+        case .prompt(let e): e.segments
+        case .toolOutput(let e): e.segments
+        case .response(let e): e.segments
+        case .reasoning(let e): e.segments
+        case .toolCalls: []
+        }
+    }
+
+    /// The error a caller sees: as thrown for macOS 27 code, or mapped to ``GenerationError`` for a session used
+    /// through the macOS 26 API.
+    func publicError(_ error: any Swift.Error, usesCurrentErrors: Bool, entries: [Transcript.Entry]) -> any Swift.Error {
+        guard !usesCurrentErrors else { return error }
+        switch error {
+        case let error as LanguageModelError:
+            let context = GenerationError.Context(debugDescription: error.debugDescription)
+            switch error {
+            case .contextSizeExceeded: return GenerationError.exceededContextWindowSize(context)
+            case .guardrailViolation: return GenerationError.guardrailViolation(context)
+            case .refusal: return GenerationError.refusal(.init(transcriptEntries: entries), context)
+            case .unsupportedGenerationGuide: return GenerationError.unsupportedGuide(context)
+            case .unsupportedLanguageOrLocale: return GenerationError.unsupportedLanguageOrLocale(context)
+            case .rateLimited: return GenerationError.rateLimited(context)
+            case .unsupportedCapability, .unsupportedTranscriptContent, .timeout: return error
             }
-            if case .structure(_, let keys) = partial.kind, keys.isEmpty || keys.first == ToolTurnSchema.toolCallsKey { return }
-            partial.id = id
-            report(partial)
-        }
-    }
-
-    /// Turns the growing response bytes into snapshots: whole characters only, and for structured output
-    /// the parsed JSON prefix, all with the response's one `GenerationID`.
-    static func snapshotReporter(
-        id: GenerationID,
-        isStructured: Bool,
-        report: @escaping @Sendable (GeneratedContent) -> Void
-    ) -> @Sendable ([UInt8]) -> Void {
-        { bytes in
-            let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
-            let text = String(decoding: complete, as: UTF8.self)
-            if isStructured {
-                guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return }
-                partial.id = id
-                report(partial)
-            } else {
-                report(GeneratedContent(kind: .string(text), id: id))
-            }
-        }
-    }
-
-    /// The compiled grammar for a schema, or `unsupportedGuide` naming what cannot be enforced.
-    static func constraint(for schema: GenerationSchema, useCase: SystemLanguageModel.UseCase, on model: LoadedModel) throws(GenerationError) -> TokenConstraint {
-        do {
-            return try model.constraint(for: UseCasePrompting.decodingDocument(for: schema, useCase: useCase))
-        } catch {
-            throw .unsupportedGuide(.init(debugDescription: "\(error)"))
-        }
-    }
-
-    /// Maps options onto the runtime's sampler: greedy stays greedy, `nil` picks the use case's default.
-    static func sampling(for options: GenerationOptions, useCase: SystemLanguageModel.UseCase) -> SamplingParameters {
-        let temperature = max(0, options.temperature ?? 0.7)
-        switch options.sampling?.mode {
-        case .greedy:
-            return .greedy
-        case .top(let k, let seed):
-            return SamplingParameters(strategy: .topK(max(1, k)), temperature: temperature, seed: seed)
-        case .nucleus(let threshold, let seed):
-            return SamplingParameters(strategy: .nucleus(min(max(threshold, 0), 1)), temperature: temperature, seed: seed)
-        case nil:
-            if useCase == .contentTagging { return .greedy }
-            return SamplingParameters(strategy: .nucleus(0.9), temperature: temperature)
-        }
-    }
-
-    static func generationError(for failure: GenerationFailure) -> any Error {
-        switch failure {
-        case .contextOverflow(let message): GenerationError.exceededContextWindowSize(.init(debugDescription: message))
-        case .truncated(let message): GenerationError.decodingFailure(.init(debugDescription: message))
-        case .runtime(let message): GenerationError.decodingFailure(.init(debugDescription: message))
-        case .cancelled: CancellationError()
+        case let error as SystemLanguageModel.Error:
+            return GenerationError.assetsUnavailable(.init(debugDescription: error.debugDescription))
+        case let error as GeneratedContent.ParsingError:
+            return GenerationError.decodingFailure(.init(debugDescription: error.debugDescription))
+        case LanguageModelSession.Error.concurrentRequests:
+            return GenerationError.concurrentRequests(.init(debugDescription: LanguageModelSession.Error.concurrentRequests.debugDescription))
+        default:
+            return error
         }
     }
 }
 
+extension LanguageModelSession {
+    /// What the executor has sent for one round: the response's segments, reasoning, tool calls, metadata
+    /// and usage.
+    struct RoundState {
+        private(set) var segments: [Transcript.Segment] = []
+        private var currentTextSegment: Int?
+        private(set) var metadata: [String: any Sendable & Codable & Equatable] = [:]
+        private(set) var reasoning: [Transcript.Entry] = []
+        private var reasoningIndex: [String: Int] = [:]
+        private(set) var toolCalls: [(id: String, name: String, arguments: String, metadata: [String: any Sendable & Codable & Equatable])] = []
+        private(set) var toolCallsEntryID: String?
+        private var reportedUsage: Usage?
+        private var outputTokens = 0
+        private var responseEntryID: String?
+
+        /// The usage the executor reported, or the output tokens its fragments carried.
+        var usage: Usage {
+            reportedUsage ?? Usage(input: .init(totalTokenCount: 0, cachedTokenCount: 0),
+                                   output: .init(totalTokenCount: outputTokens, reasoningTokenCount: 0))
+        }
+
+        mutating func apply(_ event: any LanguageModelExecutorGenerationChannel.Event) {
+            switch event {
+            case let response as LanguageModelExecutorGenerationChannel.Response:
+                if let entryID = response.entryID { responseEntryID = entryID }
+                apply(response.action)
+            case let reasoningEvent as LanguageModelExecutorGenerationChannel.Reasoning:
+                apply(reasoningEvent)
+            case let calls as LanguageModelExecutorGenerationChannel.ToolCalls:
+                apply(calls)
+            default:
+                break
+            }
+        }
+
+        private mutating func apply(_ action: LanguageModelExecutorGenerationChannel.Response.Action) {
+            switch action {
+            case .appendText(let fragment):
+                outputTokens += fragment.tokenCount
+                appendText(fragment.content, segmentID: fragment.segmentID, to: &segments, current: &currentTextSegment)
+            case .replaceTextSegment(let replacement):
+                replaceText(replacement.content, segmentID: replacement.segmentID, in: &segments, current: &currentTextSegment)
+            case .updateCustomSegment(let custom):
+                if let index = segments.firstIndex(where: { $0.id == custom.id }) { segments[index] = .custom(custom) } else { segments.append(.custom(custom)) }
+                currentTextSegment = nil
+            case .addAttachmentSegment(let attachment):
+                segments.append(.attachment(attachment))
+                currentTextSegment = nil
+            case .removeAttachmentSegment(let id):
+                segments.removeAll { $0.id == id }
+                currentTextSegment = nil
+            case .updateMetadata(let update):
+                metadata.merge(update.values) { $1 }
+            case .updateUsage(let update):
+                reportedUsage = Usage(update)
+            }
+        }
+
+        private mutating func apply(_ event: LanguageModelExecutorGenerationChannel.Reasoning) {
+            let key = event.entryID ?? reasoningIndex.keys.first ?? UUID().uuidString
+            let index = reasoningIndex[key] ?? {
+                reasoning.append(.reasoning(.init(id: key, segments: [])))
+                reasoningIndex[key] = reasoning.count - 1
+                return reasoning.count - 1
+            }()
+            guard case .reasoning(var entry) = reasoning[index] else { return }
+            var current: Int? = entry.segments.lastIndex { if case .text = $0 { true } else { false } }
+            switch event.action {
+            case .appendText(let fragment):
+                outputTokens += fragment.tokenCount
+                appendText(fragment.content, segmentID: fragment.segmentID, to: &entry.segments, current: &current)
+            case .replaceTextSegment(let replacement):
+                replaceText(replacement.content, segmentID: replacement.segmentID, in: &entry.segments, current: &current)
+            case .updateSignature(let signature):
+                entry.signature = signature.signature
+            case .updateMetadata(let update):
+                entry.metadata.merge(update.values) { $1 }
+            case .updateUsage(let update):
+                reportedUsage = Usage(update)
+            }
+            reasoning[index] = .reasoning(entry)
+        }
+
+        private mutating func apply(_ event: LanguageModelExecutorGenerationChannel.ToolCalls) {
+            if let entryID = event.entryID { toolCallsEntryID = entryID }
+            switch event.action {
+            case .toolCall(let call):
+                let index = toolCalls.firstIndex { $0.id == call.id } ?? {
+                    toolCalls.append((call.id, call.name, "", [:]))
+                    return toolCalls.count - 1
+                }()
+                switch call.action {
+                case .appendArguments(let fragment):
+                    outputTokens += fragment.tokenCount
+                    toolCalls[index].arguments += fragment.content
+                case .updateMetadata(let update):
+                    toolCalls[index].metadata.merge(update.values) { $1 }
+                }
+            case .removeToolCall(let id):
+                toolCalls.removeAll { $0.id == id }
+            case .updateMetadata:
+                break
+            case .updateUsage(let update):
+                reportedUsage = Usage(update)
+            }
+        }
+
+        private func appendText(_ text: String, segmentID: String?, to segments: inout [Transcript.Segment], current: inout Int?) {
+            let target = segmentID.flatMap { id in segments.firstIndex { $0.id == id } } ?? (segmentID == nil ? current : nil)
+            if let target, case .text(var segment) = segments[target] {
+                segment.content += text
+                segments[target] = .text(segment)
+                current = target
+            } else {
+                segments.append(.text(.init(id: segmentID ?? UUID().uuidString, content: text)))
+                current = segments.count - 1
+            }
+        }
+
+        private func replaceText(_ text: String, segmentID: String?, in segments: inout [Transcript.Segment], current: inout Int?) {
+            let target = segmentID.flatMap { id in segments.firstIndex { $0.id == id } } ?? (segmentID == nil ? current : nil)
+            if let target, case .text(var segment) = segments[target] {
+                segment.content = text
+                segments[target] = .text(segment)
+                current = target
+            } else {
+                segments.append(.text(.init(id: segmentID ?? UUID().uuidString, content: text)))
+                current = segments.count - 1
+            }
+        }
+
+        /// The text of the response's text segments.
+        var text: String {
+            segments.compactMap { if case .text(let segment) = $0 { segment.content } else { nil } }.joined()
+        }
+
+        /// The calls the executor sent, with their arguments parsed; a call whose arguments are not JSON keeps
+        /// them as a string.
+        func completedToolCalls() -> [Transcript.ToolCall] {
+            toolCalls.map { call in
+                let arguments = (try? GeneratedContent(json: call.arguments)) ?? GeneratedContent(kind: .string(call.arguments))
+                return Transcript.ToolCall(id: call.id, metadata: call.metadata, toolName: call.name, arguments: arguments)
+            }
+        }
+
+        /// The response so far: the text, or the parsed prefix of the JSON for a schema; `nil` before there is any.
+        func partialContent(schema: GenerationSchema?, id: GenerationID) -> GeneratedContent? {
+            let text = self.text
+            guard schema != nil else { return GeneratedContent(kind: .string(text), id: id) }
+            guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return nil }
+            partial.id = id
+            return partial
+        }
+
+        /// The complete response: the text, or the value of a schema.
+        ///
+        /// - Throws: ``GeneratedContent/ParsingError`` when guided output is not a complete value.
+        func finalContent(schema: GenerationSchema?, id: GenerationID) throws -> GeneratedContent {
+            let text = self.text
+            guard schema != nil else { return GeneratedContent(kind: .string(text), id: id) }
+            let parsed: GeneratedContent
+            do { parsed = try GeneratedContent(json: text) } catch {
+                throw GeneratedContent.ParsingError(rawContent: text, underlyingError: error, debugDescription: "The model's output is not JSON: \(text)")
+            }
+            guard parsed.isComplete else {
+                throw GeneratedContent.ParsingError(rawContent: text, debugDescription: "The model's output is not a complete value: \(text)")
+            }
+            var content = parsed
+            content.id = id
+            return content
+        }
+
+        /// The response entry (after the reasoning), its text segments replaced by the structured content of a
+        /// schema when given.
+        func entries(schemaName: String?, content: GeneratedContent?) -> [Transcript.Entry] {
+            var segments = self.segments
+            if let schemaName, let content {
+                segments.removeAll { if case .text = $0 { true } else { false } }
+                segments.insert(.structure(.init(schemaName: schemaName, content: content)), at: 0)
+            } else if segments.isEmpty, content != nil {
+                segments = [.text(.init(content: ""))]
+            }
+            let response = Transcript.Response(id: responseEntryID ?? UUID().uuidString, metadata: metadata, segments: segments)
+            return reasoning + [.response(response)]
+        }
+    }
+}
+
+extension LanguageModelSession.Usage {
+    /// The session's form of an executor's usage report.
+    init(_ usage: LanguageModelExecutorGenerationChannel.Usage) {
+        self.init(input: .init(totalTokenCount: usage.input.totalTokenCount, cachedTokenCount: usage.input.cachedTokenCount),
+                  output: .init(totalTokenCount: usage.output.totalTokenCount, reasoningTokenCount: usage.output.reasoningTokenCount))
+    }
+}
+
 extension GeneratedContent {
-    /// A string's own text; any other value's JSON.
+    /// A string's own text; any other value's compact JSON.
     var jsonStringOrText: String {
         if case .string(let text) = kind { return text }
-        return jsonString
+        return compactJSONString
     }
 }

@@ -9,34 +9,44 @@ import Synchronization
 /// print(answer.content)
 /// ```
 ///
-/// Reuse a session for a multi-turn conversation — later prompts see earlier turns, and their tokens
-/// stay in the model's KV cache instead of being evaluated again — and create a new one for unrelated
-/// single-turn requests. A session answers one request at a time: a second request while
-/// ``isResponding`` is true throws ``GenerationError/concurrentRequests(_:)``. A failed request leaves
-/// the ``transcript`` as it was.
+/// A session runs any ``LanguageModel`` — the on-device ``SystemLanguageModel`` by default — through the
+/// model's ``LanguageModel/Executor``. Reuse a session for a multi-turn conversation (later prompts see earlier
+/// turns, and with the on-device model their tokens stay in the KV cache), and create a new one for unrelated
+/// single-turn requests. A session answers one request at a time: a second request while ``isResponding`` is
+/// true throws ``LanguageModelSession/Error/concurrentRequests``. A failed request leaves the ``transcript``
+/// as it was, unless ``transcriptErrorHandlingPolicy`` says to preserve it.
+///
+/// Errors follow the API generation a call uses, as on Apple's platforms they follow the SDK an app is built
+/// with: a session made with one of the macOS 26 initializers and asked through the macOS 26 methods throws
+/// ``GenerationError``; a session made from `some LanguageModel`, dynamic instructions or a profile, or a
+/// request that passes context options or metadata, throws ``LanguageModelError``,
+/// ``SystemLanguageModel/Error``, ``LanguageModelSession/Error`` and ``GeneratedContent/ParsingError``.
 public final class LanguageModelSession: Sendable {
     struct State: Sendable {
         var transcript: Transcript
         var isResponding = false
         /// Entries of failed requests, kept for feedback attachments.
         var rolledBackEntries: [Transcript.Entry] = []
-        /// The user-message text each prompt entry was rendered as (schema text included), so later turns
-        /// render earlier ones identically and hit the KV cache.
-        var renderedPrompts: [String: String] = [:]
-        /// Token counts of the last successful request.
+        /// Token counts and timings of the last successful request (on-device model only).
         var statistics: GenerationStatistics?
+        /// Every response's usage, added up.
+        var usage = Usage.zero
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
     }
 
     let state: Mutex<State>
     let registrar = ObservationRegistrar()
-    /// The model the session runs.
-    let model: SystemLanguageModel
+    /// The model the session runs, behind its executor.
+    let backend: ModelBackend
     /// The tools the model may call in every request of the session.
     let tools: [any Tool]
+    /// Whether the session throws the macOS 27 error types (see the type's discussion).
+    let usesCurrentErrors: Bool
 
-    init(model: SystemLanguageModel, tools: [any Tool], initialTranscript: Transcript) {
-        self.model = model
+    init(backend: ModelBackend, tools: [any Tool], initialTranscript: Transcript, usesCurrentErrors: Bool) {
+        self.backend = backend
         self.tools = tools
+        self.usesCurrentErrors = usesCurrentErrors
         self.state = Mutex(State(transcript: initialTranscript))
     }
 
@@ -47,12 +57,14 @@ public final class LanguageModelSession: Sendable {
     ///   - tools: Tools the model may call during the session.
     ///   - instructions: Instructions given priority over prompts.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
-        self.init(model: model, tools: tools, initialTranscript: Self.transcript(instructions: instructions?.text, tools: tools))
+        self.init(backend: ModelBackend(model), tools: tools,
+                  initialTranscript: Self.transcript(instructions: instructions, tools: tools), usesCurrentErrors: false)
     }
 
     /// Starts a session with instructions written as a string.
-    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String) {
-        self.init(model: model, tools: tools, initialTranscript: Self.transcript(instructions: instructions, tools: tools))
+    @_disfavoredOverload
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String? = nil) {
+        self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
     }
 
     /// Starts a session with instructions built by a closure.
@@ -68,26 +80,25 @@ public final class LanguageModelSession: Sendable {
         tools: [any Tool] = [],
         @InstructionsBuilder instructions: () throws -> Instructions
     ) rethrows {
-        let built = try instructions()
-        self.init(model: model, tools: tools, initialTranscript: Self.transcript(instructions: built.text, tools: tools))
+        self.init(model: model, tools: tools, instructions: try instructions())
     }
 
     /// Starts a session that continues the conversation in `transcript`; its instructions and tool
     /// definitions come from the transcript's entries.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(model: model, tools: tools, initialTranscript: transcript)
+        self.init(backend: ModelBackend(model), tools: tools, initialTranscript: transcript, usesCurrentErrors: false)
     }
 
-    private static func transcript(instructions: String?, tools: [any Tool]) -> Transcript {
+    static func transcript(instructions: Instructions?, tools: [any Tool]) -> Transcript {
         let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
         guard instructions != nil || !definitions.isEmpty else { return Transcript() }
-        let segments = instructions.map { [Transcript.Segment.text(.init(content: $0))] } ?? []
+        let segments = instructions?.transcriptSegments ?? []
         return Transcript(entries: [.instructions(.init(segments: segments, toolDefinitions: definitions))])
     }
 
     // MARK: Observable state
 
-    /// The full history of the session: instructions, prompts, tool calls and outputs, and responses.
+    /// The full history of the session: instructions, prompts, reasoning, tool calls and outputs, and responses.
     public var transcript: Transcript {
         registrar.access(self, keyPath: \.transcript)
         return state.withLock { $0.transcript }
@@ -97,6 +108,20 @@ public final class LanguageModelSession: Sendable {
     public var isResponding: Bool {
         registrar.access(self, keyPath: \.isResponding)
         return state.withLock { $0.isResponding }
+    }
+
+    /// The total accumulated usage across all responses generated by this session.
+    ///
+    /// The value increases monotonically over the lifetime of the session.
+    public var usage: Usage {
+        registrar.access(self, keyPath: \.usage)
+        return state.withLock { $0.usage }
+    }
+
+    /// The session's policy for managing the transcript when errors occur; `nil` reverts it.
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
     }
 
     /// Changes state under the lock, telling observers about the key paths it touches.
@@ -110,6 +135,7 @@ public final class LanguageModelSession: Sendable {
         switch keyPath {
         case \LanguageModelSession.transcript: registrar.willSet(self, keyPath: \.transcript)
         case \LanguageModelSession.isResponding: registrar.willSet(self, keyPath: \.isResponding)
+        case \LanguageModelSession.usage: registrar.willSet(self, keyPath: \.usage)
         default: break
         }
     }
@@ -118,11 +144,12 @@ public final class LanguageModelSession: Sendable {
         switch keyPath {
         case \LanguageModelSession.transcript: registrar.didSet(self, keyPath: \.transcript)
         case \LanguageModelSession.isResponding: registrar.didSet(self, keyPath: \.isResponding)
+        case \LanguageModelSession.usage: registrar.didSet(self, keyPath: \.usage)
         default: break
         }
     }
 
-    /// Token counts of the session's last successful request.
+    /// Token counts and timings of the session's last successful request (on-device model only).
     package var lastStatistics: GenerationStatistics? { state.withLock { $0.statistics } }
 
     // MARK: Prewarming
@@ -130,16 +157,13 @@ public final class LanguageModelSession: Sendable {
     /// Loads the model and evaluates the instructions — and `promptPrefix`, if given — ahead of the first
     /// request, so that request starts from the KV cache.
     ///
-    /// Best effort: it returns at once and does the work in the background.
+    /// Best effort: it returns at once and the executor does the work in the background.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        let renderer = ConversationRenderer(model: model, tools: tools)
-        let messages = state.withLock { renderer.messages(for: $0.transcript, renderedPrompts: $0.renderedPrompts) }
-        let prefixText = promptPrefix?.text
-        let model = self.model
-        Task.detached(priority: .utility) {
-            guard let loaded = try? model.loadedModel() else { return }
-            Generator.prefill(messages: messages, userPrefix: prefixText, on: loaded)
+        var transcript = state.withLock { $0.transcript }
+        if let promptPrefix {
+            transcript.append(.prompt(Transcript.Prompt(segments: promptPrefix.transcriptSegments)))
         }
+        backend.prewarm(transcript)
     }
 }
 

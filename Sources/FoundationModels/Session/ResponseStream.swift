@@ -8,7 +8,7 @@ extension LanguageModelSession {
     ///
     /// ```swift
     /// for try await snapshot in session.streamResponse(to: "Write a haiku.") {
-    ///     print(snapshot.content)
+    ///     print(snapshot.content, snapshot.usage.output.totalTokenCount)
     /// }
     /// ```
     public struct ResponseStream<Content>: AsyncSequence where Content: Generable {
@@ -18,45 +18,73 @@ extension LanguageModelSession {
             public var content: Content.PartiallyGenerated
             /// The raw content so far; `isComplete` tells whether the response is finished.
             public var rawContent: GeneratedContent
+            /// The transcript entries of the request so far: the prompt, any tool calls and outputs, and the
+            /// response being generated.
+            public var transcriptEntries: ArraySlice<Transcript.Entry>
+            /// The tokens used so far.
+            public var usage: Usage
         }
 
         /// The element type.
         public typealias Element = Snapshot
 
-        let raw: AsyncThrowingStream<GeneratedContent, any Error>
+        let raw: AsyncThrowingStream<TurnProgress, any Swift.Error>
         let outcome: StreamOutcome
+        let session: LanguageModelSession
+        let current: Bool
 
         /// Iterates the snapshots.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<GeneratedContent, any Error>.AsyncIterator
+            var base: AsyncThrowingStream<TurnProgress, any Swift.Error>.AsyncIterator
+            let session: LanguageModelSession
+            let current: Bool
+
+            /// The next snapshot, or `nil` when the response is complete.
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
+                guard let progress = try await base.next(isolation: actor) else { return nil }
+                return try snapshot(progress)
+            }
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next() async throws -> Snapshot? {
-                guard let raw = try await base.next() else { return nil }
-                return Snapshot(content: try Content.PartiallyGenerated(raw), rawContent: raw)
+                guard let progress = try await base.next() else { return nil }
+                return try snapshot(progress)
+            }
+
+            private func snapshot(_ progress: TurnProgress) throws -> Snapshot {
+                let content: Content.PartiallyGenerated
+                do { content = try Content.PartiallyGenerated(progress.content) } catch {
+                    throw session.publicError(
+                        GeneratedContent.ParsingError(rawContent: progress.content.jsonString, underlyingError: error, debugDescription: "\(error)"),
+                        usesCurrentErrors: current, entries: [])
+                }
+                return Snapshot(content: content, rawContent: progress.content, transcriptEntries: progress.entries, usage: progress.usage)
             }
         }
 
         /// Creates an iterator.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: raw.makeAsyncIterator())
+            AsyncIterator(base: raw.makeAsyncIterator(), session: session, current: current)
         }
 
         /// Waits for the response to finish and returns it; throws the stream's error if it failed.
         public nonisolated(nonsending) func collect() async throws -> sending Response<Content> {
             for try await _ in raw {}
             guard let final = outcome.value else {
-                throw GenerationError.decodingFailure(.init(debugDescription: "The stream ended without a response."))
+                throw session.publicError(GeneratedContent.ParsingError(rawContent: "", debugDescription: "The stream ended without a response."),
+                                          usesCurrentErrors: current, entries: [])
             }
-            return Response(content: try Content(final.content), rawContent: final.content, transcriptEntries: final.entries)
+            return Response(content: try session.convert(final.content, to: Content.self, current: current),
+                            rawContent: final.content, transcriptEntries: final.entries, usage: final.usage)
         }
     }
 
-    /// The final content and transcript entries of a streamed response, set once by the producer.
+    /// The final content, transcript entries and usage of a streamed response, set once by the producer.
     final class StreamOutcome: Sendable {
         struct Final: Sendable {
             var content: GeneratedContent
             var entries: ArraySlice<Transcript.Entry>
+            var usage: Usage
         }
         private let storage = Mutex<Final?>(nil)
         var value: Final? { storage.withLock { $0 } }

@@ -13,7 +13,7 @@ enum ToolCallFormat {
     }
 
     /// How to call a tool and how to answer, with an example call of the first tool.
-    static func usage(for tools: [any Tool]) -> String {
+    static func usage(for tools: [Transcript.ToolDefinition]) -> String {
         guard let first = tools.first else { return "" }
         let example = #"{"tool_calls":[{"name":"\#(first.name)","arguments":\#(exampleValue(first.parameters.root, in: first.parameters))}]}"#
         return """
@@ -25,13 +25,13 @@ enum ToolCallFormat {
 
     /// One round of calls, as the model wrote it.
     static func render(_ calls: Transcript.ToolCalls) -> String {
-        let items = calls.map { #"{"name":\#(quoted($0.toolName)),"arguments":\#($0.arguments.jsonString)}"# }
+        let items = calls.map { #"{"name":\#(quoted($0.toolName)),"arguments":\#($0.arguments.compactJSONString)}"# }
         return #"{"tool_calls":[\#(items.joined(separator: ","))]}"#
     }
 
     /// A tool's output as the message that feeds it back.
     static func render(_ output: Transcript.ToolOutput) -> String {
-        "The tool \(output.toolName) returned: " + output.segments.map(\.description).joined(separator: "\n")
+        "The tool \(output.toolName) returned: " + output.segments.map(\.modelText).joined(separator: "\n")
             + "\nUse this to answer my question in a full sentence."
     }
 
@@ -66,6 +66,6 @@ enum ToolCallFormat {
 
     /// A string as a JSON string literal.
     static func quoted(_ text: String) -> String {
-        GeneratedContent(kind: .string(text)).jsonString
+        GeneratedContent(kind: .string(text)).compactJSONString
     }
 }

@@ -6,13 +6,13 @@ enum ToolRunner {
     ///
     /// - Throws: ``LanguageModelSession/ToolCallError`` for the first call that fails (its arguments don't
     ///   convert to the tool's `Arguments`, or `call(arguments:)` throws); a call naming no tool throws
-    ///   `decodingFailure`.
+    ///   ``GeneratedContent/ParsingError``.
     static func run(_ calls: [Transcript.ToolCall], tools: [any Tool]) async throws -> [Transcript.ToolOutput] {
         var resolved: [(Int, any Tool, Transcript.ToolCall)] = []
         for (index, call) in calls.enumerated() {
             guard let tool = tools.first(where: { $0.name == call.toolName }) else {
-                throw LanguageModelSession.GenerationError.decodingFailure(
-                    .init(debugDescription: "The model called \"\(call.toolName)\", which is not one of the session's tools."))
+                throw GeneratedContent.ParsingError(rawContent: call.description, debugDescription:
+                    "The model called \"\(call.toolName)\", which is not one of the session's tools.")
             }
             resolved.append((index, tool, call))
         }
@@ -42,7 +42,7 @@ enum ToolRunner {
     private static func invoke<T: Tool>(_ tool: T, arguments: GeneratedContent) async throws -> Transcript.Segment {
         let output = try await tool.call(arguments: try T.Arguments(arguments))
         if !(output is String), let convertible = output as? any ConvertibleToGeneratedContent {
-            return .structure(.init(source: String(describing: T.Output.self), content: convertible.generatedContent))
+            return .structure(.init(schemaName: String(describing: T.Output.self), content: convertible.generatedContent))
         }
         return .text(.init(content: output.promptRepresentation.text))
     }

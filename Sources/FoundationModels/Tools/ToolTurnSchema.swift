@@ -18,8 +18,9 @@ enum ToolTurnSchema {
     /// The most calls the model may request in one round.
     static let maximumCallsPerRound = 4
 
-    /// The turn schema: tool calls (when `tools` is not empty) or the answer (`answer`, or text when `nil`).
-    static func schema(tools: [any Tool], answer: GenerationSchema?) -> GenerationSchema {
+    /// The turn schema: tool calls (when `tools` is not empty) or the answer (`answer`, or text when `nil`);
+    /// only tool calls when `callsRequired`.
+    static func schema(tools: [Transcript.ToolDefinition], answer: GenerationSchema?, callsRequired: Bool = false) -> GenerationSchema {
         let textAnswer = GenerationSchema.Node.object(.init(name: "Answer", properties: [.init(name: responseKey, node: .string(.init()))]))
         guard !tools.isEmpty else { return answer ?? GenerationSchema(root: textAnswer) }
         var definitions: [GenerationSchema.Definition] = []
@@ -35,6 +36,7 @@ enum ToolTurnSchema {
         let callsNode = GenerationSchema.Node.object(.init(name: "ToolCalls", properties: [
             .init(name: toolCallsKey, node: .array(.init(items: item, minimumCount: 1, maximumCount: maximumCallsPerRound))),
         ]))
+        if callsRequired { return GenerationSchema(root: callsNode, definitions: definitions) }
         return GenerationSchema(root: .anyOf(.init(name: "ToolTurn", choices: [callsNode, answerNode])), definitions: definitions)
     }
 

@@ -2,10 +2,20 @@ public import Foundation
 
 /// A linear history of entries that reflect an interaction with a session.
 ///
-/// A transcript is a random-access collection of ``Entry`` values: instructions, prompts, tool calls,
-/// tool outputs and responses, in order. Use it to show a conversation, persist it (it is `Codable`),
-/// or start a new session from it with ``LanguageModelSession/init(model:tools:transcript:)``.
+/// A transcript is a random-access, mutable collection of ``Entry`` values: instructions, prompts,
+/// reasoning, tool calls, tool outputs and responses, in order. Use it to show a conversation, persist it
+/// (it is `Codable`), edit it, or start a new session from it with
+/// ``LanguageModelSession/init(model:tools:transcript:)-(SystemLanguageModel,_,_)``.
+///
+/// ```swift
+/// var transcript = session.transcript
+/// transcript.history.removeAll { if case .toolOutput = $0 { true } else { false } }
+/// let trimmed = LanguageModelSession(transcript: transcript)
+/// ```
 public struct Transcript: Sendable, Equatable, RandomAccessCollection {
+    /// The position of an entry.
+    public typealias Index = Int
+
     var entries: [Entry]
 
     /// Creates a transcript from entries.
@@ -17,11 +27,11 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
     public var startIndex: Int { entries.startIndex }
     /// The position after the last entry.
     public var endIndex: Int { entries.endIndex }
-    /// The entry at `position`.
-    public subscript(position: Int) -> Entry { entries[position] }
-
-    mutating func append(_ entry: Entry) { entries.append(entry) }
-    mutating func append(contentsOf newEntries: some Sequence<Entry>) { entries.append(contentsOf: newEntries) }
+    /// Accesses the entry at `index`.
+    public subscript(index: Index) -> Entry {
+        get { entries[index] }
+        set { entries[index] = newValue }
+    }
 }
 
 extension Transcript {
@@ -37,6 +47,8 @@ extension Transcript {
         case toolOutput(ToolOutput)
         /// A response from the model.
         case response(Response)
+        /// The model's reasoning before a response or tool calls.
+        case reasoning(Reasoning)
 
         /// The entry's identifier.
         public var id: String {
@@ -46,6 +58,7 @@ extension Transcript {
             case .toolCalls(let e): e.id
             case .toolOutput(let e): e.id
             case .response(let e): e.id
+            case .reasoning(let e): e.id
             }
         }
 
@@ -57,6 +70,7 @@ extension Transcript {
             case .toolCalls(let e): "Tool calls: \(e.description)"
             case .toolOutput(let e): "Tool output (\(e.toolName)): \(e.description)"
             case .response(let e): "Response: \(e.description)"
+            case .reasoning(let e): "Reasoning: \(e.description)"
             }
         }
     }
@@ -67,20 +81,50 @@ extension Transcript {
         case text(TextSegment)
         /// Structured content.
         case structure(StructuredSegment)
+        /// An attachment, such as an image.
+        case attachment(AttachmentSegment)
+        /// Content of a type you define.
+        case custom(any CustomSegment)
 
         /// The segment's identifier.
         public var id: String {
             switch self {
             case .text(let s): s.id
             case .structure(let s): s.id
+            case .attachment(let s): s.id
+            case .custom(let s): s.id
             }
         }
 
-        /// The segment's text, or its content's JSON.
+        /// The segment's text, its content's JSON, or a description of its attachment or custom content.
         public var description: String {
             switch self {
+            case .text(let s): s.description
+            case .structure(let s): s.description
+            case .attachment(let s): s.description
+            case .custom(let s): s.description
+            }
+        }
+
+        /// Segments are equal when their cases and contents are; custom segments compare with
+        /// ``CustomSegment/isEqual(to:)``.
+        public static func == (lhs: Segment, rhs: Segment) -> Bool {
+            switch (lhs, rhs) {
+            case (.text(let a), .text(let b)): a == b
+            case (.structure(let a), .structure(let b)): a == b
+            case (.attachment(let a), .attachment(let b)): a == b
+            case (.custom(let a), .custom(let b)): a.isEqual(to: b)
+            default: false
+            }
+        }
+
+        /// The text the model reads for the segment: text as is, structured content as compact JSON.
+        var modelText: String {
+            switch self {
             case .text(let s): s.content
-            case .structure(let s): s.content.jsonString
+            case .structure(let s): s.content.compactJSONString
+            case .attachment(let s): s.description
+            case .custom(let s): s.description
             }
         }
     }
@@ -106,20 +150,38 @@ extension Transcript {
     public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
-        /// Which type the content represents.
-        public var source: String
+        /// The name of the schema (the generated type) the content follows.
+        public var schemaName: String
         /// The content.
         public var content: GeneratedContent
 
+        /// Which type the content represents.
+        @available(*, deprecated, renamed: "schemaName")
+        public var source: String {
+            get { schemaName }
+            set { schemaName = newValue }
+        }
+
         /// Creates a structured segment.
+        @available(*, deprecated, renamed: "init(id:schemaName:content:)")
         public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.init(id: id, schemaName: source, content: content)
+        }
+
+        /// Creates a structured segment.
+        public init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent) {
             self.id = id
-            self.source = source
+            self.schemaName = schemaName
             self.content = content
         }
 
         /// The content's JSON.
         public var description: String { content.jsonString }
+
+        private enum CodingKeys: String, CodingKey {
+            // `source` is the key this library has always written.
+            case id, schemaName = "source", content
+        }
     }
 
     /// Instructions that define the model's behaviour, with the tools it may call.
@@ -143,13 +205,17 @@ extension Transcript {
     }
 
     /// A prompt with the options and response format of its request.
-    public struct Prompt: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
+    public struct Prompt: Sendable, Equatable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The prompt's content.
         public var segments: [Segment]
         /// The generation options of the request.
         public var options: GenerationOptions
+        /// The context options of the request.
+        public var contextOptions: ContextOptions
+        /// The metadata the caller passed with the request.
+        public var metadata: [String: any Codable & Sendable & Equatable]
         /// The format the response had to conform to, if any.
         public var responseFormat: ResponseFormat?
 
@@ -160,10 +226,31 @@ extension Transcript {
             options: GenerationOptions = GenerationOptions(),
             responseFormat: ResponseFormat? = nil
         ) {
+            self.init(id: id, segments: segments, options: options, responseFormat: responseFormat, contextOptions: ContextOptions())
+        }
+
+        /// Creates a prompt entry with context options and metadata.
+        public init(
+            id: String = UUID().uuidString,
+            metadata: [String: any Codable & Sendable & Equatable] = [:],
+            segments: [Segment],
+            options: GenerationOptions = GenerationOptions(),
+            responseFormat: ResponseFormat? = nil,
+            contextOptions: ContextOptions = ContextOptions()
+        ) {
             self.id = id
+            self.metadata = metadata
             self.segments = segments
             self.options = options
             self.responseFormat = responseFormat
+            self.contextOptions = contextOptions
+        }
+
+        /// Prompts are equal when their identifiers, content, options, formats and metadata are.
+        public static func == (lhs: Prompt, rhs: Prompt) -> Bool {
+            lhs.id == rhs.id && lhs.segments == rhs.segments && lhs.options == rhs.options
+                && lhs.contextOptions == rhs.contextOptions && lhs.responseFormat == rhs.responseFormat
+                && Transcript.metadataEqual(lhs.metadata, rhs.metadata)
         }
 
         /// The segments' text.
@@ -171,19 +258,36 @@ extension Transcript {
     }
 
     /// A response from the model.
-    public struct Response: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
+    public struct Response: Sendable, Equatable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
         public var assetIDs: [String]
+        /// What the executor reported about the response — for the on-device model, `assetIDs`.
+        public var metadata: [String: any Codable & Sendable & Equatable]
         /// The response's content.
         public var segments: [Segment]
 
         /// Creates a response entry.
-        public init(id: String = UUID().uuidString, assetIDs: [String] = [], segments: [Segment]) {
+        public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Segment]) {
             self.id = id
             self.assetIDs = assetIDs
+            self.metadata = ["assetIDs": assetIDs]
             self.segments = segments
+        }
+
+        /// Creates a response entry with metadata.
+        public init(id: String = UUID().uuidString, metadata: [String: any Sendable & Codable & Equatable] = [:], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = metadata["assetIDs"] as? [String] ?? []
+            self.metadata = metadata
+            self.segments = segments
+        }
+
+        /// Responses are equal when their identifiers, assets, content and metadata are.
+        public static func == (lhs: Response, rhs: Response) -> Bool {
+            lhs.id == rhs.id && lhs.assetIDs == rhs.assetIDs && lhs.segments == rhs.segments
+                && Transcript.metadataEqual(lhs.metadata, rhs.metadata)
         }
 
         /// The segments' text.
@@ -223,7 +327,7 @@ extension Transcript {
         /// When and how to use the tool.
         public var description: String
         /// The schema of the tool's arguments.
-        let parameters: GenerationSchema
+        public var parameters: GenerationSchema
 
         /// Creates a tool definition.
         public init(name: String, description: String, parameters: GenerationSchema) {
@@ -244,19 +348,33 @@ extension Transcript {
     }
 
     /// One call of a tool requested by the model.
-    public struct ToolCall: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
+    public struct ToolCall: Sendable, Equatable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
         /// The tool's name.
         public var toolName: String
         /// The arguments the model generated.
         public var arguments: GeneratedContent
+        /// What the executor reported about the call.
+        public var metadata: [String: any Codable & Sendable & Equatable]
 
         /// Creates a tool call.
         public init(id: String = UUID().uuidString, toolName: String, arguments: GeneratedContent) {
+            self.init(id: id, metadata: [:], toolName: toolName, arguments: arguments)
+        }
+
+        /// Creates a tool call with metadata.
+        public init(id: String, metadata: [String: any Codable & Sendable & Equatable], toolName: String, arguments: GeneratedContent) {
             self.id = id
+            self.metadata = metadata
             self.toolName = toolName
             self.arguments = arguments
+        }
+
+        /// Calls are equal when their identifiers, tools, arguments and metadata are.
+        public static func == (lhs: ToolCall, rhs: ToolCall) -> Bool {
+            lhs.id == rhs.id && lhs.toolName == rhs.toolName && lhs.arguments == rhs.arguments
+                && Transcript.metadataEqual(lhs.metadata, rhs.metadata)
         }
 
         /// `name(arguments)`.

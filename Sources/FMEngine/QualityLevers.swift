@@ -9,12 +9,12 @@ import Foundation
 /// - `choice-scoring`: greedy decoding picks enumeration and Bool values by their first token.
 ///
 /// Everything is on by default; these exist for measurement, not for tuning applications.
-enum QualityLevers {
+package enum QualityLevers {
     private static let disabled: Set<Substring> = Set(
         (ProcessInfo.processInfo.environment["FM_DISABLE"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces)[...] })
 
-    static let holdsBackBoundaryTokens = !disabled.contains("holdback")
-    static let usesTaggingExamples = !disabled.contains("examples")
-    static let describesTaggingSchemaInSystemText = !disabled.contains("schema-placement")
-    static let scoresChoices = !disabled.contains("choice-scoring")
+    package static let holdsBackBoundaryTokens = !disabled.contains("holdback")
+    package static let usesTaggingExamples = !disabled.contains("examples")
+    package static let describesTaggingSchemaInSystemText = !disabled.contains("schema-placement")
+    package static let scoresChoices = !disabled.contains("choice-scoring")
 }

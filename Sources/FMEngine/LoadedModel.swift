@@ -1,14 +1,14 @@
-import FMDecoding
-import FMLlama
+package import FMDecoding
+package import FMLlama
 import Synchronization
 
 /// A model in memory with its pool of inference contexts and its decoding vocabulary.
-final class LoadedModel: Sendable {
+package final class LoadedModel: Sendable {
     /// Apple's context window; used unless the model was trained with less.
-    static let defaultContextSize = 4096
+    package static let defaultContextSize = 4096
 
-    let llama: LlamaModel
-    let contextSize: Int
+    package let llama: LlamaModel
+    package let contextSize: Int
     private let idleContexts = Mutex<[LlamaContext.Box]>([])
     private let idleBatchContext = Mutex<LlamaContext.Box?>(nil)
     private let decodingVocabulary = Mutex<TokenVocabulary?>(nil)
@@ -105,7 +105,7 @@ final class LoadedModel: Sendable {
     }
 
     /// The compiled constraint for a schema, cached per model so masks computed for one request serve the next.
-    func constraint(for document: SchemaDocument) throws -> TokenConstraint {
+    package func constraint(for document: SchemaDocument) throws -> TokenConstraint {
         if let cached = constraints.withLock({ $0[document] }) { return cached }
         let constraint = TokenConstraint(grammar: try Grammar(compiling: document), vocabulary: vocabulary)
         // Build the masks up front (once per schema and model: ~2–40 ms on SmolLM2), so no token of a
@@ -118,7 +118,7 @@ final class LoadedModel: Sendable {
     }
 
     /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.
-    func choicePoints(for constraint: TokenConstraint) -> ChoicePoints? {
+    package func choicePoints(for constraint: TokenConstraint) -> ChoicePoints? {
         choices.withLock { $0[ObjectIdentifier(constraint)] }.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -1,4 +1,4 @@
-@testable import FoundationModels
+@testable import FMEngine
 import FMDecoding
 import Testing
 

@@ -1,5 +1,4 @@
 import FMDecoding
-import Foundation
 
 /// Where a response chooses among a few fixed values — enumeration and Bool properties — and the JSON
 /// literals to choose from.
@@ -7,7 +6,7 @@ import Foundation
 /// Greedy decoding picks such a value by its first token, which favours values that share a likely first
 /// token and splits the probability of multi-token labels. With choice points known, the generator scores
 /// every candidate's whole token sequence at once and takes the most likely one (see ``Generator``).
-struct ChoicePoints: Sendable, Hashable {
+package struct ChoicePoints: Sendable, Hashable {
     /// The most candidates scored in full; larger sets are decoded token by token.
     static let maximumCandidates = 16
 
@@ -53,11 +52,7 @@ struct ChoicePoints: Sendable, Hashable {
         case .boolean:
             return [Array("true".utf8), Array("false".utf8)]
         case .string(.choices(let values)):
-            return Set(values.map { value in
-                var writer = JSONWriter()
-                writer.write(GeneratedContent(kind: .string(value)))
-                return Array(writer.output.utf8)
-            })
+            return Set(values.map(JSONText.quoted))
         case .reference(let name):
             return definitions[name].flatMap { literals(of: $0, definitions: definitions) }
         default:

@@ -1,0 +1,487 @@
+package import FMDecoding
+import FMLlama
+import Foundation
+import Synchronization
+
+/// Reports a growing response: the response bytes so far and the number of tokens they hold.
+package typealias GenerationProgress = @Sendable (_ bytes: [UInt8], _ tokens: Int) -> Void
+
+/// One model's token engine: every generation of the model — a lone request, concurrent sessions, a batch of
+/// tagging requests, each round of a tool loop, a stream — runs through its one scheduler loop.
+///
+/// The loop runs on the engine's own serial queue, never on Swift's cooperative pool: llama.cpp computes on
+/// the calling thread. Each step it admits waiting jobs, appends the text their grammars force, evaluates every
+/// pending token of every job (one `llama_decode` per context), and makes each job's next decision with the
+/// same code — masks, whole-value choice scoring, the loop guard, the limits (``SequenceDecoder``,
+/// ``Generator/choose(_:output:matcher:context:sequence:spares:)``).
+///
+/// Where a job runs depends only on what else is in flight: a job that arrives alone borrows a lone context from
+/// the model's pool (the one whose cache shares the longest prefix with its prompt), and jobs that arrive while
+/// others wait or run share the batch context, where a new job copies the longest matching prefix of any
+/// sequence, so shared instructions are evaluated once. Greedy results are the same either way, except where
+/// llama.cpp's batched arithmetic changes a near-tie between two tokens.
+package final class Engine: Sendable {
+    /// The model the engine runs.
+    package let model: LoadedModel
+    /// The most jobs decoded together in the batch context; more wait their turn.
+    package static let batchSlots = 32
+
+    private let queue: DispatchQueue
+    private let inbox = Mutex(Inbox())
+    private let loop: LoopState
+
+    package init(model: LoadedModel) {
+        self.model = model
+        self.queue = DispatchQueue(label: "FMEngine.\((model.llama.path as NSString).lastPathComponent)", qos: .userInitiated)
+        self.loop = LoopState()
+    }
+
+    /// A job waiting for, or running in, the loop.
+    private struct Request: Sendable {
+        var id: Int
+        var job: GenerationJob
+        var progress: GenerationProgress?
+        var resume: @Sendable (Result<GenerationOutcome, GenerationFailure>) -> Void
+    }
+
+    /// What callers hand to the loop.
+    private struct Inbox: Sendable {
+        var arrivals: [Request] = []
+        var live: Set<Int> = []
+        var cancelled: Set<Int> = []
+        var isRunning = false
+        var nextID = 0
+    }
+
+    // MARK: Jobs
+
+    /// Runs `job` and returns the response. `progress` is called on the engine's thread each time the response
+    /// grows. Cancelling the calling task stops the job at the next step.
+    package func generate(_ job: GenerationJob, progress: GenerationProgress? = nil) async throws(GenerationFailure) -> GenerationOutcome {
+        let id = inbox.withLock { inbox in
+            inbox.nextID += 1
+            inbox.live.insert(inbox.nextID)
+            return inbox.nextID
+        }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<GenerationOutcome, GenerationFailure>, Never>) in
+                submit(Request(id: id, job: job, progress: progress) { continuation.resume(returning: $0) })
+            }
+        } onCancel: {
+            inbox.withLock { inbox in
+                if inbox.live.contains(id) { inbox.cancelled.insert(id) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Evaluates `text` into a context in the background, so a request that starts with it finds it cached.
+    package func prefill(_ text: String) {
+        let id = inbox.withLock { inbox in
+            inbox.nextID += 1
+            inbox.live.insert(inbox.nextID)
+            return inbox.nextID
+        }
+        submit(Request(id: id, job: .prefill(text), progress: nil) { _ in })
+    }
+
+    private func submit(_ request: Request) {
+        let start = inbox.withLock { inbox in
+            inbox.arrivals.append(request)
+            defer { inbox.isRunning = true }
+            return !inbox.isRunning
+        }
+        if start { queue.async { self.runLoop() } }
+    }
+
+    // MARK: Off-pool work
+
+    /// The compiled constraint of a schema (cached per model), compiled off the cooperative pool.
+    package func constraint(for document: SchemaDocument) async throws -> TokenConstraint {
+        try await Self.offload { [model] in try model.constraint(for: document) }
+    }
+
+    /// Runs blocking work on a dispatch thread and resumes the caller with its result.
+    package static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}
+
+// MARK: - The loop
+
+extension Engine {
+    /// Where a running job's tokens live.
+    private enum Placement {
+        /// A context of the model's pool, sequence 0, spares `1...`.
+        case lone(LlamaContext)
+        /// A sequence of the batch context.
+        case batch(Int)
+    }
+
+    /// A running job.
+    private struct Slot {
+        var request: Request
+        var placement: Placement
+        var decoder: SequenceDecoder
+        var started: UInt64
+        var prefilled: UInt64?
+        var reportedBytes = 0
+    }
+
+    /// State only the loop touches, on the engine's queue.
+    private final class LoopState: @unchecked Sendable {
+        // @unchecked: every member is read and written only by `runLoop`, which runs on the engine's serial queue.
+        var batchContext: LlamaContext?
+        /// When each batch sequence last held a job, for choosing which cache to overwrite.
+        var lastUsed: [Int] = []
+        var tick = 0
+    }
+
+    private var spareSequences: [Int] { Array(Self.batchSlots..<(Self.batchSlots + ChoicePoints.maximumCandidates)) }
+
+    private func runLoop() {
+        var waiting: [Request] = []
+        var active: [Slot] = []
+        var cancelled: Set<Int> = []
+        // After a job was sent back for lack of cache cells, wait for a running job to finish before admitting more.
+        var admissionPaused = false
+
+        func finish(_ index: Int, _ result: Result<GenerationStop, GenerationFailure>) {
+            let slot = active.remove(at: index)
+            let outcome = result.map { stop in
+                var outcome = slot.decoder.outcome
+                outcome.stop = stop
+                let now = DispatchTime.now().uptimeNanoseconds
+                let prefilled = slot.prefilled ?? now
+                outcome.prefillSeconds = Double(prefilled - slot.started) / 1e9
+                outcome.decodeSeconds = Double(now - prefilled) / 1e9
+                return outcome
+            }
+            if case .lone(let context) = slot.placement { model.returnContext(context) }
+            complete(slot.request, outcome)
+            admissionPaused = false
+        }
+
+        func complete(_ request: Request, _ result: Result<GenerationOutcome, GenerationFailure>) {
+            inbox.withLock { inbox in
+                inbox.live.remove(request.id)
+                inbox.cancelled.remove(request.id)
+            }
+            cancelled.remove(request.id)
+            request.resume(result)
+        }
+
+        while true {
+            // Hand-over: new jobs and cancellations; stop when nothing is left (under the lock, so no job is missed).
+            let proceed = inbox.withLock { inbox -> Bool in
+                waiting += inbox.arrivals
+                inbox.arrivals.removeAll()
+                cancelled.formUnion(inbox.cancelled)
+                if waiting.isEmpty && active.isEmpty {
+                    inbox.isRunning = false
+                    return false
+                }
+                return true
+            }
+            guard proceed else { break }
+
+            if !cancelled.isEmpty {
+                let dropped = waiting.filter { cancelled.contains($0.id) }
+                waiting.removeAll { cancelled.contains($0.id) }
+                for request in dropped { complete(request, .failure(.cancelled)) }
+                var index = 0
+                while index < active.count {
+                    if cancelled.contains(active[index].request.id) { finish(index, .failure(.cancelled)) } else { index += 1 }
+                }
+            }
+
+            if !admissionPaused { admit(&waiting, into: &active, complete: complete) }
+
+            // Forced text and the limits, per job, before the shared evaluation.
+            var index = 0
+            while index < active.count {
+                let cached = cachedCount(of: active[index])
+                let result = Result { () throws(GenerationFailure) in try active[index].decoder.prepareStep(cached: cached) }
+                if case .success(nil) = result {
+                    index += 1
+                } else {
+                    finish(index, result.map { $0 ?? .finished })
+                }
+            }
+            report(&active)
+            guard !active.isEmpty else { continue }
+
+            for (id, result) in evaluate(&active, waiting: &waiting, admissionPaused: &admissionPaused) {
+                if let index = active.firstIndex(where: { $0.request.id == id }) { finish(index, result) }
+            }
+            guard !active.isEmpty else { continue }
+
+            for (id, result) in decide(&active) {
+                if let index = active.firstIndex(where: { $0.request.id == id }) { finish(index, result) }
+            }
+            report(&active)
+        }
+        if let context = loop.batchContext {
+            model.returnBatchContext(context)
+            loop.batchContext = nil
+        }
+    }
+
+    private func cachedCount(of slot: Slot) -> Int {
+        switch slot.placement {
+        case .lone(let context): context.cachedTokens[0].count
+        case .batch(let sequence): loop.batchContext!.cachedTokens[sequence].count
+        }
+    }
+
+    private func report(_ active: inout [Slot]) {
+        for index in active.indices where active[index].decoder.outcome.bytes.count > active[index].reportedBytes {
+            let outcome = active[index].decoder.outcome
+            active[index].reportedBytes = outcome.bytes.count
+            active[index].request.progress?(outcome.bytes, outcome.sampledTokens + outcome.forcedTokens)
+        }
+    }
+
+    // MARK: Admission
+
+    /// Renders and tokenizes waiting jobs and gives them a place: a lone context when nothing else is in flight,
+    /// otherwise a sequence of the batch context.
+    private func admit(_ waiting: inout [Request], into active: inout [Slot], complete: (Request, Result<GenerationOutcome, GenerationFailure>) -> Void) {
+        var startedNow: [[Int32]] = []
+        var deferred: [Request] = []
+        while !waiting.isEmpty {
+            let request = waiting.removeFirst()
+            let tokens: [Int32]
+            switch promptTokens(for: request.job) {
+            case .failure(let failure):
+                complete(request, .failure(failure))
+                continue
+            case .success(let value):
+                tokens = value
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let isAlone = active.isEmpty && waiting.isEmpty && deferred.isEmpty
+            if isAlone {
+                let context: LlamaContext
+                do { context = try model.borrowContext(for: tokens) } catch {
+                    complete(request, .failure(.runtime("\(error)")))
+                    continue
+                }
+                let reuse = min(LoadedModel.commonPrefix(context.cachedTokens[0], tokens), tokens.count - 1)
+                context.truncate(sequence: 0, to: reuse)
+                let decoder = SequenceDecoder(job: request.job, model: model, promptTokens: tokens.count, reusedTokens: reuse,
+                                              pending: Array(tokens[reuse...]))
+                active.append(Slot(request: request, placement: .lone(context), decoder: decoder, started: started))
+                continue
+            }
+            let context: LlamaContext
+            do { context = try batchContext() } catch {
+                complete(request, .failure(.runtime("\(error)")))
+                continue
+            }
+            let busy = Set(active.compactMap { if case .batch(let sequence) = $0.placement { sequence } else { nil } })
+            let free = (0..<Self.batchSlots).filter { !busy.contains($0) }
+            guard !free.isEmpty else {
+                deferred.append(request)
+                continue
+            }
+            // The free sequence that already holds most of the prompt; among equals, the least recently used.
+            let sequence = free.max { a, b in
+                let (ca, cb) = (LoadedModel.commonPrefix(context.cachedTokens[a], tokens), LoadedModel.commonPrefix(context.cachedTokens[b], tokens))
+                return ca != cb ? ca < cb : loop.lastUsed[a] > loop.lastUsed[b]
+            }!
+            let donor = bestDonor(for: tokens, in: context, excluding: sequence)
+            // A job whose prefix another job started in this same step is about to evaluate waits one step, so it
+            // can copy those cells instead of computing them again.
+            let pendingOverlap = startedNow.map { LoadedModel.commonPrefix($0, tokens) }.max() ?? 0
+            if pendingOverlap > donor.length + 16 {
+                deferred.append(request)
+                continue
+            }
+            var reuse = LoadedModel.commonPrefix(context.cachedTokens[sequence], tokens)
+            if donor.length > reuse, let source = donor.sequence {
+                context.copyPrefix(of: source, to: sequence, count: donor.length)
+                reuse = donor.length
+            }
+            // The last prompt token is always evaluated, so the job has fresh logits.
+            reuse = min(reuse, tokens.count - 1)
+            context.truncate(sequence: sequence, to: reuse)
+            loop.tick += 1
+            loop.lastUsed[sequence] = loop.tick
+            let decoder = SequenceDecoder(job: request.job, model: model, promptTokens: tokens.count, reusedTokens: reuse,
+                                          pending: Array(tokens[reuse...]))
+            active.append(Slot(request: request, placement: .batch(sequence), decoder: decoder, started: started))
+            startedNow.append(tokens)
+        }
+        waiting = deferred + waiting
+    }
+
+    /// The rendered, tokenized prompt of a job, or why it cannot run.
+    private func promptTokens(for job: GenerationJob) -> Result<[Int32], GenerationFailure> {
+        let llama = model.llama
+        let rendered = job.promptText ?? llama.renderChat(job.messages, addAssistantPrefix: true)
+        if Generator.logsPrompts, !job.prefillOnly { FileHandle.standardError.write(Data("--- prompt\n\(rendered)\n".utf8)) }
+        let tokens: [Int32]
+        do { tokens = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence) } catch {
+            return .failure(.runtime(error.description))
+        }
+        guard !tokens.isEmpty else { return .failure(.runtime("The prompt is empty.")) }
+        guard tokens.count < model.contextSize else {
+            return .failure(.promptOverflow(tokenCount: tokens.count))
+        }
+        return .success(tokens)
+    }
+
+    private func batchContext() throws -> LlamaContext {
+        if let context = loop.batchContext { return context }
+        let context = try model.borrowBatchContext(sequences: Self.batchSlots + ChoicePoints.maximumCandidates)
+        loop.batchContext = context
+        if loop.lastUsed.count != context.sequenceCount { loop.lastUsed = Array(repeating: 0, count: context.sequenceCount) }
+        return context
+    }
+
+    /// The sequence sharing the longest prefix with `prompt`, other than `target`.
+    private func bestDonor(for prompt: [Int32], in context: LlamaContext, excluding target: Int) -> (sequence: Int?, length: Int) {
+        var best: (sequence: Int?, length: Int) = (nil, 0)
+        for sequence in 0..<Self.batchSlots where sequence != target {
+            // Leave the last prompt token to be evaluated, so a full match still yields logits.
+            let length = min(LoadedModel.commonPrefix(context.cachedTokens[sequence], prompt), prompt.count - 1)
+            if length > best.length { best = (sequence, length) }
+        }
+        return best
+    }
+
+    // MARK: Evaluation
+
+    /// Evaluates every job's pending tokens: one call per lone context and one for the batch context.
+    ///
+    /// When the batch context runs out of cells, the caches of idle sequences are dropped first; then the most
+    /// recently started job goes back to the queue (it restarts when cells are free), until the rest fit. A job
+    /// alone that does not fit fails as it would at the end of the context window.
+    ///
+    /// - Returns: The jobs that ended, by request identifier.
+    private func evaluate(
+        _ active: inout [Slot], waiting: inout [Request], admissionPaused: inout Bool
+    ) -> [(Int, Result<GenerationStop, GenerationFailure>)] {
+        var ended: [(Int, Result<GenerationStop, GenerationFailure>)] = []
+        for index in active.indices {
+            guard case .lone(let context) = active[index].placement else { continue }
+            do {
+                try context.evaluate(active[index].decoder.pending)
+                markEvaluated(&active[index])
+            } catch {
+                ended.append((active[index].request.id, .failure(error.code == .contextFull
+                    ? .contextOverflow("The conversation reached the context window of \(model.contextSize) tokens.")
+                    : .runtime(error.description))))
+            }
+        }
+        guard let context = loop.batchContext else { return ended }
+        while true {
+            let batched = active.indices.filter { if case .batch = active[$0].placement { true } else { false } }
+            guard !batched.isEmpty else { return ended }
+            let items = batched.map { index -> (sequence: Int, tokens: [Int32]) in
+                guard case .batch(let sequence) = active[index].placement else { preconditionFailure("a batch slot") }
+                return (sequence, active[index].decoder.pending)
+            }
+            do {
+                try context.evaluate(items)
+                for index in batched { markEvaluated(&active[index]) }
+                return ended
+            } catch where error.code == .contextFull {
+                if dropIdleCaches(in: context, active: active) { continue }
+                if batched.count > 1, let youngest = batched.max(by: { active[$0].started < active[$1].started }) {
+                    let slot = active.remove(at: youngest)
+                    if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
+                    waiting.insert(slot.request, at: 0)
+                    admissionPaused = true
+                    continue
+                }
+                ended.append((active[batched[0]].request.id, .failure(.contextOverflow(
+                    "The batch context ran out of space (\(context.contextLength) tokens) for a response."))))
+                return ended
+            } catch {
+                return ended + batched.map { (active[$0].request.id, .failure(.runtime(error.description))) }
+            }
+        }
+    }
+
+    private func markEvaluated(_ slot: inout Slot) {
+        slot.decoder.pending.removeAll(keepingCapacity: true)
+        if slot.prefilled == nil { slot.prefilled = DispatchTime.now().uptimeNanoseconds }
+    }
+
+    /// Empties the batch sequences no job is using; `false` when there were none with tokens.
+    private func dropIdleCaches(in context: LlamaContext, active: [Slot]) -> Bool {
+        let busy = Set(active.compactMap { if case .batch(let sequence) = $0.placement { sequence } else { nil } })
+        var dropped = false
+        for sequence in 0..<Self.batchSlots where !busy.contains(sequence) && !context.cachedTokens[sequence].isEmpty {
+            context.truncate(sequence: sequence, to: 0)
+            dropped = true
+        }
+        return dropped
+    }
+
+    // MARK: Decisions
+
+    /// Each job's next token (or whole value, at a choice point) from its fresh logits.
+    ///
+    /// Choice scoring decodes the candidates in spare sequences, which overwrites llama.cpp's output buffer:
+    /// the other jobs decide first, and jobs of the same context that also score keep a copy of their logits.
+    ///
+    /// - Returns: The jobs that ended, by request identifier.
+    private func decide(_ active: inout [Slot]) -> [(Int, Result<GenerationStop, GenerationFailure>)] {
+        var choosing: [Int] = []
+        for index in active.indices {
+            let slot = active[index]
+            if slot.request.job.prefillOnly { continue }
+            if slot.request.job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = slot.request.job.choicePoints,
+               slot.decoder.matcher != nil, points.remainders(after: slot.decoder.outcome.bytes) != nil {
+                choosing.append(index)
+            }
+        }
+        if choosing.count > 1 {
+            for index in choosing { if case .batch(let sequence) = active[index].placement { loop.batchContext!.preserveLogits(sequence: sequence) } }
+        }
+        var results: [Int: Result<Bool, GenerationFailure>] = [:]
+        for index in active.indices.filter({ !choosing.contains($0) }) + choosing {
+            if active[index].request.job.prefillOnly {
+                results[index] = .success(true)
+                continue
+            }
+            let (context, sequence, spares) = location(of: active[index])
+            if choosing.contains(index), let points = active[index].request.job.choicePoints, var matcher = active[index].decoder.matcher {
+                do {
+                    if let tokens = try Generator(model: model).choose(points, output: active[index].decoder.outcome.bytes, matcher: &matcher,
+                                                                        context: context, sequence: sequence, spares: spares) {
+                        active[index].decoder.acceptChosen(tokens, matcher: matcher)
+                        results[index] = .success(false)
+                        continue
+                    }
+                } catch {
+                    results[index] = .failure(error)
+                    continue
+                }
+            }
+            let token = context.withLogits(sequence: sequence) { active[index].decoder.pickToken(from: $0) }
+            results[index] = Result { () throws(GenerationFailure) in try active[index].decoder.accept(token) }
+        }
+        return active.indices.compactMap { index in
+            switch results[index] {
+            case .success(true)?: (active[index].request.id, .success(.finished))
+            case .failure(let failure)?: (active[index].request.id, .failure(failure))
+            default: nil
+            }
+        }
+    }
+
+    private func location(of slot: Slot) -> (LlamaContext, Int, [Int]) {
+        switch slot.placement {
+        case .lone(let context): (context, 0, Array(1..<context.sequenceCount))
+        case .batch(let sequence): (loop.batchContext!, sequence, spareSequences)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package import FMDecoding
+package import FMLlama
+
+/// Everything one model turn needs, independent of the public API types.
+package struct GenerationJob: Sendable {
+    /// The conversation rendered as chat messages, ending with the user's turn.
+    package var messages: [ChatMessage]
+    /// How tokens are chosen.
+    package var sampling: SamplingParameters
+    /// The most tokens the response may have.
+    package var maximumTokens: Int?
+    /// The grammar the response must follow, or `nil` for free text.
+    package var constraint: TokenConstraint?
+    /// Where greedy decoding scores whole candidate values instead of first tokens.
+    package var choicePoints: ChoicePoints?
+    /// Text to evaluate as the prompt instead of rendering ``messages`` (no assistant prefix is added).
+    package var promptText: String?
+    /// Evaluates the prompt into the KV cache and stops without generating (prewarming).
+    package var prefillOnly = false
+
+    /// Creates a job.
+    package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {
+        self.messages = messages
+        self.sampling = sampling
+        self.maximumTokens = maximumTokens
+        self.constraint = constraint
+        self.choicePoints = choicePoints
+    }
+
+    /// A job that only evaluates `text` into the KV cache, so a later request that starts the same way
+    /// finds it there.
+    package static func prefill(_ text: String) -> GenerationJob {
+        var job = GenerationJob(messages: [], sampling: .greedy, maximumTokens: nil, constraint: nil)
+        job.promptText = text
+        job.prefillOnly = true
+        return job
+    }
+}
+
+/// Why generation stopped.
+package enum GenerationStop: Sendable, Equatable {
+    /// The model ended its turn (or the constrained value is complete).
+    case finished
+    /// `maximumResponseTokens` was reached.
+    case maximumTokens
+}
+
+/// The result of one model turn.
+package struct GenerationOutcome: Sendable {
+    /// The response bytes (UTF-8; for constrained output, the JSON text).
+    package var bytes: [UInt8]
+    /// Why generation stopped.
+    package var stop: GenerationStop
+    /// Tokens in the rendered prompt.
+    package var promptTokens: Int
+    /// Prompt tokens found in the KV cache and not evaluated again.
+    package var reusedTokens: Int
+    /// Tokens the model sampled.
+    package var sampledTokens: Int
+    /// Tokens appended because the grammar allowed nothing else.
+    package var forcedTokens: Int
+    /// Seconds until the prompt was evaluated.
+    package var prefillSeconds: Double = 0
+    /// Seconds spent generating after that.
+    package var decodeSeconds: Double = 0
+
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A failure inside the generation loop, mapped to `GenerationError` by the session.
+package enum GenerationFailure: Error, Sendable {
+    /// The prompt alone needs `tokenCount` tokens, more than the context window holds.
+    case promptOverflow(tokenCount: Int)
+    case contextOverflow(String)
+    case truncated(String)
+    case runtime(String)
+    case cancelled
+}

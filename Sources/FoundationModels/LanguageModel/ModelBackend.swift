@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// A session's model, with its type erased: the capabilities and the executor that serves it.
+///
+/// The executor is created from the model's ``LanguageModel/executorConfiguration`` on first use and shared
+/// by every session whose model has an equal configuration (``ExecutorCache``).
+struct ModelBackend: Sendable {
+    /// The model's capabilities, read when a request starts.
+    let capabilities: @Sendable () -> LanguageModelCapabilities
+    /// The model when it is the on-device one.
+    let systemModel: SystemLanguageModel?
+    private let respondBody: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
+    private let prewarmBody: @Sendable (Transcript) -> Void
+
+    init<Model: LanguageModel>(_ model: Model) {
+        capabilities = { model.capabilities }
+        systemModel = model as? SystemLanguageModel
+        respondBody = { request, channel in
+            let executor = try ExecutorCache.shared.executor(for: model)
+            try await executor.respond(to: request, model: model, streamingInto: channel)
+        }
+        prewarmBody = { transcript in
+            guard let executor = try? ExecutorCache.shared.executor(for: model) else { return }
+            executor.prewarm(model: model, transcript: transcript)
+        }
+    }
+
+    /// Runs the executor for `request`, reading its events as they arrive.
+    ///
+    /// - Parameter onEvent: Called with each event, in order.
+    /// - Throws: What the executor throws.
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        onEvent: (any LanguageModelExecutorGenerationChannel.Event) throws -> Void
+    ) async throws {
+        let channel = LanguageModelExecutorGenerationChannel()
+        let respondBody = self.respondBody
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await respondBody(request, channel)
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                }
+            }
+            for try await event in channel { try onEvent(event) }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Asks the executor to prepare for a request continuing `transcript`.
+    func prewarm(_ transcript: Transcript) {
+        prewarmBody(transcript)
+    }
+}
+
+/// One executor per executor type and configuration, for the whole process.
+final class ExecutorCache: Sendable {
+    static let shared = ExecutorCache()
+
+    /// An executor type with one of its configurations.
+    private struct Key: Hashable, @unchecked Sendable {
+        // @unchecked: `configuration` wraps a `Sendable` value (``LanguageModelExecutor/Configuration`` is
+        // `Sendable`); `AnyHashable` only hides that from the compiler.
+        let type: ObjectIdentifier
+        let configuration: AnyHashable
+    }
+
+    private let executors = Mutex<[Key: any Sendable]>([:])
+
+    /// The executor for `model`'s configuration, created on first use.
+    ///
+    /// - Throws: What the executor's initializer throws.
+    func executor<Model: LanguageModel>(for model: Model) throws -> Model.Executor {
+        let key = Key(type: ObjectIdentifier(Model.Executor.self), configuration: AnyHashable(model.executorConfiguration))
+        if let executor = executors.withLock({ $0[key] }) as? Model.Executor { return executor }
+        let executor = try Model.Executor(configuration: model.executorConfiguration)
+        return executors.withLock { executors in
+            if let existing = executors[key] as? Model.Executor { return existing }
+            executors[key] = executor
+            return executor
+        }
+    }
+}

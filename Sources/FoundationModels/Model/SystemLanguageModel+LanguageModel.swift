@@ -1,0 +1,95 @@
+import FMEngine
+import FMLlama
+import Foundation
+
+extension SystemLanguageModel: LanguageModel {
+    /// Guided generation and tool calling; the on-device model on Linux neither reasons nor reads images.
+    public var capabilities: LanguageModelCapabilities {
+        LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling])
+    }
+
+    /// The engine this model runs on: its model file and adapter. Instances with different use cases or
+    /// guardrails share the engine (and its KV caches).
+    public var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(modelPath: modelURL.path, adapterPath: adapter?.fileURL.path)
+    }
+
+    /// An executor that responds to session requests with the on-device model: on Linux, the in-process
+    /// llama.cpp engine.
+    ///
+    /// The executor renders the transcript with the model's chat template (the use case's own text included),
+    /// constrains decoding to the request's schema — or, with tools, to a choice between tool calls and the
+    /// answer — and streams the response, tool calls and the engine's token counts to the channel. It checks
+    /// prompts, tool outputs and responses against the model's ``Guardrails``.
+    public struct Executor: LanguageModelExecutor {
+        /// The model type this executor processes requests for.
+        public typealias Model = SystemLanguageModel
+
+        /// A configuration for an executor capable of running an on-device system model.
+        public struct Configuration: Hashable, Sendable {
+            let modelPath: String
+            let adapterPath: String?
+        }
+
+        let configuration: Configuration
+
+        /// Creates the executor; the model loads on the first request or prewarm, off the cooperative pool.
+        public init(configuration: Configuration) {
+            self.configuration = configuration
+        }
+
+        /// Loads the model and evaluates the transcript's rendered instructions — and, when its last entry is a
+        /// prompt, that prompt's text as the start of the next user message — into the KV cache.
+        ///
+        /// Best effort: it returns at once and does the work on the engine's thread.
+        public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
+            guard model.isAvailable else { return }
+            let configuration = self.configuration
+            Task.detached(priority: .utility) {
+                guard let engine = try? await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
+                else { return }
+                var entries = Array(transcript)
+                var prefix: String?
+                if case .prompt(let prompt)? = entries.last {
+                    prefix = prompt.segments.map(\.modelText).joined(separator: "\n")
+                    entries.removeLast()
+                }
+                let messages = ConversationRenderer(model: model).messages(for: Transcript(entries: entries))
+                if let text = Generator.prefillText(messages: messages, userPrefix: prefix, llama: engine.model.llama) {
+                    engine.prefill(text)
+                }
+            }
+        }
+
+        /// Generates the response to `request` with the in-process engine.
+        ///
+        /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the model file is missing;
+        ///   ``LanguageModelError`` for an overflowing context, guardrail violations, refusals and unsupported
+        ///   guides; ``GeneratedContent/ParsingError`` when guided output is cut short; `CancellationError`.
+        public nonisolated(nonsending) func respond(
+            to request: LanguageModelExecutorGenerationRequest,
+            model: SystemLanguageModel,
+            streamingInto channel: LanguageModelExecutorGenerationChannel
+        ) async throws {
+            guard model.isAvailable else {
+                throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
+            }
+            let engine: Engine
+            do {
+                engine = try await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
+            } catch {
+                throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription:
+                    "The model at \(configuration.modelPath) could not be loaded: \(error)"))
+            }
+            let turn = try await SystemTurn(request: request, model: model, engine: engine)
+            let reporter = turn.reporter(channel)
+            let outcome: GenerationOutcome
+            do {
+                outcome = try await engine.generate(turn.job) { bytes, tokens in reporter.update(bytes: bytes, tokens: tokens) }
+            } catch {
+                throw turn.error(for: error)
+            }
+            try turn.finish(outcome, reporter: reporter, channel: channel)
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import FMDecoding
+import FMEngine
+import FMLlama
+import Foundation
+import Synchronization
+
+/// One request to the on-device model, translated for the engine: the rendered conversation, the grammar the
+/// response follows, and how the engine's output becomes channel events.
+struct SystemTurn: Sendable {
+    /// What the model writes.
+    enum Kind: Sendable {
+        /// Free text.
+        case text
+        /// Content tagging's answer to a text request: tags under the use case's schema, returned as text.
+        case taggingText
+        /// A value of the request's schema.
+        case guided
+        /// Tool calls or the answer (`{"response": …}` for text, the value itself for a schema).
+        case tools(isText: Bool)
+    }
+
+    let request: LanguageModelExecutorGenerationRequest
+    let model: SystemLanguageModel
+    let contextSize: Int
+    let kind: Kind
+    let job: GenerationJob
+
+    /// Checks the request and prepares its job: the guardrails on the prompt and on tool outputs since, the
+    /// rendering, and the grammar (compiled off the cooperative pool).
+    init(request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, engine: Engine) async throws {
+        self.request = request
+        self.model = model
+        self.contextSize = engine.model.contextSize
+        let isStringRequest = request.schema == nil
+        let entries = Array(request.transcript)
+        if let attachment = entries.first(where: Self.hasAttachment) {
+            throw LanguageModelError.unsupportedCapability(.init(capability: .vision, debugDescription:
+                "The on-device model reads text only; the transcript holds an image attachment (entry \(attachment.id))."))
+        }
+        let lastPrompt = entries.lastIndex { if case .prompt = $0 { true } else { false } }
+        if let lastPrompt, case .prompt(let prompt) = entries[lastPrompt] {
+            let text = prompt.segments.map(\.modelText).joined(separator: "\n")
+            if let reason = model.guardrails.violation(in: text, source: .prompt, isStringRequest: isStringRequest) {
+                throw LanguageModelError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
+            }
+            for case .toolOutput(let output) in entries[(lastPrompt + 1)...] {
+                let text = output.segments.map(\.modelText).joined(separator: "\n")
+                if let reason = model.guardrails.violation(in: text, source: .toolOutput, isStringRequest: isStringRequest) {
+                    throw LanguageModelError.guardrailViolation(.init(debugDescription:
+                        "The output of the tool \(output.toolName) was blocked by the guardrails (\(reason))."))
+                }
+            }
+        }
+
+        let tools = request.enabledToolDefinitions
+        let mode = request.generationOptions.toolCallingMode?.kind ?? .allowed
+        let decodingSchema: GenerationSchema?
+        if !tools.isEmpty {
+            kind = .tools(isText: isStringRequest)
+            decodingSchema = ToolTurnSchema.schema(tools: mode == .disallowed ? [] : tools, answer: request.schema,
+                                                   callsRequired: mode == .required)
+        } else if let schema = request.schema {
+            kind = .guided
+            decodingSchema = schema
+        } else if let tagging = UseCasePrompting.textSchema(for: model.useCase) {
+            kind = .taggingText
+            decodingSchema = tagging
+        } else {
+            kind = .text
+            decodingSchema = nil
+        }
+        var constraint: TokenConstraint?
+        if let decodingSchema {
+            do {
+                let document = try UseCasePrompting.decodingDocument(for: decodingSchema, useCase: model.useCase)
+                constraint = try await engine.constraint(for: document)
+            } catch {
+                throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription: "\(error)"))
+            }
+        }
+        let messages = ConversationRenderer(model: model, tools: tools).messages(for: request.transcript)
+        var job = GenerationJob(
+            messages: messages,
+            sampling: Self.sampling(for: request.generationOptions, useCase: model.useCase),
+            maximumTokens: request.generationOptions.maximumResponseTokens,
+            constraint: constraint
+        )
+        // Whole-value choice scoring for direct answers; tool turns decode token by token.
+        if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }
+        self.job = job
+    }
+
+    private static func hasAttachment(_ entry: Transcript.Entry) -> Bool {
+        let segments: [Transcript.Segment] = switch entry {
+        case .instructions(let e): e.segments
+        case .prompt(let e): e.segments
+        case .toolOutput(let e): e.segments
+        case .response(let e): e.segments
+        case .reasoning(let e): e.segments
+        case .toolCalls: []
+        }
+        return segments.contains { if case .attachment = $0 { true } else { false } }
+    }
+
+    /// Maps options onto the runtime's sampler: greedy stays greedy, `nil` picks the use case's default.
+    static func sampling(for options: GenerationOptions, useCase: SystemLanguageModel.UseCase) -> SamplingParameters {
+        let temperature = max(0, options.temperature ?? 0.7)
+        switch options.samplingMode?.kind {
+        case .greedy:
+            return .greedy
+        case .top(let k, let seed):
+            return SamplingParameters(strategy: .topK(max(1, k)), temperature: temperature, seed: seed)
+        case .nucleus(let threshold, let seed):
+            return SamplingParameters(strategy: .nucleus(min(max(threshold, 0), 1)), temperature: temperature, seed: seed)
+        case nil:
+            if useCase == .contentTagging { return .greedy }
+            return SamplingParameters(strategy: .nucleus(0.9), temperature: temperature)
+        }
+    }
+
+    // MARK: Streaming
+
+    /// Streams the response text to the channel as the engine's output grows.
+    func reporter(_ channel: LanguageModelExecutorGenerationChannel) -> TextReporter {
+        TextReporter(channel: channel, text: { bytes in
+            let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
+            switch kind {
+            case .text, .guided:
+                return String(decoding: complete, as: UTF8.self)
+            case .taggingText:
+                guard !complete.isEmpty, let partial = try? GeneratedContent(json: String(decoding: complete, as: UTF8.self)) else { return nil }
+                return UseCasePrompting.renderText(partial, useCase: model.useCase)
+            case .tools(let isText):
+                guard !complete.isEmpty, let partial = try? GeneratedContent(json: String(decoding: complete, as: UTF8.self)) else { return nil }
+                if isText { return ToolTurnSchema.partialText(in: partial) }
+                // A value answer is the output itself, once it cannot be tool calls any more.
+                if case .structure(_, let keys) = partial.kind, keys.isEmpty || keys.first == ToolTurnSchema.toolCallsKey { return nil }
+                return String(decoding: complete, as: UTF8.self)
+            }
+        })
+    }
+
+    // MARK: Completion
+
+    /// Sends what the stream has not carried yet — the rest of the text, or the tool calls — then checks the
+    /// response against the guardrails and reports usage and the asset identifiers.
+    func finish(_ outcome: GenerationOutcome, reporter: TextReporter, channel: LanguageModelExecutorGenerationChannel) throws {
+        let tokens = outcome.sampledTokens + outcome.forcedTokens
+        let isStringRequest = request.schema == nil
+        var answer: String
+        switch kind {
+        case .text:
+            answer = outcome.text
+        case .guided:
+            try Self.requireComplete(outcome, request: request)
+            answer = outcome.text
+        case .taggingText:
+            guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription: "The model's output is not a complete value: \(outcome.text)")
+            }
+            answer = UseCasePrompting.renderText(parsed, useCase: model.useCase)
+        case .tools(let isText):
+            // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools.
+            if isText, outcome.stop == .maximumTokens, let partial = try? GeneratedContent(json: outcome.text),
+               let text = ToolTurnSchema.partialText(in: partial) {
+                answer = text
+                break
+            }
+            try Self.requireComplete(outcome, request: request)
+            guard let parsed = try? GeneratedContent(json: outcome.text),
+                  let choice = ToolTurnSchema.choice(in: parsed, isText: isText, toolsAllowed: request.generationOptions.toolCallingMode != .disallowed)
+            else {
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription:
+                    "The model's output is neither tool calls nor an answer: \(outcome.text)")
+            }
+            switch choice {
+            case .calls(let calls):
+                for call in calls {
+                    channel.yield(.toolCalls(action: .toolCall(
+                        id: call.id, name: call.toolName,
+                        action: .appendArguments(call.arguments.compactJSONString, tokenCount: tokens / max(1, calls.count)))))
+                }
+                report(outcome, channel: channel)
+                return
+            case .answer(let content):
+                answer = isText ? content.jsonStringOrText : outcome.text
+            }
+        }
+        if let reason = model.guardrails.violation(in: answer, source: .response, isStringRequest: isStringRequest) {
+            let description = "The response was blocked by the guardrails (\(reason))."
+            if isStringRequest { throw LanguageModelError.guardrailViolation(.init(debugDescription: description)) }
+            // Guided generation has no room for a refusal message: the refusal explains itself on request.
+            throw LanguageModelError.refusal(.init(debugDescription: description))
+        }
+        reporter.send(answer, tokens: tokens)
+        report(outcome, channel: channel)
+    }
+
+    private func report(_ outcome: GenerationOutcome, channel: LanguageModelExecutorGenerationChannel) {
+        channel.yield(.response(action: .updateMetadata(["assetIDs": model.assetIDs])))
+        channel.yield(.response(action: .updateUsage(
+            input: .init(totalTokenCount: outcome.promptTokens, cachedTokenCount: outcome.reusedTokens),
+            output: .init(totalTokenCount: outcome.sampledTokens + outcome.forcedTokens, reasoningTokenCount: 0))))
+        EngineStatistics.current?.record(GenerationStatistics(
+            promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
+            sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
+            prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds))
+    }
+
+    /// Throws a parsing error when guided output stopped at `maximumResponseTokens`.
+    private static func requireComplete(_ outcome: GenerationOutcome, request: LanguageModelExecutorGenerationRequest) throws {
+        if outcome.stop == .maximumTokens {
+            throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription:
+                "The response reached maximumResponseTokens (\(request.generationOptions.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)")
+        }
+    }
+
+    /// The public error for an engine failure.
+    func error(for failure: GenerationFailure) -> any Error {
+        switch failure {
+        case .promptOverflow(let tokenCount):
+            LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: tokenCount, debugDescription:
+                "The prompt needs \(tokenCount) tokens; the context window holds \(contextSize)."))
+        case .contextOverflow(let message):
+            LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
+        case .truncated(let message):
+            GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
+        case .runtime(let message):
+            GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
+        case .cancelled:
+            CancellationError()
+        }
+    }
+}
+
+/// Sends a growing text to the channel as deltas: appended text while the new text extends what was sent, a
+/// replacement when it does not (a use case's rendering can change earlier text).
+final class TextReporter: Sendable {
+    private let channel: LanguageModelExecutorGenerationChannel
+    private let text: @Sendable ([UInt8]) -> String?
+    private let sent = Mutex<(text: String, tokens: Int)>(("", 0))
+
+    init(channel: LanguageModelExecutorGenerationChannel, text: @escaping @Sendable ([UInt8]) -> String?) {
+        self.channel = channel
+        self.text = text
+    }
+
+    /// Called by the engine as the output grows.
+    func update(bytes: [UInt8], tokens: Int) {
+        guard let current = text(bytes) else { return }
+        send(current, tokens: tokens)
+    }
+
+    /// Brings the channel's text up to `current`.
+    func send(_ current: String, tokens: Int) {
+        let event: LanguageModelExecutorGenerationChannel.Response? = sent.withLock { sent in
+            defer { sent = (current, tokens) }
+            if current == sent.text { return nil }
+            if current.hasPrefix(sent.text) {
+                return .response(action: .appendText(String(current.dropFirst(sent.text.count)), tokenCount: max(0, tokens - sent.tokens)))
+            }
+            return .response(action: .replaceTextSegment(current, tokenCount: tokens))
+        }
+        if let event { channel.yield(event) }
+    }
+}
+
+/// Where the executor leaves the engine's timings for the session that asked (package-internal: the benchmarks
+/// and tests read them through ``LanguageModelSession/lastStatistics``).
+final class EngineStatistics: Sendable {
+    @TaskLocal static var current: EngineStatistics?
+
+    private let storage = Mutex<GenerationStatistics?>(nil)
+    var value: GenerationStatistics? { storage.withLock { $0 } }
+    func record(_ statistics: GenerationStatistics) { storage.withLock { $0 = statistics } }
+}
