@@ -91,14 +91,20 @@ let package = Package(
         ),
         // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
-        .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMDecoding", "SeedTypes"], swiftSettings: swiftSettings),
+        // Code in the style of Apple's macOS 27 documentation; compile-only.
+        .target(name: "API27Samples", dependencies: ["FoundationModels"], path: "Tests/API27Samples", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FoundationModelsTests",
+            dependencies: ["FoundationModels", "FMDecoding", "SeedTypes", "API27Samples"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         .testTarget(name: "FMEngineTests", dependencies: ["FMEngine", "FMDecoding"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMTagging", "SeedTypes"],
             swiftSettings: swiftSettings
         ),
     ]

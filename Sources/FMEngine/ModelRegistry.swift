@@ -35,6 +35,11 @@ package final class ModelRegistry: Sendable {
         }
     }
 
+    /// The model at `path` if it is loaded already (with the adapter at `adapterPath`, if any); never loads.
+    package func loadedModel(at path: String, adapterPath: String? = nil) -> LoadedModel? {
+        models.withLock { $0[adapterPath.map { Self.key(path, $0) } ?? path] }
+    }
+
     /// The engine of the model at `path` (with the adapter at `adapterPath`, if any), loading the model on a
     /// dispatch thread on first use.
     package func engine(at path: String, adapterPath: String? = nil) async throws -> Engine {

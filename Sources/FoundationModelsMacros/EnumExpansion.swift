@@ -111,9 +111,10 @@ struct EnumExpansion: GenerableExpansion {
 
     private func choiceSchema() -> DeclSyntax {
         let choices = cases.map { StringLiteral.escaped($0.name) }.joined(separator: ", ")
+        let schema = "FoundationModels.GenerationSchema(type: Self.self, \(arguments.descriptionArgument)anyOf: [\(choices)])"
         return """
             \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                FoundationModels.GenerationSchema(type: Self.self, \(raw: arguments.descriptionArgument)anyOf: [\(raw: choices)])
+                \(raw: arguments.named(schema))
             }
             """
     }
@@ -187,7 +188,7 @@ struct EnumExpansion: GenerableExpansion {
         return """
             \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
                 let root = FoundationModels.DynamicGenerationSchema(
-                    name: \(raw: StringLiteral.escaped(typeName)),
+                    name: \(raw: arguments.name?.description ?? StringLiteral.escaped(typeName)),
                     \(raw: arguments.descriptionArgument)anyOf: [
             \(raw: alternatives)
                     ]

@@ -97,8 +97,11 @@ struct DiagnosticsError: Error {
     let diagnostics: [Diagnostic]
 }
 
-/// The arguments of `@Generable(description:representNilExplicitlyInGeneratedContent:)`.
+/// The arguments of `@Generable(name:description:representNilExplicitlyInGeneratedContent:)`.
 struct GenerableArguments {
+    /// The schema name (macOS 27), passed through as written; `nil` names the schema after the type.
+    var name: ExprSyntax?
+
     /// The type's description, passed through as written.
     var description: ExprSyntax?
 
@@ -109,6 +112,7 @@ struct GenerableArguments {
         guard case .argumentList(let arguments) = node.arguments else { return }
         for argument in arguments {
             switch argument.label?.text {
+            case "name": name = argument.expression.trimmed
             case "description": description = argument.expression.trimmed
             case "representNilExplicitlyInGeneratedContent": representNilExplicitly = argument.expression.trimmed
             default: break
@@ -129,6 +133,12 @@ struct GenerableArguments {
     /// The `description:` argument line for a schema initializer, or nothing.
     var descriptionArgument: String {
         description.map { "description: \($0), " } ?? ""
+    }
+
+    /// `schema` built under the custom name, when there is one.
+    func named(_ schema: String) -> String {
+        guard let name else { return schema }
+        return "FoundationModels.GenerationSchema._named(\(name), for: Self.self) {\n\(schema)\n}"
     }
 }
 

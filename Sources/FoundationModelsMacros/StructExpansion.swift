@@ -103,11 +103,23 @@ struct StructExpansion: GenerableExpansion {
             schemaArguments.append("representNilExplicitlyInGeneratedContent: \(flag)")
         }
         schemaArguments.append("properties: \(propertyList)")
+        guard arguments.name != nil else {
+            return """
+                \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        \(raw: schemaArguments.joined(separator: ",\n        "))
+                    )
+                }
+                """
+        }
+        let schema = """
+            FoundationModels.GenerationSchema(
+                \(schemaArguments.joined(separator: ",\n    "))
+            )
+            """
         return """
             \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                FoundationModels.GenerationSchema(
-                    \(raw: schemaArguments.joined(separator: ",\n        "))
-                )
+                \(raw: arguments.named(schema))
             }
             """
     }

@@ -3,40 +3,70 @@ import Foundation
 import FoundationModels
 
 /// `fm-bench tagging`: texts tagged per second with the default `ContentTaggingResult` schema, one at a time
-/// (a fresh session per text, as an app would) versus `--parallel` batches, in the same run.
+/// (a fresh session per text, as an app would) versus `--parallel` batches, in the same run, and how many
+/// greedy results differ between the two (the batch's arithmetic can break a near-tie the other way).
 ///
 /// The texts are `benchmarks/tagging-texts.txt`: 500 short public texts (SMS, questions, headlines,
-/// comments) drawn evenly from the labelled development data.
+/// comments) drawn evenly from the labelled development data. `--file data.jsonl` tags a labelled file's
+/// texts instead, with a schema of its label sets (as `fm eval` builds it) unless `--tags` asks for the
+/// content-tagging schema.
 enum TaggingBenchmarks {
     static func run(arguments: [String]) async throws {
         let count = intOption("--texts", in: arguments) ?? 500
         let parallel = intOption("--parallel", in: arguments) ?? 8
-        let url = URL(fileURLWithPath: "benchmarks/tagging-texts.txt")
-        let texts = Array(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init).prefix(count))
-        guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(url.path)") }
+        var texts: [String]
+        var schema = TaggingPreset.contentTagging.schema
+        var source = "benchmarks/tagging-texts.txt"
+        if let index = arguments.firstIndex(of: "--file"), index + 1 < arguments.count {
+            source = arguments[index + 1]
+            let examples = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: source))))
+            texts = examples.compactMap { try? $0.record.text.get() }
+            if !arguments.contains("--tags") { schema = EvaluationTask.schema(for: examples) }
+        } else {
+            texts = try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        texts = Array(texts.prefix(count))
+        guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(source)") }
         let model = SystemLanguageModel(useCase: .contentTagging)
         guard model.isAvailable else { throw BenchmarkFailure("The default model is not installed; run `make setup`.") }
-        let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: TaggingPreset.contentTagging.schema))
+        let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: schema))
 
         // Warm-up: load the model, build the masks the schema's states need, fill the shared prefix.
         _ = await tagger.tag(Array(texts.prefix(parallel)), parallel: parallel)
         _ = await tagger.tag(Array(texts.prefix(2)), parallel: 1)
 
-        let (sequentialSeconds, sequentialFailures) = await timed { await tagger.tag(texts, parallel: 1) }
-        let (parallelSeconds, parallelFailures) = await timed { await tagger.tag(texts, parallel: parallel) }
+        let (sequentialSeconds, sequential) = await timed { await tagger.tag(texts, parallel: 1) }
+        let (parallelSeconds, batched) = await timed { await tagger.tag(texts, parallel: parallel) }
         let sequentialRate = Double(texts.count) / sequentialSeconds
         let parallelRate = Double(texts.count) / parallelSeconds
-        print("tagging \(texts.count) texts, ContentTaggingResult, greedy, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        print(String(format: "  one at a time   %7.1f s  %6.2f texts/s  (%d errors)", sequentialSeconds, sequentialRate, sequentialFailures))
-        print(String(format: "  --parallel %-3d  %7.1f s  %6.2f texts/s  (%d errors)", parallel, parallelSeconds, parallelRate, parallelFailures))
+        let flips = zip(texts, zip(sequential, batched)).filter { _, pair in outcome(pair.0) != outcome(pair.1) }
+        print("tagging \(texts.count) texts from \(source), \(schema.root.typeName ?? "schema"), greedy, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(String(format: "  one at a time   %7.1f s  %6.2f texts/s  (%d errors)", sequentialSeconds, sequentialRate, failures(sequential)))
+        print(String(format: "  --parallel %-3d  %7.1f s  %6.2f texts/s  (%d errors)", parallel, parallelSeconds, parallelRate, failures(batched)))
         print(String(format: "  speed-up        %.2fx", parallelRate / sequentialRate))
+        print(String(format: "  results that differ  %d of %d (%.1f%%)", flips.count, texts.count, 100 * Double(flips.count) / Double(texts.count)))
+        for (text, pair) in flips.prefix(arguments.contains("--show-flips") ? flips.count : 0) {
+            print("    \(text.prefix(60))\n      one at a time: \(outcome(pair.0))\n      --parallel:    \(outcome(pair.1))")
+        }
     }
 
-    private static func timed(_ body: () async -> [Result<GeneratedContent, TaggingFailure>]) async -> (Double, Int) {
+    private static func outcome(_ result: Result<GeneratedContent, TaggingFailure>) -> String {
+        switch result {
+        case .success(let content): content.jsonString
+        case .failure(let failure): "error \(failure.code)"
+        }
+    }
+
+    private static func failures(_ results: [Result<GeneratedContent, TaggingFailure>]) -> Int {
+        results.filter { if case .failure = $0 { true } else { false } }.count
+    }
+
+    private static func timed(
+        _ body: () async -> [Result<GeneratedContent, TaggingFailure>]
+    ) async -> (Double, [Result<GeneratedContent, TaggingFailure>]) {
         let start = DispatchTime.now().uptimeNanoseconds
         let results = await body()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (seconds, results.filter { if case .failure = $0 { true } else { false } }.count)
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, results)
     }
 
     private static func intOption(_ name: String, in arguments: [String]) -> Int? {

@@ -12,4 +12,5 @@ let foundationModelsMacros: [String: MacroSpec] = [
         conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Generable")))]
     ),
     "Guide": MacroSpec(type: GuideMacro.self),
+    "SessionPropertyEntry": MacroSpec(type: EntryMacro.self),
 ]

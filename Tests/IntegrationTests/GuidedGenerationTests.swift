@@ -34,8 +34,8 @@ struct GuidedGenerationTests {
         let response = try await generate(Seed000.ContentTaggingResult.self, input, options)
         let tags = response.content
         #expect(tags.actions.count <= 2 && tags.emotions.count <= 3 && tags.objects.count <= 5 && tags.topics.count <= 2)
-        // The raw JSON is compact, in declaration order, and parses back to the same content.
-        #expect(response.rawContent.jsonString.hasPrefix(#"{"actions":["#))
+        // The raw JSON is in declaration order, spaced as Apple writes it, and parses back to the same content.
+        #expect(response.rawContent.jsonString.hasPrefix(#"{"actions": ["#))
         #expect(try GeneratedContent(json: response.rawContent.jsonString) == response.rawContent)
     }
 

@@ -52,3 +52,26 @@ public macro Generable(description: String? = nil) =
 @attached(member, names: arbitrary)
 public macro Generable(description: String? = nil, representNilExplicitlyInGeneratedContent: Bool) =
     #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")
+
+/// Conforms a structure or an enumeration to ``Generable`` under a schema name of your choice.
+///
+/// The name is what the model and the transcript see (``Transcript/StructuredSegment/schemaName``, references
+/// from other schemas) instead of the Swift type's name — useful for nested or generic types.
+///
+/// ```swift
+/// @Generable(name: "Recipe", description: "A dish and how to make it")
+/// struct RecipeV2 {
+///     var title: String
+///     var steps: [String]
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: The schema's name.
+///   - description: A short description of the type for the model.
+///   - representNilExplicitlyInGeneratedContent: Whether `nil` is written as `null` rather than leaving the
+///     property out.
+@attached(extension, conformances: Generable, names: named(init(_:)), named(generatedContent))
+@attached(member, names: arbitrary)
+public macro Generable(name: String, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool = false) =
+    #externalMacro(module: "FoundationModelsMacros", type: "GenerableMacro")

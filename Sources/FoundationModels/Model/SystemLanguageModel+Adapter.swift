@@ -91,7 +91,7 @@ extension SystemLanguageModel {
         /// - Throws: ``AssetError/invalidAsset(_:)`` when llama.cpp rejects the adapter for the base model.
         public func compile() async throws {
             do {
-                _ = try ModelRegistry.shared.model(at: SystemLanguageModel.defaultModelURL.path, adapterPath: fileURL.path)
+                _ = try await ModelRegistry.shared.engine(at: SystemLanguageModel.defaultModelURL.path, adapterPath: fileURL.path)
             } catch {
                 throw AssetError.invalidAsset(.init(debugDescription: "\(error)"))
             }

@@ -2,7 +2,7 @@ public import Foundation
 
 extension SystemLanguageModel.Adapter {
     /// Why an adapter could not be loaded.
-    public enum AssetError: Error, LocalizedError {
+    public enum AssetError: Swift.Error, LocalizedError {
         /// What went wrong.
         public struct Context: Sendable {
             /// A description for developers.
@@ -27,6 +27,18 @@ extension SystemLanguageModel.Adapter {
             case .compatibleAdapterNotFound(let context): "No compatible adapter was found. \(context.debugDescription)"
             case .invalidAdapterName(let context): "The adapter name is invalid. \(context.debugDescription)"
             case .invalidAsset(let context): "The adapter is invalid. \(context.debugDescription)"
+            }
+        }
+
+        /// What to do about it.
+        public var recoverySuggestion: String? {
+            switch self {
+            case .compatibleAdapterNotFound:
+                "Install an adapter trained for this base model in the adapter directory, or pass its file with init(fileURL:)."
+            case .invalidAdapterName:
+                "Use the adapter's file name without its extension: letters, digits, '_' and '-'."
+            case .invalidAsset:
+                "Use a LoRA adapter in GGUF format made for this base model."
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import FMEngine
 import FMLlama
 
@@ -12,12 +13,12 @@ extension SystemLanguageModel {
     ///
     /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
     public nonisolated(nonsending) func tokenCount(for instructions: Instructions) async throws -> Int {
-        try count(messages: [ChatMessage(role: "system", content: instructions.text)])
+        try await count(messages: [ChatMessage(role: "system", content: instructions.text)])
     }
 
     /// The tokens a prompt takes as a user message.
     public nonisolated(nonsending) func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
-        try count(messages: [ChatMessage(role: "user", content: prompt.promptRepresentation.text)])
+        try await count(messages: [ChatMessage(role: "user", content: prompt.promptRepresentation.text)])
     }
 
     /// The tokens the tools' definitions and calling instructions add to the system message.
@@ -27,42 +28,46 @@ extension SystemLanguageModel {
         var parts: [String] = []
         if !definitions.isEmpty { parts.append(ToolCallFormat.render(definitions)) }
         parts.append(ToolCallFormat.usage(for: tools.map { Transcript.ToolDefinition(tool: $0) }))
-        return try count(text: "\n\n" + parts.joined(separator: "\n\n"))
+        return try await count(text: "\n\n" + parts.joined(separator: "\n\n"))
     }
 
     /// The tokens a schema's description adds to a prompt (`includeSchemaInPrompt: true`).
     public nonisolated(nonsending) func tokenCount(for schema: GenerationSchema) async throws -> Int {
-        try count(text: "\n\n" + UseCasePrompting.schemaInstruction(for: schema, useCase: useCase))
+        try await count(text: "\n\n" + UseCasePrompting.schemaInstruction(for: schema, useCase: useCase))
     }
 
     /// The tokens of transcript entries rendered as a conversation, as a session would send them.
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
         let renderer = ConversationRenderer(model: self)
-        return try count(messages: renderer.messages(for: Transcript(entries: transcriptEntries)))
+        return try await count(messages: renderer.messages(for: Transcript(entries: transcriptEntries)))
     }
 
-    private func count(messages: [ChatMessage]) throws -> Int {
-        let llama = try loadedForCounting().llama
+    // Loading the model and tokenizing are blocking work: both run on a dispatch thread.
+
+    private func count(messages: [ChatMessage]) async throws -> Int {
+        let llama = try await loadedForCounting().llama
         guard !messages.isEmpty else { return 0 }
-        return try tokens(llama.renderChat(messages, addAssistantPrefix: false), llama: llama, addSpecial: llama.addsBeginningOfSequence)
+        return try await Engine.offload {
+            try Self.tokens(llama.renderChat(messages, addAssistantPrefix: false), llama: llama, addSpecial: llama.addsBeginningOfSequence)
+        }
     }
 
-    private func count(text: String) throws -> Int {
-        let llama = try loadedForCounting().llama
-        return try tokens(text, llama: llama, addSpecial: false)
+    private func count(text: String) async throws -> Int {
+        let llama = try await loadedForCounting().llama
+        return try await Engine.offload { try Self.tokens(text, llama: llama, addSpecial: false) }
     }
 
-    private func tokens(_ text: String, llama: LlamaModel, addSpecial: Bool) throws -> Int {
+    private static func tokens(_ text: String, llama: LlamaModel, addSpecial: Bool) throws -> Int {
         do { return try llama.tokenize(text, addSpecial: addSpecial).count } catch {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "Tokenization failed: \(error)"))
         }
     }
 
-    private func loadedForCounting() throws -> LoadedModel {
+    private func loadedForCounting() async throws -> LoadedModel {
         guard isAvailable else {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: missingModelMessage))
         }
-        do { return try loadedModel() } catch {
+        do { return try await ModelRegistry.shared.engine(at: modelURL.path, adapterPath: adapter?.fileURL.path).model } catch {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "\(error)"))
         }
     }

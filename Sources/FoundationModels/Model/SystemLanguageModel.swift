@@ -1,4 +1,5 @@
 import FMEngine
+import FMDecoding
 public import Foundation
 public import Observation
 
@@ -104,10 +105,17 @@ public final class SystemLanguageModel: Sendable {
 
     /// The most tokens a session holds — instructions, prompts and responses together.
     ///
-    /// 4,096 (Apple's window) unless the model was trained with a shorter context.
+    /// 4,096 (Apple's window) unless the model was trained with a shorter context. Reading it does not load
+    /// the model: before the first request the training context comes from the file's metadata.
     public var contextSize: Int {
-        guard let loaded = try? loadedModel() else { return LoadedModel.defaultContextSize }
-        return loaded.contextSize
+        if let loaded = ModelRegistry.shared.loadedModel(at: modelURL.path, adapterPath: adapter?.fileURL.path) {
+            return loaded.contextSize
+        }
+        guard let metadata = try? GGUFMetadataReader(contentsOf: modelURL),
+              let architecture = metadata.string(for: "general.architecture"),
+              let trained = metadata.integer(for: "\(architecture).context_length"), trained > 0
+        else { return LoadedModel.defaultContextSize }
+        return min(LoadedModel.defaultContextSize, Int(trained))
     }
 
     /// The loaded weights, shared process-wide.

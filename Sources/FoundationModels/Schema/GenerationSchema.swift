@@ -250,8 +250,19 @@ enum SchemaResolver {
         $typesInProgress.withValue(typesInProgress + [ObjectIdentifier(type)], operation: body)
     }
 
-    /// The schema name of a type: its name as Swift prints it.
+    /// Schema names given with `@Generable(name:)`, for the types whose schemas are being built.
+    @TaskLocal static var customNames: [ObjectIdentifier: String] = [:]
+
+    /// The schema name of a type: the name `@Generable(name:)` gave it, or its name as Swift prints it.
     static func name(of type: Any.Type) -> String {
-        String(describing: type)
+        customNames[ObjectIdentifier(type)] ?? String(describing: type)
+    }
+}
+
+extension GenerationSchema {
+    /// Builds `type`'s schema under `name` instead of the type's own name (the expansion of
+    /// `@Generable(name:)`; not for direct use).
+    public static func _named(_ name: String, for type: any Generable.Type, _ build: () -> GenerationSchema) -> GenerationSchema {
+        SchemaResolver.$customNames.withValue(SchemaResolver.customNames.merging([ObjectIdentifier(type): name]) { $1 }, operation: build)
     }
 }

@@ -33,6 +33,7 @@ extension LanguageModelSession {
         let alreadyResponding = mutate([\LanguageModelSession.isResponding]) { state -> Bool in
             if state.isResponding { return true }
             state.isResponding = true
+            state.historyChangedWhileResponding = false
             return false
         }
         if alreadyResponding {
@@ -46,15 +47,19 @@ extension LanguageModelSession {
     func runTurn(_ request: TurnRequest, progress: (@Sendable (TurnProgress) -> Void)? = nil) async throws -> TurnResult {
         let usesCurrentErrors = request.usesCurrentErrors || self.usesCurrentErrors
         var added: [Transcript.Entry] = []
+        let setup = await currentSetup()
         do {
-            let result = try await answer(request, added: &added, progress: progress)
+            let result = try await SessionPropertyValues.$current.withValue(sessionProperties) {
+                try await answer(request, setup: setup, added: &added, progress: progress)
+            }
             mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
             return result
         } catch {
             let history = state.withLock { Array($0.transcript) } + added
+            let profilePolicy = setup.profile?.transcriptErrorHandlingPolicy ?? nil
             mutate([\LanguageModelSession.isResponding, \LanguageModelSession.transcript]) { state in
                 state.isResponding = false
-                if state.transcriptErrorHandlingPolicy?.kind == .preserve {
+                if (state.transcriptErrorHandlingPolicy ?? profilePolicy)?.kind == .preserve {
                     state.transcript.append(contentsOf: added)
                 } else {
                     // The transcript never received this request's entries; keep them for feedback attachments.
@@ -89,14 +94,23 @@ extension LanguageModelSession {
     /// A round that only repeats calls already made (same tool, same arguments) is not run again: the model is
     /// asked once more with tool calling disallowed, so it must answer from the outputs it has. More than
     /// ``maximumToolRounds`` rounds of new calls fail with a parsing error.
-    private func answer(_ request: TurnRequest, added: inout [Transcript.Entry], progress: (@Sendable (TurnProgress) -> Void)?) async throws -> TurnResult {
+    private func answer(
+        _ request: TurnRequest, setup: Setup, added: inout [Transcript.Entry], progress: (@Sendable (TurnProgress) -> Void)?
+    ) async throws -> TurnResult {
+        let profile = setup.profile
+        var request = request
+        if let profile {
+            request.options = profile.applying(to: request.options)
+            request.contextOptions = profile.applying(to: request.contextOptions)
+        }
         if let limit = request.options.maximumResponseTokens, limit <= 0 {
             throw GeneratedContent.ParsingError(rawContent: "", debugDescription: "maximumResponseTokens must be positive; it is \(limit).")
         }
-        try checkCapabilities(request)
+        try checkCapabilities(request, setup: setup)
         let promptEntry = Self.promptEntry(for: request)
         added.append(.prompt(promptEntry))
-        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+        for hook in profile?.onPrompt ?? [] { try await hook(promptEntry) }
+        let definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
         let id = GenerationID()
         var usage = Usage.zero
         var mode = request.options.toolCallingMode
@@ -106,15 +120,18 @@ extension LanguageModelSession {
         while true {
             var options = request.options
             options.toolCallingMode = mode
-            let history = state.withLock { $0.transcript } + added
+            var transcript = state.withLock { $0.transcript } + added
+            if let profile, !profile.historyTransforms.isEmpty {
+                transcript.history = ArraySlice(profile.transformedHistory(Array(transcript.history)))
+            }
             let executorRequest = LanguageModelExecutorGenerationRequest(
-                id: UUID(), transcript: Transcript(entries: history), enabledTools: definitions, schema: request.schema,
+                id: UUID(), transcript: transcript, enabledTools: definitions, schema: request.schema,
                 generationOptions: options, contextOptions: request.contextOptions, metadata: request.metadata)
             var round = RoundState()
             let before = added
             let usageBefore = usage
             try await EngineStatistics.$current.withValue(statistics) {
-                try await backend.respond(to: executorRequest) { event in
+                try await setup.backend.respond(to: executorRequest) { event in
                     round.apply(event)
                     guard let progress, round.toolCalls.isEmpty, let content = round.partialContent(schema: request.schema, id: id) else { return }
                     progress(TurnProgress(content: content, entries: (before + round.entries(schemaName: nil, content: nil))[...],
@@ -137,7 +154,13 @@ extension LanguageModelSession {
                 }
                 rounds += 1
                 madeCalls.formUnion(keys)
-                let outputs = try await ToolRunner.run(calls, tools: tools)
+                for hook in profile?.onToolCall ?? [] {
+                    for call in calls { try await hook(call) }
+                }
+                let outputs = try await ToolRunner.run(calls, tools: setup.tools)
+                for hook in profile?.onToolOutput ?? [] {
+                    for (call, output) in zip(calls, outputs) { try await hook(call, output) }
+                }
                 added.append(.toolCalls(Transcript.ToolCalls(id: round.toolCallsEntryID ?? UUID().uuidString, calls)))
                 added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
                 // `required` asks for calls before the answer: once made, the model may answer.
@@ -147,29 +170,35 @@ extension LanguageModelSession {
 
             let content = try round.finalContent(schema: request.schema, id: id)
             added += round.entries(schemaName: request.schema == nil ? nil : request.schemaName, content: content)
+            if let profile, case .response(let response)? = added.last {
+                for hook in profile.onResponse { try await hook(response) }
+            }
             let committed = added
             let recorded = statistics.value
-            let entries = mutate([\LanguageModelSession.transcript, \LanguageModelSession.usage]) { state -> ArraySlice<Transcript.Entry> in
+            let entries = mutate([\LanguageModelSession.transcript, \LanguageModelSession.usage]) { state -> ArraySlice<Transcript.Entry>? in
+                // History set while the request ran: its entries no longer fit the transcript.
+                if state.historyChangedWhileResponding { return nil }
                 let start = state.transcript.endIndex
                 state.transcript.append(contentsOf: committed)
                 state.usage = state.usage.adding(usage)
                 if let recorded { state.statistics = recorded }
                 return state.transcript.entries[start...]
             }
+            guard let entries else { throw LanguageModelSession.Error.transcriptMutationWhileResponding }
             return TurnResult(content: content, entries: entries, usage: usage)
         }
     }
 
     /// Throws ``LanguageModelError/unsupportedCapability(_:)`` when the request needs what the model lacks.
-    private func checkCapabilities(_ request: TurnRequest) throws {
-        let capabilities = backend.capabilities()
+    private func checkCapabilities(_ request: TurnRequest, setup: Setup) throws {
+        let capabilities = setup.backend.capabilities()
         func require(_ capability: LanguageModelCapabilities.Capability, _ reason: String) throws {
             guard capabilities.contains(capability) else {
                 throw LanguageModelError.unsupportedCapability(.init(capability: capability, debugDescription: reason))
             }
         }
         if request.schema != nil { try require(.guidedGeneration, "The request asks for guided generation.") }
-        if !tools.isEmpty { try require(.toolCalling, "The session has tools.") }
+        if !setup.tools.isEmpty { try require(.toolCalling, "The session has tools.") }
         if request.contextOptions.reasoningLevel != nil { try require(.reasoning, "The request sets a reasoning level.") }
         let segments = request.prompt.segments + state.withLock { $0.transcript }.flatMap(Self.segments(of:))
         if segments.contains(where: { if case .attachment = $0 { true } else { false } }) {

@@ -32,6 +32,8 @@ public final class LanguageModelSession: Sendable {
         /// Every response's usage, added up.
         var usage = Usage.zero
         var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// Whether ``SessionPropertyValues/history`` was set during the request in progress.
+        var historyChangedWhileResponding = false
     }
 
     let state: Mutex<State>
@@ -42,12 +44,18 @@ public final class LanguageModelSession: Sendable {
     let tools: [any Tool]
     /// Whether the session throws the macOS 27 error types (see the type's discussion).
     let usesCurrentErrors: Bool
+    /// The values dynamic instructions, profiles and tools share.
+    let sessionProperties = SessionPropertyValues()
+    /// The profile or dynamic instructions worked out again for every request; `nil` for a fixed setup.
+    let dynamicSetup: DynamicSetup?
 
-    init(backend: ModelBackend, tools: [any Tool], initialTranscript: Transcript, usesCurrentErrors: Bool) {
+    init(backend: ModelBackend, tools: [any Tool], initialTranscript: Transcript, usesCurrentErrors: Bool, dynamicSetup: DynamicSetup? = nil) {
         self.backend = backend
         self.tools = tools
         self.usesCurrentErrors = usesCurrentErrors
+        self.dynamicSetup = dynamicSetup
         self.state = Mutex(State(transcript: initialTranscript))
+        sessionProperties.attach(to: self)
     }
 
     /// Starts a session, optionally with instructions that define the model's behaviour in every request.

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A tool that a model can call to gather information at runtime or perform side effects.
 ///
 /// ```swift
@@ -45,4 +47,42 @@ extension Tool {
 extension Tool where Arguments: Generable {
     /// The arguments type's schema.
     public var parameters: GenerationSchema { Arguments.generationSchema }
+}
+
+// Apple's framework rejects tools whose arguments are a bare value: the model needs named arguments.
+
+extension Tool where Arguments == String {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'String' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
+}
+
+extension Tool where Arguments == Int {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'Int' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
+}
+
+extension Tool where Arguments == Double {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'Double' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
+}
+
+extension Tool where Arguments == Float {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'Float' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
+}
+
+extension Tool where Arguments == Decimal {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'Decimal' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
+}
+
+extension Tool where Arguments == Bool {
+    /// Unavailable: use a `@Generable` structure as `Arguments`.
+    @available(*, unavailable, message: "'Tool' that uses 'Bool' as 'Arguments' type is unsupported. Use '@Generable' struct instead.")
+    public var parameters: GenerationSchema { fatalError("unavailable") }
 }
