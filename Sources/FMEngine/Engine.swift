@@ -29,6 +29,8 @@ package final class Engine: Sendable {
     private let queue: DispatchQueue
     private let inbox = Mutex(Inbox())
     private let loop: LoopState
+    /// Calibration tables being computed, by key, so concurrent requests share one computation.
+    private let calibrating = Mutex<[String: Task<ChoiceCalibration, Never>]>([:])
 
     package init(model: LoadedModel) {
         self.model = model
@@ -58,6 +60,16 @@ package final class Engine: Sendable {
     /// Runs `job` and returns the response. `progress` is called on the engine's thread each time the response
     /// grows. Cancelling the calling task stops the job at the next step.
     package func generate(_ job: GenerationJob, progress: GenerationProgress? = nil) async throws(GenerationFailure) -> GenerationOutcome {
+        var job = job
+        let levers = QualityLevers.current
+        if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
+            job.calibration = await calibration(for: job)
+        }
+        return try await run(job, progress: progress)
+    }
+
+    /// Runs a job through the loop as it is.
+    private func run(_ job: GenerationJob, progress: GenerationProgress?) async throws(GenerationFailure) -> GenerationOutcome {
         let id = inbox.withLock { inbox in
             inbox.nextID += 1
             inbox.live.insert(inbox.nextID)
@@ -92,6 +104,43 @@ package final class Engine: Sendable {
             return !inbox.isRunning
         }
         if start { queue.async { self.runLoop() } }
+    }
+
+    // MARK: Calibration
+
+    /// The calibration table for a job: cached per model, constraint and conversation before the text, else
+    /// computed now by running the job on each content-free input and recording every choice's scores.
+    ///
+    /// The content-free runs are ordinary jobs of this engine, run one after another; requests that need the
+    /// same table while it is computed wait for that one computation.
+    func calibration(for job: GenerationJob) async -> ChoiceCalibration? {
+        guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
+        let prefix = job.messages.dropLast().map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
+        let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)"
+        if let cached = model.calibration(forKey: key) { return cached }
+        let task = calibrating.withLock { tasks in
+            if let running = tasks[key] { return running }
+            let task = Task { [self] in
+                var calibration = ChoiceCalibration()
+                for (runs, text) in ChoiceCalibration.contentFreeTexts.enumerated() {
+                    var contentFree = job
+                    contentFree.messages[contentFree.messages.count - 1].content = text
+                    contentFree.maximumTokens = nil
+                    let recorder = CalibrationRecorder()
+                    contentFree.recorder = recorder
+                    // A content-free run that fails (say, it hits the window) calibrates nothing.
+                    guard (try? await run(contentFree, progress: nil)) != nil else { continue }
+                    calibration.add(recorder.scores, runs: runs)
+                }
+                model.storeCalibration(calibration, forKey: key)
+                return calibration
+            }
+            tasks[key] = task
+            return task
+        }
+        let calibration = await task.value
+        calibrating.withLock { $0[key] = nil }
+        return calibration
     }
 
     // MARK: Off-pool work
@@ -438,7 +487,7 @@ extension Engine {
         for index in active.indices {
             let slot = active[index]
             if slot.request.job.prefillOnly { continue }
-            if slot.request.job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = slot.request.job.choicePoints,
+            if slot.request.job.sampling.strategy == .greedy, QualityLevers.current.scoresChoices, let points = slot.request.job.choicePoints,
                slot.decoder.matcher != nil, points.remainders(after: slot.decoder.outcome.bytes) != nil {
                 choosing.append(index)
             }
@@ -455,8 +504,10 @@ extension Engine {
             let (context, sequence, spares) = location(of: active[index])
             if choosing.contains(index), let points = active[index].request.job.choicePoints, var matcher = active[index].decoder.matcher {
                 do {
-                    if let tokens = try Generator(model: model).choose(points, output: active[index].decoder.outcome.bytes, matcher: &matcher,
-                                                                        context: context, sequence: sequence, spares: spares) {
+                    let job = active[index].request.job
+                    if let tokens = try Generator(model: model).choose(
+                        points, output: active[index].decoder.outcome.bytes, matcher: &matcher, context: context,
+                        calibration: job.calibration, recorder: job.recorder, sequence: sequence, spares: spares) {
                         active[index].decoder.acceptChosen(tokens, matcher: matcher)
                         results[index] = .success(false)
                         continue

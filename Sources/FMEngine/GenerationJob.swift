@@ -17,6 +17,10 @@ package struct GenerationJob: Sendable {
     package var promptText: String?
     /// Evaluates the prompt into the KV cache and stops without generating (prewarming).
     package var prefillOnly = false
+    /// The content-free priors that whole-value choice scores are calibrated by.
+    var calibration: ChoiceCalibration?
+    /// Records every choice's scores instead (a content-free calibration run).
+    var recorder: CalibrationRecorder?
 
     /// Creates a job.
     package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {

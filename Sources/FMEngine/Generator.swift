@@ -10,36 +10,104 @@ package struct Generator {
 }
 
 extension Generator {
+    /// A value that may be chosen: its JSON literal, its tokens, and the grammar state after them.
+    typealias Candidate = (literal: [UInt8], tokens: [Int32], matcher: GrammarMatcher)
+
+    /// The most candidates a shortlist keeps for whole-value scoring (more when the cut falls inside a group
+    /// of candidates that share their first token, up to twice this).
+    static let shortlistSize = 16
+
     /// The tokens of the most likely candidate at a choice point, accepted by `matcher`; `nil` when `output`
     /// is not at a choice with several candidates the grammar allows (then the token is sampled as usual).
     ///
-    /// Candidates are tokenized as the model would write them and scored together in one batched decode, in
-    /// `spares` on copies of `sequence`'s cache. Sets larger than ``ChoicePoints/maximumCandidates`` are decoded
-    /// token by token.
+    /// Candidates are tokenized as the model would write them and scored together in batched decodes; a
+    /// candidate's score combines its token log-probabilities (``QualityLevers/ChoiceScore``) and, with a
+    /// calibration table, subtracts the same score for content-free inputs. Sets larger than
+    /// ``ChoicePoints/maximumCandidates`` are first cut to a shortlist by their calibrated first-token
+    /// likelihood. A recording (content-free) run scores every candidate and records the scores. Candidates
+    /// run in `spares` on copies of `sequence`'s cache.
     func choose(
-        _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext, sequence: Int, spares: [Int]
+        _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
+        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, sequence: Int, spares: [Int]
     ) throws(GenerationFailure) -> [Int32]? {
-        guard let remainders = points.remainders(after: output) else { return nil }
-        var candidates: [(tokens: [Int32], matcher: GrammarMatcher)] = []
-        for remainder in remainders {
+        guard let open = points.open(after: output) else { return nil }
+        let levers = QualityLevers.current
+        var candidates: [Candidate] = []
+        for (literal, remainder) in zip(open.literals, open.remainders) {
             guard let text = String(validating: remainder, as: UTF8.self),
-                  let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false), !tokens.isEmpty
+                  let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false), !tokens.isEmpty,
+                  tokens.count <= context.batchSize
             else { continue }
             var trial = matcher
             guard tokens.allSatisfy({ trial.accept(token: Int($0)) }) else { continue }
-            candidates.append((tokens, trial))
+            candidates.append((literal, tokens, trial))
         }
-        // Measured on the labelled data: whole-value scoring helps small label sets and hurts large ones
-        // (cut down to the likeliest first tokens, it favoured short labels), so large sets stay token by token.
-        guard (2...ChoicePoints.maximumCandidates).contains(candidates.count) else { return nil }
-        guard candidates.reduce(0, { $0 + $1.tokens.count - 1 }) <= context.batchSize else { return nil }
-        let scores: [Double]
-        do { scores = try context.logLikelihoods(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
+        guard candidates.count >= 2 else { return nil }
+        // An array that may still close here is the model's call, not a choice among elements.
+        if open.site.written.isEmpty, output.last == UInt8(ascii: "["), let close = try? model.llama.tokenize("]", addSpecial: false, parseSpecial: false),
+           close.count == 1 {
+            var trial = matcher
+            if trial.accept(token: Int(close[0])) { return nil }
+        }
+        if recorder == nil, candidates.count > ChoicePoints.maximumCandidates {
+            guard levers.shortlistsLargeChoiceSets else { return nil }
+            candidates = shortlist(candidates, site: open.site, context: context, sequence: sequence, calibration: calibration)
+        }
+        let tokenScores: [[Double]]
+        do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
             throw .runtime("Scoring the candidate values failed: \(error.description)")
+        }
+        var scores: [Double] = []
+        for (candidate, tokens) in zip(candidates, tokenScores) {
+            recorder?.record(site: open.site, literal: candidate.literal, scores: tokens)
+            var score = Self.combine(tokens, levers.choiceScore)
+            if let prior = calibration?.prior(at: open.site, literal: candidate.literal), prior.count == tokens.count {
+                score -= Self.combine(prior, levers.choiceScore)
+            }
+            scores.append(score)
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
         matcher = candidates[best].matcher
         return candidates[best].tokens
+    }
+
+    /// One candidate's score from its token log-probabilities.
+    static func combine(_ tokens: [Double], _ method: QualityLevers.ChoiceScore) -> Double {
+        let total = tokens.reduce(0, +)
+        switch method {
+        case .total: return total
+        case .mean: return total / Double(max(1, tokens.count))
+        // Candidates that share a first token tie on it; their totals break the tie.
+        case .first: return (tokens.first ?? 0) + 1e-6 * total
+        }
+    }
+
+    /// The candidates with the best calibrated first-token log-probability, read from the fresh logits.
+    private func shortlist(
+        _ candidates: [Candidate], site: ChoicePoints.Site, context: LlamaContext, sequence: Int, calibration: ChoiceCalibration?
+    ) -> [Candidate] {
+        let firstScores: [Double] = context.withLogits(sequence: sequence) { logits in
+            let maximum = Double(logits.max() ?? 0)
+            var sum = 0.0
+            for value in logits { sum += exp(Double(value) - maximum) }
+            let normalizer = maximum + log(sum)
+            return candidates.map { candidate in
+                var score = Double(logits[Int(candidate.tokens[0])]) - normalizer
+                if let prior = calibration?.prior(at: site, literal: candidate.literal)?.first { score -= prior }
+                return score
+            }
+        }
+        let order = candidates.indices.sorted { firstScores[$0] > firstScores[$1] }
+        var kept: [Int] = []
+        for index in order {
+            if kept.count >= Self.shortlistSize {
+                // Keep whole groups of one first token, within a bound.
+                guard kept.count < 2 * Self.shortlistSize,
+                      candidates[index].tokens[0] == candidates[kept.last!].tokens[0] else { break }
+            }
+            kept.append(index)
+        }
+        return kept.map { candidates[$0] }
     }
 
     /// `FM_LOG_PROMPTS=1` writes every rendered prompt to standard error (for debugging prompts).

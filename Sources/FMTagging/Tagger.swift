@@ -25,9 +25,23 @@ public struct Tagger: Sendable {
         return Transcript(entries: entries)
     }
 
+    /// The transcript a session for `text` starts from: ``startingTranscript`` and then the most similar
+    /// examples of the configuration's example index.
+    public func startingTranscript(for text: String, id: String? = nil) -> Transcript {
+        guard let index = configuration.exampleIndex else { return startingTranscript }
+        var entries = Array(startingTranscript)
+        for example in index.examples(for: text, id: id) {
+            entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
+            entries.append(.response(.init(segments: [.structure(.init(schemaName: "example", content: example.result))])))
+        }
+        return Transcript(entries: entries)
+    }
+
     /// Tags one text.
-    public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
-        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript)
+    ///
+    /// - Parameter id: The text's record id, so the example index never offers the record itself.
+    public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
             return .success(response.content)
@@ -53,14 +67,17 @@ public struct Tagger: Sendable {
 }
 
 extension Tagger {
-    /// Tags several texts, each in its own session, keeping up to `parallel` requests in flight: the model's
-    /// engine decodes concurrent requests together in one llama.cpp batch (and evaluates their shared
-    /// instructions once). Results are in input order.
-    public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
+    /// Tags several texts, each in its own session (with its own examples, when the configuration has an
+    /// example index), keeping up to `parallel` requests in flight: the model's engine decodes concurrent
+    /// requests together in one llama.cpp batch (and evaluates their shared instructions once). Results are in
+    /// input order.
+    ///
+    /// - Parameter ids: The texts' record ids, so the example index never offers a record itself.
+    public func tag(_ texts: [String], ids: [String]? = nil, parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
         let width = max(1, parallel)
         guard width > 1, texts.count > 1 else {
             var results: [Result<GeneratedContent, TaggingFailure>] = []
-            for text in texts { results.append(await tag(text)) }
+            for (offset, text) in texts.enumerated() { results.append(await tag(text, id: ids?[offset])) }
             return results
         }
         return await withTaskGroup(of: (Int, Result<GeneratedContent, TaggingFailure>).self) { group in
@@ -68,14 +85,14 @@ extension Tagger {
             var next = 0
             while next < min(width, texts.count) {
                 let index = next
-                group.addTask { (index, await self.tag(texts[index])) }
+                group.addTask { (index, await self.tag(texts[index], id: ids?[index])) }
                 next += 1
             }
             while let (index, result) = await group.next() {
                 results[index] = result
                 if next < texts.count {
                     let index = next
-                    group.addTask { (index, await self.tag(texts[index])) }
+                    group.addTask { (index, await self.tag(texts[index], id: ids?[index])) }
                     next += 1
                 }
             }

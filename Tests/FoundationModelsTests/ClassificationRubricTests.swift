@@ -1,0 +1,56 @@
+@testable import FoundationModels
+import Testing
+
+/// Task-aware prompting: which schemas are classifications, and how their rubric reads.
+struct ClassificationRubricTests {
+    typealias Node = GenerationSchema.Node
+    typealias Property = GenerationSchema.PropertyNode
+
+    private func schema(_ properties: [Property]) -> GenerationSchema {
+        GenerationSchema(root: .object(.init(name: "Result", properties: properties)))
+    }
+
+    @Test func choicesBoolsAndNumbersMakeAClassification() {
+        let rubric = ClassificationRubric(schema: schema([
+            Property(name: "topic", description: "The primary topic", node: .enumeration(.init(name: "T", choices: ["billing", "access"]))),
+            Property(name: "urgent", node: .boolean),
+            Property(name: "score", node: .integer(.init(minimum: 1, maximum: 5))),
+        ]), sortsChoices: true)
+        #expect(rubric.isClassification)
+        #expect(rubric.text == """
+            For each field, choose the answer that fits the text best:
+            - "topic": The primary topic. Answer one of "access", "billing".
+            - "urgent": Answer true or false.
+            - "score": Answer a whole number from 1 to 5.
+            """)
+    }
+
+    @Test func freeTextMakesItMixedOrTagging() {
+        let tags = Property(name: "topics", node: .array(.init(items: .string(.init()), maximumCount: 3)))
+        let mixed = ClassificationRubric(schema: schema([
+            tags, Property(name: "urgent", node: .boolean),
+        ]), sortsChoices: true)
+        #expect(!mixed.isClassification)
+        #expect(mixed.fields.map(\.name) == ["urgent"])
+        let tagging = ClassificationRubric(schema: schema([tags]), sortsChoices: true)
+        #expect(tagging.fields.isEmpty && !tagging.isClassification)
+    }
+
+    @Test func theChoiceOrderOfTheSchemaDoesNotChangeThePrompt() {
+        func prompt(_ choices: [String]) -> String {
+            UseCasePrompting.schemaInstruction(
+                for: schema([Property(name: "label", node: .enumeration(.init(name: "L", choices: choices)))]),
+                useCase: .contentTagging)
+        }
+        #expect(prompt(["spam", "ham"]) == prompt(["ham", "spam"]))
+        #expect(prompt(["spam", "ham"]).contains(#"one of "ham", "spam""#))
+    }
+
+    @Test func classificationGetsTheClassifierPreambleAndTagsTheTaggerOne() throws {
+        let classification = schema([Property(name: "label", node: .enumeration(.init(name: "L", choices: ["a", "b"])))])
+        let tagging = schema([Property(name: "topics", node: .array(.init(items: .string(.init()))))])
+        #expect(try #require(UseCasePrompting.preamble(for: .contentTagging, schema: classification)).contains("text classifier"))
+        #expect(try #require(UseCasePrompting.preamble(for: .contentTagging, schema: tagging)).contains("content tagger"))
+        #expect(UseCasePrompting.preamble(for: .general, schema: classification) == nil)
+    }
+}
