@@ -505,9 +505,13 @@ extension Engine {
             if choosing.contains(index), let points = active[index].request.job.choicePoints, var matcher = active[index].decoder.matcher {
                 do {
                     let job = active[index].request.job
+                    let bytes = active[index].decoder.outcome.bytes.count
+                    var chosenMargin: Double?
                     if let tokens = try Generator(model: model).choose(
                         points, output: active[index].decoder.outcome.bytes, matcher: &matcher, context: context,
-                        calibration: job.calibration, recorder: job.recorder, sequence: sequence, spares: spares) {
+                        calibration: job.calibration, recorder: job.recorder, sequence: sequence, spares: spares,
+                        margin: job.recordsMargins ? { chosenMargin = $0 } : nil) {
+                        if let chosenMargin { active[index].decoder.outcome.margins.append((bytes, chosenMargin)) }
                         active[index].decoder.acceptChosen(tokens, matcher: matcher)
                         results[index] = .success(false)
                         continue
@@ -517,7 +521,14 @@ extension Engine {
                     continue
                 }
             }
-            let token = context.withLogits(sequence: sequence) { active[index].decoder.pickToken(from: $0) }
+            let token = context.withLogits(sequence: sequence) { logits in
+                let token = active[index].decoder.pickToken(from: logits)
+                if active[index].request.job.recordsMargins, active[index].request.job.sampling.strategy == .greedy, let token,
+                   let margin = active[index].decoder.margin(of: token, in: logits) {
+                    active[index].decoder.outcome.margins.append((active[index].decoder.outcome.bytes.count, margin))
+                }
+                return token
+            }
             results[index] = Result { () throws(GenerationFailure) in try active[index].decoder.accept(token) }
         }
         return active.indices.compactMap { index in

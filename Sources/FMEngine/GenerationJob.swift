@@ -21,6 +21,8 @@ package struct GenerationJob: Sendable {
     var calibration: ChoiceCalibration?
     /// Records every choice's scores instead (a content-free calibration run).
     var recorder: CalibrationRecorder?
+    /// Records the margin of every greedy decision in the outcome (for measuring near-ties).
+    package var recordsMargins = false
 
     /// Creates a job.
     package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {
@@ -67,6 +69,9 @@ package struct GenerationOutcome: Sendable {
     package var prefillSeconds: Double = 0
     /// Seconds spent generating after that.
     package var decodeSeconds: Double = 0
+    /// With ``GenerationJob/recordsMargins``: each greedy decision's lead over the runner-up (in logits, or in
+    /// score for a whole-value choice), with the response's length in bytes before it.
+    package var margins: [(bytes: Int, margin: Double)] = []
 
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

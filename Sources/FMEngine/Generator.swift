@@ -28,7 +28,8 @@ extension Generator {
     /// run in `spares` on copies of `sequence`'s cache.
     func choose(
         _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
-        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, sequence: Int, spares: [Int]
+        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, sequence: Int, spares: [Int],
+        margin: ((Double) -> Void)? = nil
     ) throws(GenerationFailure) -> [Int32]? {
         guard let open = points.open(after: output) else { return nil }
         let levers = QualityLevers.current
@@ -67,6 +68,7 @@ extension Generator {
             scores.append(score)
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
+        if let margin, let runnerUp = scores.indices.filter({ $0 != best }).map({ scores[$0] }).max() { margin(scores[best] - runnerUp) }
         matcher = candidates[best].matcher
         return candidates[best].tokens
     }

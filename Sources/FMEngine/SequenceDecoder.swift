@@ -12,7 +12,7 @@ struct SequenceDecoder {
     let model: LoadedModel
     private let maximumTokens: Int?
     private(set) var matcher: GrammarMatcher?
-    private var mask: TokenMask?
+    private(set) var mask: TokenMask?
     private var sampler: TokenSampler
     private var loopGuard = LoopGuard()
     /// The response so far, with its token counts.

@@ -85,6 +85,7 @@ struct SystemTurn: Sendable {
             maximumTokens: request.generationOptions.maximumResponseTokens,
             constraint: constraint
         )
+        job.recordsMargins = EngineStatistics.current?.recordsMargins ?? false
         // Whole-value choice scoring for direct answers; tool turns decode token by token.
         if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }
         self.job = job
@@ -204,7 +205,7 @@ struct SystemTurn: Sendable {
         EngineStatistics.current?.record(GenerationStatistics(
             promptTokens: outcome.promptTokens, reusedTokens: outcome.reusedTokens,
             sampledTokens: outcome.sampledTokens, forcedTokens: outcome.forcedTokens,
-            prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds))
+            prefillSeconds: outcome.prefillSeconds, decodeSeconds: outcome.decodeSeconds, margins: outcome.margins))
     }
 
     /// Throws a parsing error when guided output stopped at `maximumResponseTokens`.

@@ -116,7 +116,7 @@ extension LanguageModelSession {
         var mode = request.options.toolCallingMode
         var rounds = 0
         var madeCalls: Set<String> = []
-        let statistics = EngineStatistics()
+        let statistics = EngineStatistics(recordsMargins: Self.recordsDecisionMargins)
         while true {
             var options = request.options
             options.toolCallingMode = mode

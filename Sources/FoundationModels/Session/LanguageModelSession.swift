@@ -160,6 +160,10 @@ public final class LanguageModelSession: Sendable {
     /// Token counts and timings of the session's last successful request (on-device model only).
     package var lastStatistics: GenerationStatistics? { state.withLock { $0.statistics } }
 
+    /// Set for a task to have the on-device engine record how narrowly each greedy decision was made
+    /// (``GenerationStatistics/margins``), for measuring near-ties.
+    @TaskLocal package static var recordsDecisionMargins = false
+
     // MARK: Prewarming
 
     /// Loads the model and evaluates the instructions — and `promptPrefix`, if given — ahead of the first
