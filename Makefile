@@ -6,6 +6,8 @@ CACHE_ROOT   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/foundation-models
 LLAMA_PREFIX := $(shell scripts/install-llama.sh --print-prefix)
 MODEL        := $(CACHE_ROOT)/models/SmolLM2-135M-Instruct.Q4_1.gguf
 GEMMA_MODEL  := $(CACHE_ROOT)/models/gemma-3-270m-q4_k_m.gguf
+# Where `make install` puts llama.cpp for packages that depend on this one.
+PREFIX       ?= /usr/local
 
 export PKG_CONFIG_PATH := $(LLAMA_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 # The binaries find libllama through an rpath (old-style DT_RPATH, which also covers the libraries
@@ -15,7 +17,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama model gemma adapter build release run chat test bench clean-cache help
+.PHONY: all setup llama model gemma adapter install uninstall build release run chat test docs bench clean-cache help
 
 all: build
 
@@ -24,6 +26,8 @@ help:
 	@echo "make test    install what is missing, then run every test"
 	@echo "make chat    an interactive session with a demo weather tool"
 	@echo "make bench   release-build benchmarks (numbers as ratios against a baseline in the same run)"
+	@echo "make install install llama.cpp into PREFIX (/usr/local) for packages that depend on this one"
+	@echo "make docs    build the DocC documentation (fails on warnings)"
 
 setup: llama model
 
@@ -38,6 +42,16 @@ $(MODEL):
 gemma: $(GEMMA_MODEL)
 $(GEMMA_MODEL):
 	scripts/install-model.sh gemma3 >/dev/null
+
+# llama.cpp (libraries, headers, llama.pc) in a standard prefix, and the default model, so that a package
+# depending on this one builds and runs with plain `swift build` / `swift run`. Copies the cache's
+# build; idempotent.
+# Under sudo the model belongs in the invoking user's cache (`make setup`), not root's.
+install: $(if $(SUDO_USER),,model)
+	scripts/install-library.sh "$(PREFIX)"
+
+uninstall:
+	scripts/install-library.sh --uninstall "$(PREFIX)"
 
 # A tiny LoRA adapter for the default model, generated for the adapter tests (PyPI `gguf`, numpy).
 adapter: model

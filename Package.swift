@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "FMDecoding", swiftSettings: swiftSettings),
 
         // MARK: llama.cpp runtime (the only place that calls llama.cpp)
-        .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
+        // No distribution packages the pinned llama.cpp, so there are no `providers`: when `<llama.h>` is
+        // missing, shim.h stops the build with the install command (`make install`).
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
 
         // MARK: Tagging at scale (batch tagging, evaluation, statistics, result cache)
