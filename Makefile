@@ -70,7 +70,8 @@ run: setup release
 chat: setup release
 	.build/release/fm chat --greedy
 
-test: setup gemma adapter
+# `install` first: the Quick start test builds a package that depends on this one with plain `swift build`.
+test: setup gemma adapter install
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)

@@ -94,6 +94,8 @@ let package = Package(
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
+        // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
+        .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],
