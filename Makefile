@@ -75,6 +75,12 @@ test: setup gemma adapter install
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
+	$(MAKE) docs
+
+# The DocC catalog of the public API, with the contributor-only DocC plugin (FM_ENABLE_DOCS in Package.swift).
+# Warnings, such as a symbol link that does not resolve, fail the build.
+docs: llama
+	FM_ENABLE_DOCS=1 $(SWIFT) package generate-documentation --target FoundationModels --warnings-as-errors
 
 bench: setup gemma
 	scripts/bench.sh

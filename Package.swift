@@ -103,3 +103,9 @@ let package = Package(
         ),
     ]
 )
+
+// Contributor-only: `make docs` sets FM_ENABLE_DOCS to add the DocC plugin, so packages that depend on
+// this one never resolve it.
+if Context.environment["FM_ENABLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
