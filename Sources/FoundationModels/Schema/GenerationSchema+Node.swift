@@ -249,3 +249,11 @@ extension GenerationSchema.NumericBounds {
         return bounds
     }
 }
+
+extension GenerationSchema.Node {
+    /// The property names of a structure, in order; empty for other nodes.
+    package var propertyNames: [String] {
+        if case .object(let object) = self { return object.properties.map(\.name) }
+        return []
+    }
+}
