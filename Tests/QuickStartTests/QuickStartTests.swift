@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The README's Quick start, followed as a new user would: `make install` in the checkout, then a new package
-/// beside it, made of the README's files, built with plain `swift build` and run with `swift run`.
+/// The README's Quick start, followed as a new user would: `make install` in the checkout (done by `make test`
+/// before the tests), then a new package beside it, made of the README's files, built with plain `swift build`
+/// and run with `swift run`.
 ///
 /// The package's commands get a fresh login's environment: nothing the Makefile or the test runner sets
 /// (`PKG_CONFIG_PATH`, `FM_*`) reaches them, so llama.cpp and the model must be found where a dependent
@@ -48,8 +49,9 @@ struct QuickStartTests {
             let arguments = command.split(separator: " ").map(String.init)
             switch arguments.first {
             case "make":
-                let result = try await Self.run(arguments, in: Self.checkout, timeout: .seconds(20 * 60))
-                try #require(result.status == 0, "`\(command)` in the checkout failed:\n\(result.tail)")
+                // `make test` runs `make install` before the tests (a prerequisite); running it here would build
+                // this checkout while its tests run. Without it, the build below fails with shim.h's message.
+                continue
             case "swift":
                 // Build first, so that a failed build and a failed run read differently.
                 if arguments == ["swift", "run"] {
