@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "FMDecoding", swiftSettings: swiftSettings),
 
         // MARK: llama.cpp runtime (the only place that calls llama.cpp)
-        .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
+        // No distribution packages the pinned llama.cpp, so there are no `providers`: when `<llama.h>` is
+        // missing, shim.h stops the build with the install command (`make install`).
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
 
         // MARK: Tagging at scale (batch tagging, evaluation, statistics, result cache)
@@ -92,6 +94,8 @@ let package = Package(
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
+        // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
+        .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],
@@ -99,3 +103,9 @@ let package = Package(
         ),
     ]
 )
+
+// Contributor-only: `make docs` sets FM_ENABLE_DOCS to add the DocC plugin, so packages that depend on
+// this one never resolve it.
+if Context.environment["FM_ENABLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
