@@ -15,7 +15,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama model gemma adapter build release run chat test bench clean-cache help
+.PHONY: all setup llama model gemma adapter browser build release run chat test bench clean-cache help
 
 all: build
 
@@ -43,6 +43,11 @@ $(GEMMA_MODEL):
 adapter: model
 	scripts/make-test-adapter.sh >/dev/null
 
+# Headless Chromium (and a font it renders text with) for the tests that check the HTML reports in a browser.
+browser:
+	@command -v chromium >/dev/null 2>&1 && dpkg -s fonts-dejavu-core >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+
 build: llama
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 
@@ -56,7 +61,7 @@ run: setup release
 chat: setup release
 	.build/release/fm chat --greedy
 
-test: setup gemma adapter
+test: setup gemma adapter browser
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
