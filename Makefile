@@ -16,7 +16,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama llama-server install uninstall build release run chat test docs bench quality clean-cache help
+.PHONY: all setup llama llama-server install uninstall browser build release run chat test docs bench quality clean-cache help
 
 all: build
 
@@ -52,6 +52,11 @@ uninstall:
 llama-server: llama
 	scripts/install-llama-server.sh >/dev/null
 
+# Headless Chromium (and a font it renders text with) for the tests that check the HTML reports in a browser.
+browser:
+	@command -v chromium >/dev/null 2>&1 && dpkg -s fonts-dejavu-core >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+
 build: llama
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 
@@ -67,8 +72,9 @@ chat: setup
 
 # Tests about mechanics run on the tiny model (FM_MODEL=tiny); tests about answer quality name the
 # catalogue's default model themselves. `install` first: the Quick start test builds a package that depends
-# on this one with plain `swift build`, and runs it on the default model.
-test: llama install
+# on this one with plain `swift build`, and runs it on the default model. `browser`: the HTML report tests
+# render the pages in headless Chromium.
+test: llama install browser
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	.build/debug/fm model install --quiet tiny default gemma

@@ -57,6 +57,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FMTagging", dependencies: ["FoundationModels", "FMCache"], swiftSettings: swiftSettings),
+        // Self-contained HTML reports (inline SVG and CSS) of evaluations and tag statistics.
+        .target(name: "FMReports", dependencies: ["FMTagging"], swiftSettings: swiftSettings),
 
         // MARK: Command-line tool
         .executableTarget(
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "FoundationModels",
                 "FMTagging",
+                "FMReports",
                 "FMCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -92,13 +95,20 @@ let package = Package(
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMDecoding", "SeedTypes"], swiftSettings: swiftSettings),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
+        // Drives headless Chromium over the DevTools protocol; shared by the report and integration tests.
+        .target(name: "HeadlessBrowser", path: "Tests/HeadlessBrowser", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FMReportsTests",
+            dependencies: ["FMReports", "FMTagging", "FoundationModels", "HeadlessBrowser"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
         .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes", "HeadlessBrowser"],
             swiftSettings: swiftSettings
         ),
     ]
