@@ -89,6 +89,13 @@ let package = Package(
         // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMDecoding", "SeedTypes"], swiftSettings: swiftSettings),
+        // The official JSON Schema test suite (MIT) against the importer and the grammar.
+        .testTarget(
+            name: "JSONSchemaSuiteTests",
+            dependencies: ["FoundationModels", "FMDecoding"],
+            resources: [.copy("Resources/json-schema-test-suite")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
