@@ -94,6 +94,13 @@ let package = Package(
         // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMDecoding", "SeedTypes"], swiftSettings: swiftSettings),
+        // The official JSON Schema test suite (MIT) against the importer and the grammar.
+        .testTarget(
+            name: "JSONSchemaSuiteTests",
+            dependencies: ["FoundationModels", "FMDecoding"],
+            resources: [.copy("Resources/json-schema-test-suite")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         // Drives headless Chromium over the DevTools protocol; shared by the report and integration tests.
         .target(name: "HeadlessBrowser", path: "Tests/HeadlessBrowser", swiftSettings: swiftSettings),
