@@ -79,6 +79,8 @@ test: llama install browser
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	.build/debug/fm model install --quiet tiny default gemma
 	scripts/make-test-adapter.sh >/dev/null
+	# The JSON Schema suite tests check generated values with an independent validator (PyPI `jsonschema`).
+	python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema
 	FM_MODEL=tiny FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 	$(MAKE) docs
 
