@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "FMDecoding", swiftSettings: swiftSettings),
 
         // MARK: llama.cpp runtime (the only place that calls llama.cpp)
-        .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
+        // No distribution packages the pinned llama.cpp, so there are no `providers`: when `<llama.h>` is
+        // missing, shim.h stops the build with the install command (`make install`).
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
 
         // MARK: The in-process engine: loaded models, the token loop and its decisions (llama.cpp through FMLlama)
@@ -58,6 +60,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FMTagging", dependencies: ["FoundationModels", "FMCache"], swiftSettings: swiftSettings),
+        // Self-contained HTML reports (inline SVG and CSS) of evaluations and tag statistics.
+        .target(name: "FMReports", dependencies: ["FMTagging"], swiftSettings: swiftSettings),
 
         // MARK: Command-line tool
         .executableTarget(
@@ -65,6 +69,7 @@ let package = Package(
             dependencies: [
                 "FoundationModels",
                 "FMTagging",
+                "FMReports",
                 "FMCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -98,14 +103,36 @@ let package = Package(
             dependencies: ["FoundationModels", "FMDecoding", "SeedTypes", "API27Samples"],
             swiftSettings: swiftSettings
         ),
+        // The official JSON Schema test suite (MIT) against the importer and the grammar.
+        .testTarget(
+            name: "JSONSchemaSuiteTests",
+            dependencies: ["FoundationModels", "FMDecoding"],
+            resources: [.copy("Resources/json-schema-test-suite")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
+        // Drives headless Chromium over the DevTools protocol; shared by the report and integration tests.
+        .target(name: "HeadlessBrowser", path: "Tests/HeadlessBrowser", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FMReportsTests",
+            dependencies: ["FMReports", "FMTagging", "FoundationModels", "HeadlessBrowser"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         .testTarget(name: "FMEngineTests", dependencies: ["FMEngine", "FMDecoding"], swiftSettings: swiftSettings),
+        // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
+        .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMTagging", "SeedTypes"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMTagging", "SeedTypes", "HeadlessBrowser"],
             swiftSettings: swiftSettings
         ),
     ]
 )
+
+// Contributor-only: `make docs` sets FM_ENABLE_DOCS to add the DocC plugin, so packages that depend on
+// this one never resolve it.
+if Context.environment["FM_ENABLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -25,6 +25,12 @@ public struct EvaluationReport: Sendable, Codable {
         public var recall: Double
         /// F1 of the micro precision and recall.
         public var f1: Double
+        /// Per normalised tag, how many examples predicted it and had it in their gold set.
+        public var hits: [String: Int] = [:]
+        /// Per normalised tag, how many examples had it in their gold set but did not predict it.
+        public var misses: [String: Int] = [:]
+        /// Per normalised tag, how many examples predicted it without having it in their gold set.
+        public var extras: [String: Int] = [:]
     }
 
     /// The number of examples.
@@ -57,6 +63,7 @@ public struct EvaluationReport: Sendable, Codable {
         var allRight = 0
         var fieldExamples = 0
         var truePositives = 0, predicted = 0, relevant = 0, setExamples = 0
+        var hits: [String: Int] = [:], misses: [String: Int] = [:], extras: [String: Int] = [:]
         for (goldValue, prediction) in zip(gold, predictions) {
             switch goldValue {
             case .single(let label):
@@ -83,6 +90,9 @@ public struct EvaluationReport: Sendable, Codable {
                 var predictedSet: Set<String> = []
                 if case .set(let value)? = prediction { predictedSet = Set(value.map(Self.normalizeTag)) }
                 truePositives += goldSet.intersection(predictedSet).count
+                for tag in goldSet.intersection(predictedSet) { hits[tag, default: 0] += 1 }
+                for tag in goldSet.subtracting(predictedSet) { misses[tag, default: 0] += 1 }
+                for tag in predictedSet.subtracting(goldSet) { extras[tag, default: 0] += 1 }
                 predicted += predictedSet.count
                 relevant += goldSet.count
                 setExamples += 1
@@ -94,7 +104,8 @@ public struct EvaluationReport: Sendable, Codable {
             let precision = predicted > 0 ? Double(truePositives) / Double(predicted) : 0
             let recall = relevant > 0 ? Double(truePositives) / Double(relevant) : 0
             let f1 = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
-            set = SetScore(count: setExamples, precision: precision, recall: recall, f1: f1)
+            set = SetScore(count: setExamples, precision: precision, recall: recall, f1: f1,
+                           hits: hits, misses: misses, extras: extras)
         }
     }
 

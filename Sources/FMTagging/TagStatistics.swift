@@ -12,6 +12,12 @@ public struct TagStatistics: Sendable {
     public private(set) var pairCounts: [String: Int] = [:]
     /// Records per month (`yyyy-mm`) for records with a `date` field.
     public private(set) var monthCounts: [String: Int] = [:]
+    /// Per field, per month (`yyyy-mm`), how many of that month's records carry each tag.
+    public private(set) var monthTagCounts: [String: [String: [String: Int]]] = [:]
+    /// How many records carry each tag in some list field (the tags ``pairCounts`` pairs up).
+    public private(set) var listTagCounts: [String: Int] = [:]
+    /// Pair counts by first tag, then second tag, stored both ways round.
+    private var pairs: [String: [String: Int]] = [:]
     /// Records read.
     public private(set) var records = 0
     /// Records with an error instead of a result.
@@ -36,8 +42,11 @@ public struct TagStatistics: Sendable {
     public mutating func add(line: String) {
         guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind else { return }
         records += 1
+        var month: String?
         if case .string(let date)? = properties["date"]?.kind, date.count >= 7 {
-            monthCounts[String(date.prefix(7)), default: 0] += 1
+            let prefix = String(date.prefix(7))
+            month = prefix
+            monthCounts[prefix, default: 0] += 1
         }
         guard let result = properties["result"], case .structure(let fields, let keys) = result.kind else {
             errors += 1
@@ -55,11 +64,21 @@ public struct TagStatistics: Sendable {
             }
             for tag in Set(tags.map(Self.normalize)) where !tag.isEmpty {
                 tagCounts[key, default: [:]][tag, default: 0] += 1
+                if let month { monthTagCounts[key, default: [:]][month, default: [:]][tag, default: 0] += 1 }
                 if case .array = value.kind { all.insert(tag) }
             }
         }
         let sorted = all.sorted()
         for i in sorted.indices { for j in sorted.indices where j > i { pairCounts["\(sorted[i]) + \(sorted[j])", default: 0] += 1 } }
+        for tag in all {
+            listTagCounts[tag, default: 0] += 1
+            for other in all where other != tag { pairs[tag, default: [:]][other, default: 0] += 1 }
+        }
+    }
+
+    /// How many records carry both tags in their list fields; for a tag with itself, how many carry it.
+    public func cooccurrences(_ first: String, _ second: String) -> Int {
+        first == second ? listTagCounts[first] ?? 0 : pairs[first]?[second] ?? 0
     }
 
     /// The `limit` most frequent entries of a count table, ties by name.

@@ -33,12 +33,22 @@ extension FM {
         @Flag(name: .long, help: "Print the JSON Schema the file is evaluated under, and exit.")
         var printSchema = false
 
+        @Option(name: .long, help: "Also write a self-contained HTML report to this file.")
+        var html: String?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Stability experiment: tag every text N times under .contentTagging and .general, each greedy and sampled.",
+            discussion: "Sampled runs use --temperature (default 0.3) and, with --seed S, seed S+run. Nothing is cached. "
+                + "With --json the experiment's report follows the evaluation's on a second line."))
+        var runs: Int?
+
         @OptionGroup var tagging: TaggingOptions
         @OptionGroup var modelOptions: ModelOptions
 
         func validate() throws {
             if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
             if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
+            try validateReports()
         }
 
         func run() async throws {
@@ -78,7 +88,9 @@ extension FM {
                 progress.advance()
             }
             progress.finish()
-            try report(EvaluationReport(gold: examples.map(\.gold), predictions: predictions))
+            let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
+            try self.report(report)
+            try await writeReports(examples: examples, predictions: predictions, report: report, configuration: configuration)
         }
 
         private func report(_ report: EvaluationReport) throws {

@@ -37,7 +37,9 @@ extension FM {
                     }
                     let marker = entry.name == ModelCatalog.defaultName ? "*" : " "
                     let size = String(format: "%6.0f MB", Double(entry.byteCount) / 1e6)
-                    print("\(marker) \(entry.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(size)  \(state.padding(toLength: 10, withPad: " ", startingAt: 0))  \(entry.summary)")
+                    // Pad short columns; never cut a longer state (it says how much of the file is there).
+                    func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+                    print("\(marker) \(padded(entry.name, 7)) \(size)  \(padded(state, 10))  \(entry.summary)")
                 }
                 print("(* the default; FM_MODEL=NAME or --model NAME|PATH choose another)")
             }

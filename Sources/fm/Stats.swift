@@ -1,4 +1,5 @@
 import ArgumentParser
+import FMReports
 import FMTagging
 import Foundation
 
@@ -16,9 +17,13 @@ extension FM {
         @Option(name: .long, help: "How many entries to list per table.")
         var top = 10
 
+        @Option(name: .long, help: "Also write a self-contained HTML report (frequencies, co-occurrence, monthly trends) to this file.")
+        var html: String?
+
         func validate() throws {
             if top <= 0 { throw ValidationError("--top must be positive.") }
             for file in files where !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            if let html { try validateOutputPath(html, option: "--html") }
         }
 
         func run() async throws {
@@ -29,6 +34,7 @@ extension FM {
                 for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
             }
             print(statistics.text(limit: top))
+            if let html { try writePage(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
         }
     }
 }

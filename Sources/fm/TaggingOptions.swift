@@ -54,7 +54,12 @@ struct TaggingOptions: ParsableArguments {
         if let preset, let value = TaggingPreset(rawValue: preset) { return value.schema }
         if let schema {
             do {
-                return try GenerationSchema(jsonSchema: try Data(contentsOf: URL(fileURLWithPath: schema)))
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: schema)), as: UTF8.self)
+                let imported = try GenerationSchema.importing(jsonSchema: text)
+                for warning in imported.warnings {
+                    FileHandle.standardError.write(Data("warning: \(schema): \(warning)\n".utf8))
+                }
+                return imported.schema
             } catch {
                 throw ValidationError("The schema file \(schema) cannot be used: \(error)")
             }

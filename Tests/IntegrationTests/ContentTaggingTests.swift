@@ -3,12 +3,13 @@ import FoundationModels
 @testable import SeedTypes
 import Testing
 
-/// The `.contentTagging` use case with the catalogue's default model, on the seed article's examples.
+/// The `.contentTagging` use case with the real default model, on the seed article's examples.
 @Suite("Content tagging with the real default model", .serialized, .timeLimit(.minutes(10)))
 struct ContentTaggingTests {
-    static let tagger = QualityModel.tagger
+    static let tagger = SystemLanguageModel(useCase: .contentTagging)
 
     private func tags(_ input: String) async throws -> Seed000.ContentTaggingResult {
+        _ = DefaultModel.model
         let session = LanguageModelSession(model: Self.tagger)
         return try await session.respond(to: input, generating: Seed000.ContentTaggingResult.self).content
     }

@@ -15,16 +15,3 @@ enum DefaultModel {
     }
 }
 
-/// The catalogue's default model, for tests about answer quality (whatever `FM_MODEL` says).
-enum QualityModel {
-    static var url: URL {
-        let entry = ModelCatalog.defaultEntry
-        if entry.installState != .installed {
-            Issue.record("The default model '\(entry.name)' is not installed at \(entry.fileURL.path). Run `fm model install default`.")
-        }
-        return entry.fileURL
-    }
-
-    /// The default model with the content-tagging use case.
-    static var tagger: SystemLanguageModel { SystemLanguageModel(modelURL: url, useCase: .contentTagging) }
-}

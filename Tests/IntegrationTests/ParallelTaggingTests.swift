@@ -64,7 +64,7 @@ struct ParallelTaggingTests {
     /// The margin of the decision that wrote the first byte where `a` and `b` differ, the narrower of the two runs.
     private func marginAtDivergence(_ a: Tagged, _ b: Tagged) -> Double? {
         let left = Array(a.json.utf8), right = Array(b.json.utf8)
-        let divergence = zip(left, right).firstIndex { $0 != $1 } ?? min(left.count, right.count)
+        let divergence = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
         let margins = [a, b].compactMap { run in run.margins.last { $0.bytes <= divergence }?.margin }
         return margins.min()
     }

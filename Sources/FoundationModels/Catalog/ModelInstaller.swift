@@ -20,6 +20,7 @@ public enum ModelInstaller {
     /// Installs `entry` unless a verified copy is already there.
     ///
     /// - Parameters:
+    ///   - entry: The catalogue model to install.
     ///   - force: Download again even when the installed file looks complete.
     ///   - progress: Called with each step, on the calling thread.
     /// - Returns: `true` when the model was downloaded, `false` when a complete copy was already installed.

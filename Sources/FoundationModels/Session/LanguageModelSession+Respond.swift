@@ -73,7 +73,20 @@ extension LanguageModelSession {
         try await perform(try prompt(), schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt), metadata: [:], current: false, as: GeneratedContent.self)
     }
 
-    /// Produces a value of a generable type.
+    /// Produces a value of a generable type. The output is guaranteed to parse into `type` and to honour
+    /// every guide: decoding is constrained by the type's schema token by token.
+    ///
+    /// ```swift
+    /// let tags = try await session.respond(to: text, generating: ContentTaggingResult.self).content
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt to respond to.
+    ///   - type: The type to generate.
+    ///   - includeSchemaInPrompt: Describes the schema in the prompt to guide the model (default); turn off
+    ///     only when the model already knows the format, for example from examples earlier in the session.
+    ///   - options: How to sample tokens, and the most tokens to generate.
+    /// - Returns: The generated value, with the raw content and the transcript entries the request added.
     @discardableResult
     public nonisolated(nonsending) func respond<Content: Generable>(
         to prompt: Prompt,

@@ -90,7 +90,9 @@ enum UseCasePrompting {
     private static func tighten(_ node: GenerationSchema.Node, propertyName: String?) -> GenerationSchema.Node {
         switch node {
         case .array(var array):
-            if case .string(let guides) = array.items, guides.choices == nil, guides.pattern == nil {
+            if case .string(let guides) = array.items, guides.choices == nil, guides.pattern == nil,
+                !guides.hasJSONSchemaGuides
+            {
                 array.items = .string(.init(pattern: RegexPattern(source: tagPattern)))
                 if array.minimumCount == nil, propertyName == "topics", array.maximumCount ?? 1 >= 1 {
                     array.minimumCount = 1

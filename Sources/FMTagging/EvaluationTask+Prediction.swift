@@ -1,0 +1,23 @@
+public import FoundationModels
+
+extension EvaluationTask {
+    /// The prediction read from a result in the shape of the gold answer it is scored against.
+    public static func prediction(shapedLike gold: LabelledExample.Gold, in result: GeneratedContent) -> LabelledExample.Gold? {
+        switch gold {
+        case .single: predictedLabel(in: result).map { .single($0) }
+        case .fields: .fields(predictedFields(in: result))
+        case .set: .set(predictedSet(in: result))
+        }
+    }
+
+    /// A canonical text for an answer, equal for answers that score the same: the label, `field=value` pairs
+    /// in field order, or the normalised tags sorted; ``EvaluationReport/failureLabel`` for a failed record.
+    public static func answerKey(_ answer: LabelledExample.Gold?) -> String {
+        switch answer {
+        case nil: EvaluationReport.failureLabel
+        case .single(let label)?: label
+        case .fields(let values)?: values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        case .set(let tags)?: "[" + Set(tags.map(EvaluationReport.normalizeTag)).sorted().joined(separator: ", ") + "]"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import FMReports
+import FMTagging
+import Foundation
+import FoundationModels
+
+extension FM.Eval {
+    /// Checks `--html` and `--runs`.
+    func validateReports() throws {
+        if let runs, !(2...100).contains(runs) { throw ValidationError("--runs must be between 2 and 100.") }
+        if runs != nil, let temperature = tagging.temperature, temperature <= 0 {
+            throw ValidationError("--runs samples at --temperature, which must then be positive.")
+        }
+        if let html { try validateOutputPath(html, option: "--html") }
+    }
+
+    /// Runs the stability experiment when asked, prints it, and writes the HTML report when asked.
+    func writeReports(examples: [LabelledExample], predictions: [LabelledExample.Gold?], report: EvaluationReport,
+                      configuration: TaggingConfiguration) async throws {
+        var stability: StabilityReport?
+        if let runs {
+            let experiment = StabilityExperiment(
+                base: configuration, runs: runs, temperature: tagging.temperature ?? StabilityExperiment.defaultTemperature,
+                seed: tagging.seed, parallel: tagging.parallel)
+            var progress = ProgressLine(total: examples.count * runs * experiment.conditions.count)
+            let result = try await experiment.run(examples) { progress.advance() }
+            progress.finish()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            } else {
+                print("\n" + result.tableText)
+            }
+            stability = result
+        }
+        guard let html else { return }
+        let summary = EvaluationPage.Summary(
+            dataFile: file, model: configuration.model.modelURL.path, schema: configuration.schema.jsonSchemaString,
+            decoding: Self.describe(configuration.options))
+        let page = EvaluationPage(summary: summary, examples: examples, predictions: predictions, report: report, stability: stability)
+        try writePage(page.html, to: html)
+    }
+
+    /// How options decode, in words.
+    static func describe(_ options: GenerationOptions) -> String {
+        guard let temperature = options.temperature, temperature > 0, options.samplingMode != .greedy else { return "greedy" }
+        return "sampled at temperature \(temperature)"
+    }
+}
+
+/// Fails when `path`'s directory does not exist, before any model time is spent.
+func validateOutputPath(_ path: String, option: String) throws {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw ValidationError("\(option): no directory \(directory).")
+    }
+}
+
+/// Writes an HTML page, saying so on stderr.
+func writePage(_ html: String, to path: String) throws {
+    do {
+        try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
+    }
+    FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
+}

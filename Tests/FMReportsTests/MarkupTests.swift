@@ -1,0 +1,28 @@
+import FMReports
+import Testing
+
+@Suite struct MarkupTests {
+    @Test func escapesMarkupCharacters() {
+        #expect(Markup.escape(#"<a href="x">Tom & Jerry's</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(Markup.escape("plain — ünïcode") == "plain — ünïcode")
+    }
+
+    @Test(arguments: [(3.0, "3"), (3.04, "3"), (3.06, "3.1"), (-2.5, "-2.5"), (Double.nan, "0"), (1e3, "1000")])
+    func numbers(value: Double, expected: String) {
+        #expect(Markup.number(value) == expected)
+    }
+
+    @Test func percentagesAndTicks() {
+        #expect(Markup.percent(0.625) == "62.5%")
+        #expect(Markup.tick(0.4, percent: true) == "40%")
+        #expect(Markup.tick(20) == "20")
+        #expect(Markup.tick(0.25) == "0.25")
+    }
+
+    @Test func labelsKeepTheirFullTextWhenShortened() {
+        #expect(Markup.label("spam", full: "spam", attributes: "class=\"row-label\"") == "<text class=\"row-label\" data-label=\"spam\">spam</text>")
+        let shortened = Markup.label("top_up…", full: "top_up_by_card", attributes: "class=\"row-label\"")
+        #expect(shortened.contains("<title>top_up_by_card</title>"))
+        #expect(shortened.contains("data-label=\"top_up_by_card\">top_up…</text>"))
+    }
+}

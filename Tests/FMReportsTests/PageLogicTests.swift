@@ -1,0 +1,62 @@
+import FMReports
+import FMTagging
+import Testing
+
+@Suite struct PageLogicTests {
+    @Test func smallLabelSetsShowWhole() {
+        let report = EvaluationReport(gold: [.single("b"), .single("a")], predictions: [.single("a"), nil])
+        #expect(EvaluationPage.heatmapLabels(report.fields[0]) == ["a", "b"])
+    }
+
+    @Test func largeLabelSetsShowTheMostConfusedLabels() {
+        // 50 labels, all right except x1 → x2 (twice) and x3 → x4.
+        var gold: [LabelledExample.Gold] = (0..<50).map { .single("l\($0)") }
+        var predictions: [LabelledExample.Gold?] = gold
+        gold += [.single("x1"), .single("x1"), .single("x3")]
+        predictions += [.single("x2"), .single("x2"), .single("x4")]
+        let field = EvaluationReport(gold: gold, predictions: predictions).fields[0]
+        let shown = EvaluationPage.heatmapLabels(field, limit: 10)
+        #expect(shown.count == 10)
+        for label in ["x1", "x2", "x3", "x4"] { #expect(shown.contains(label)) }
+        #expect(shown == shown.sorted())
+    }
+
+    @Test func freeTagSchemasAreToldFromLabelSets() {
+        let free = #"{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"propertyOrdering":["tags"]}"#
+        let enumerated = #"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string","enum":["a","b"]}}}}"#
+        let referenced = ##"{"$defs":{"L":{"type":"string","enum":["a"]}},"type":"object","properties":{"labels":{"type":"array","items":{"$ref":"#/$defs/L"}}}}"##
+        #expect(EvaluationPage.isFreeTagSchema(free))
+        #expect(!EvaluationPage.isFreeTagSchema(enumerated))
+        #expect(!EvaluationPage.isFreeTagSchema(referenced))
+    }
+
+    @Test func misclassifiedCellsMarkHitsMissesAndExtras() {
+        #expect(EvaluationPage.misclassifiedCells(gold: .single("a"), prediction: .single("a")) == nil)
+        #expect(EvaluationPage.misclassifiedCells(gold: .single("a"), prediction: nil)?[1].contains("failed") == true)
+        #expect(EvaluationPage.misclassifiedCells(gold: .set(["Bread-Flour"]), prediction: .set(["bread flour"])) == nil)
+        let cells = EvaluationPage.misclassifiedCells(gold: .set(["salt", "yeast"]), prediction: .set(["salt", "sugar"]))
+        #expect(cells?[0].contains("<span class=\"tag miss\">yeast</span>") == true)
+        #expect(cells?[0].contains("<span class=\"tag hit\">salt</span>") == true)
+        #expect(cells?[1].contains("<span class=\"tag extra\">sugar</span>") == true)
+        let fields = EvaluationPage.misclassifiedCells(gold: .fields(["a": "x", "b": "<y>"]), prediction: .fields(["a": "x", "b": "z"]))
+        #expect(fields?[1].contains("<span class=\"wrong\">b: z</span>") == true)
+        #expect(fields?[0].contains("b: &lt;y&gt;") == true, "labels are escaped")
+    }
+
+    @Test func monthsAreFilledBetweenTheFirstAndTheLast() {
+        #expect(StatisticsPage.months(["2020-11", "2021-02"]) == ["2020-11", "2020-12", "2021-01", "2021-02"])
+        #expect(StatisticsPage.months(["2020-03"]) == ["2020-03"])
+        #expect(StatisticsPage.months([]) == [])
+        #expect(StatisticsPage.months(["2020-13", "2020-01"]) == ["2020-01", "2020-13"], "not months: kept as they are")
+        #expect(StatisticsPage.months(["0001-01", "2020-01"]) == ["0001-01", "2020-01"], "no thousands of empty months")
+    }
+
+    @Test func cooccurrenceHeatmapFollowsTheListTags() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"topics":["beach","picnic"],"sentiment":"positive"}}"#)
+        statistics.add(line: #"{"id":"2","result":{"topics":["Beaches","sun"]}}"#)
+        statistics.add(line: #"{"id":"3","result":{"topics":["beach"]}}"#)
+        let page = StatisticsPage(statistics: statistics, sources: [], top: 10)
+        #expect(page.heatmapTags == ["beach", "picnic", "sun"], "single-value fields are not co-occurrence tags")
+    }
+}
