@@ -3,7 +3,7 @@
 /// A type that adopts the protocol describes a model — its ``capabilities`` and the
 /// ``executorConfiguration`` its ``Executor`` is built from — and stays light: the executor does the work of
 /// turning a request into tokens and streaming the result back. Pass any conforming value to
-/// ``LanguageModelSession/init(model:tools:instructions:)-(_,_,String?)``:
+/// ``LanguageModelSession/init(model:tools:instructions:)-(LanguageModel,[Tool],String?)``:
 ///
 /// ```swift
 /// func summarize(_ text: String, with model: some LanguageModel) async throws -> String {

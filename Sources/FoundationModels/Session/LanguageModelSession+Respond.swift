@@ -123,6 +123,8 @@ extension LanguageModelSession {
     /// Produces a text response to a prompt. Takes context options and metadata (macOS 27).
     ///
     /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - options: How the model generates the response.
     ///   - contextOptions: Whether the schema is described in the prompt, and how much a reasoning model reasons.
     ///   - metadata: Values recorded with the prompt in the transcript and passed to the executor.
     @discardableResult

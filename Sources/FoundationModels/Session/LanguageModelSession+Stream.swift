@@ -98,6 +98,8 @@ extension LanguageModelSession {
     /// Streams a text response to a prompt. Takes context options and metadata (macOS 27).
     ///
     /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - options: How the model generates the response.
     ///   - contextOptions: Whether the schema is described in the prompt, and how much a reasoning model reasons.
     ///   - metadata: Values recorded with the prompt in the transcript and passed to the executor.
     public func streamResponse(
