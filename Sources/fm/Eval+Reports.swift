@@ -11,7 +11,7 @@ extension FM.Eval {
         if runs != nil, let temperature = tagging.temperature, temperature <= 0 {
             throw ValidationError("--runs samples at --temperature, which must then be positive.")
         }
-        if let html { try validateOutputPath(html, option: "--html") }
+        if let html { try ReportFile.validate(html, option: "--html") }
     }
 
     /// Runs the stability experiment when asked, prints it, and writes the HTML report when asked.
@@ -39,7 +39,7 @@ extension FM.Eval {
             dataFile: file, model: configuration.model.modelURL.path, schema: configuration.schema.jsonSchemaString,
             decoding: Self.describe(configuration.options))
         let page = EvaluationPage(summary: summary, examples: examples, predictions: predictions, report: report, stability: stability)
-        try writePage(page.html, to: html)
+        try ReportFile.write(page.html, to: html)
     }
 
     /// How options decode, in words.
@@ -47,23 +47,4 @@ extension FM.Eval {
         guard let temperature = options.temperature, temperature > 0, options.sampling != .greedy else { return "greedy" }
         return "sampled at temperature \(temperature)"
     }
-}
-
-/// Fails when `path`'s directory does not exist, before any model time is spent.
-func validateOutputPath(_ path: String, option: String) throws {
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw ValidationError("\(option): no directory \(directory).")
-    }
-}
-
-/// Writes an HTML page, saying so on stderr.
-func writePage(_ html: String, to path: String) throws {
-    do {
-        try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
-    }
-    FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
 }
