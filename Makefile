@@ -4,8 +4,9 @@
 
 CACHE_ROOT   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/foundation-models
 LLAMA_PREFIX := $(shell scripts/install-llama.sh --print-prefix)
-MODEL        := $(CACHE_ROOT)/models/SmolLM2-135M-Instruct.Q4_1.gguf
 GEMMA_MODEL  := $(CACHE_ROOT)/models/gemma-3-270m-q4_k_m.gguf
+# Where `make install` puts llama.cpp for packages that depend on this one.
+PREFIX       ?= /usr/local
 
 export PKG_CONFIG_PATH := $(LLAMA_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 # The binaries find libllama through an rpath (old-style DT_RPATH, which also covers the libraries
@@ -15,7 +16,7 @@ SWIFT_BUILD_FLAGS ?=
 SWIFT        := swift
 JOBS         := $(shell nproc)
 
-.PHONY: all setup llama model gemma adapter browser build release run chat test bench clean-cache help
+.PHONY: all setup llama llama-server install uninstall browser build release run chat test docs bench quality clean-cache help
 
 all: build
 
@@ -24,24 +25,32 @@ help:
 	@echo "make test    install what is missing, then run every test"
 	@echo "make chat    an interactive session with a demo weather tool"
 	@echo "make bench   release-build benchmarks (numbers as ratios against a baseline in the same run)"
+	@echo "make quality answer quality on the labelled dev data, ours against the same model under llama-server"
+	@echo "make install llama.cpp into PREFIX (/usr/local) and the default model, for packages using this one"
+	@echo "make docs    build the DocC documentation (fails on warnings)"
 
-setup: llama model
+# llama.cpp, the fm tool, and the catalogue's default model (`fm model install` pins and verifies it).
+setup: release
+	.build/release/fm model install default
 
 llama: $(LLAMA_PREFIX)/.complete
 $(LLAMA_PREFIX)/.complete:
 	scripts/install-llama.sh
 
-model: $(MODEL)
-$(MODEL):
-	scripts/install-model.sh smollm2 >/dev/null
+# llama.cpp (libraries, headers, llama.pc) in a standard prefix, and the catalogue's default model, so that
+# a package depending on this one builds and runs with plain `swift build` / `swift run`. Copies the cache's
+# llama.cpp build; idempotent. Under sudo only the library: the model belongs in the invoking user's cache
+# (`make setup`), and building `fm` as root would leave root-owned files in the checkout.
+install: $(if $(SUDO_USER),,build)
+	scripts/install-library.sh "$(PREFIX)"
+	$(if $(SUDO_USER),,.build/debug/fm model install --quiet default)
 
-gemma: $(GEMMA_MODEL)
-$(GEMMA_MODEL):
-	scripts/install-model.sh gemma3 >/dev/null
+uninstall:
+	scripts/install-library.sh --uninstall "$(PREFIX)"
 
-# A tiny LoRA adapter for the default model, generated for the adapter tests (PyPI `gguf`, numpy).
-adapter: model
-	scripts/make-test-adapter.sh >/dev/null
+# llama.cpp's own server from the same source: the anchor of `make quality` and `make bench`.
+llama-server: llama
+	scripts/install-llama-server.sh >/dev/null
 
 # Headless Chromium (and a font it renders text with) for the tests that check the HTML reports in a browser.
 browser:
@@ -54,20 +63,38 @@ build: llama
 release: llama
 	$(SWIFT) build -c release $(RPATH) $(SWIFT_BUILD_FLAGS)
 
-run: setup release
+run: setup
 	.build/release/fm tag --greedy "Today we had a lovely picnic with friends at the beach."
 
 # An interactive session with a demo weather tool (issue: tools in `fm chat`).
-chat: setup release
+chat: setup
 	.build/release/fm chat --greedy
 
-test: setup gemma adapter browser
+# Tests about mechanics run on the tiny model (FM_MODEL=tiny); tests about answer quality name the
+# catalogue's default model themselves. `install` first: the Quick start test builds a package that depends
+# on this one with plain `swift build`, and runs it on the default model. `browser`: the HTML report tests
+# render the pages in headless Chromium.
+test: llama install browser
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
-	FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
+	.build/debug/fm model install --quiet tiny default gemma
+	scripts/make-test-adapter.sh >/dev/null
+	# The JSON Schema suite tests check generated values with an independent validator (PyPI `jsonschema`).
+	python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema
+	FM_MODEL=tiny FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
+	$(MAKE) docs
 
-bench: setup gemma
+# The DocC catalog of the public API, with the contributor-only DocC plugin (FM_ENABLE_DOCS in Package.swift).
+# Warnings, such as a symbol link that does not resolve, fail the build.
+docs: llama
+	FM_ENABLE_DOCS=1 $(SWIFT) package generate-documentation --target FoundationModels --warnings-as-errors
+
+bench: setup
+	.build/release/fm model install --quiet tiny gemma
 	scripts/bench.sh
+
+quality: setup llama-server
+	scripts/quality.sh
 
 clean-cache:
 	rm -rf $(CACHE_ROOT)

@@ -45,7 +45,9 @@ let package = Package(
         .target(name: "FMDecoding", swiftSettings: swiftSettings),
 
         // MARK: llama.cpp runtime (the only place that calls llama.cpp)
-        .systemLibrary(name: "CLlama", pkgConfig: "llama", providers: [.apt(["libllama-dev"])]),
+        // No distribution packages the pinned llama.cpp, so there are no `providers`: when `<llama.h>` is
+        // missing, shim.h stops the build with the install command (`make install`).
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
         .target(name: "FMLlama", dependencies: ["CLlama"], swiftSettings: swiftSettings),
 
         // MARK: Tagging at scale (batch tagging, evaluation, statistics, result cache)
@@ -92,6 +94,13 @@ let package = Package(
         // Every @Generable type from the seed documents, verbatim; shared by the unit and integration tests.
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels", "FMDecoding", "SeedTypes"], swiftSettings: swiftSettings),
+        // The official JSON Schema test suite (MIT) against the importer and the grammar.
+        .testTarget(
+            name: "JSONSchemaSuiteTests",
+            dependencies: ["FoundationModels", "FMDecoding"],
+            resources: [.copy("Resources/json-schema-test-suite")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FMTaggingTests", dependencies: ["FMTagging", "FoundationModels"], swiftSettings: swiftSettings),
         // Drives headless Chromium over the DevTools protocol; shared by the report and integration tests.
         .target(name: "HeadlessBrowser", path: "Tests/HeadlessBrowser", swiftSettings: swiftSettings),
@@ -102,6 +111,8 @@ let package = Package(
         ),
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
+        // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
+        .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "SeedTypes", "HeadlessBrowser"],
@@ -109,3 +120,9 @@ let package = Package(
         ),
     ]
 )
+
+// Contributor-only: `make docs` sets FM_ENABLE_DOCS to add the DocC plugin, so packages that depend on
+// this one never resolve it.
+if Context.environment["FM_ENABLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -9,6 +9,7 @@ CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/foundation-models"
 PREFIX="$CACHE_ROOT/llama-$LLAMA_CPP_PYTHON_VERSION"
 
 if [[ "${1:-}" == "--print-prefix" ]]; then echo "$PREFIX"; exit 0; fi
+if [[ "${1:-}" == "--print-version" ]]; then echo "$LLAMA_CPP_PYTHON_VERSION"; exit 0; fi
 if [[ -f "$PREFIX/.complete" ]]; then exit 0; fi
 
 log() { echo "[install-llama] $*" >&2; }

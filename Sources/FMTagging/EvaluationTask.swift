@@ -46,6 +46,44 @@ public enum EvaluationTask {
         return GenerationSchema(root: .object(.init(name: "Classification", properties: properties)))
     }
 
+    /// The result a labelled example should produce under `schema` (one made by ``schema(for:)``), for use as
+    /// a few-shot example; `nil` when the gold answer does not fit the schema.
+    public static func result(for gold: LabelledExample.Gold, in schema: GenerationSchema) -> GeneratedContent? {
+        let names = Set(schema.root.propertyNames)
+        var members: [String] = []
+        func quoted(_ text: String) -> String { GeneratedContent(kind: .string(text)).jsonString }
+        switch gold {
+        case .single(let label):
+            guard names.contains("label") else { return nil }
+            members.append("\"label\":" + quoted(label))
+        case .fields(let values):
+            for name in schema.root.propertyNames {
+                guard let value = values[name] else { return nil }
+                members.append(quoted(name) + ":" + (value == "true" || value == "false" ? value : quoted(value)))
+            }
+        case .set(let labels):
+            if names.contains("labels") {
+                members.append("\"labels\":[" + labels.prefix(3).map(quoted).joined(separator: ",") + "]")
+            } else if names.contains("tags") {
+                // Free tags as the tagging grammar writes them: lowercase words, hyphens as spaces.
+                let tags = labels.map { $0.lowercased().replacingOccurrences(of: "-", with: " ") }
+                members.append("\"tags\":[" + tags.prefix(5).map(quoted).joined(separator: ",") + "]")
+            } else {
+                return nil
+            }
+        }
+        return try? GeneratedContent(json: "{" + members.joined(separator: ",") + "}")
+    }
+
+    /// An example index over labelled examples, with results in `schema`.
+    public static func exampleIndex(_ examples: [LabelledExample], schema: GenerationSchema, shots: Int) -> ExampleIndex {
+        let pool: [ExampleIndex.Example] = examples.compactMap { example in
+            guard case .success(let text) = example.record.text, let result = result(for: example.gold, in: schema) else { return nil }
+            return ExampleIndex.Example(id: example.record.id, text: text, result: result)
+        }
+        return ExampleIndex(examples: pool, shots: shots)
+    }
+
     /// The predicted single label: the `label` field, else the result's first string field.
     public static func predictedLabel(in result: GeneratedContent) -> String? {
         guard case .structure(let properties, let keys) = result.kind else { return result.scalarText }

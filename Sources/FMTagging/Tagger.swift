@@ -25,9 +25,23 @@ public struct Tagger: Sendable {
         return Transcript(entries: entries)
     }
 
+    /// The transcript a session for `text` starts from: ``startingTranscript`` and then the most similar
+    /// examples of the configuration's example index.
+    public func startingTranscript(for text: String, id: String? = nil) -> Transcript {
+        guard let index = configuration.exampleIndex else { return startingTranscript }
+        var entries = Array(startingTranscript)
+        for example in index.examples(for: text, id: id) {
+            entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
+            entries.append(.response(.init(segments: [.structure(.init(source: "example", content: example.result))])))
+        }
+        return Transcript(entries: entries)
+    }
+
     /// Tags one text.
-    public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
-        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript)
+    ///
+    /// - Parameter id: The text's record id, so the example index never offers the record itself.
+    public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
             return .success(response.content)
@@ -55,10 +69,11 @@ public struct Tagger: Sendable {
 extension Tagger {
     /// Tags several texts; with `parallel` above 1 up to that many are decoded together in one llama.cpp batch
     /// (each still as the first request of its own session), otherwise one after another.
-    public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
-        guard parallel > 1, texts.count > 1 else {
+    public func tag(_ texts: [String], ids: [String]? = nil, parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
+        // Texts with examples of their own start from different transcripts, so they run one by one.
+        guard parallel > 1, texts.count > 1, configuration.exampleIndex == nil else {
             var results: [Result<GeneratedContent, TaggingFailure>] = []
-            for text in texts { results.append(await tag(text)) }
+            for (offset, text) in texts.enumerated() { results.append(await tag(text, id: ids?[offset])) }
             return results
         }
         let results = await LanguageModelSession.respondIndependently(

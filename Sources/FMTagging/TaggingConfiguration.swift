@@ -13,6 +13,8 @@ public struct TaggingConfiguration: Sendable {
     public var examples: [(text: String, result: GeneratedContent)]
     /// Generation options (greedy by default).
     public var options: GenerationOptions
+    /// Labelled examples from which each text gets its most similar ones as earlier turns, if any.
+    public var exampleIndex: ExampleIndex?
 
     /// Creates a configuration.
     public init(
@@ -20,13 +22,15 @@ public struct TaggingConfiguration: Sendable {
         schema: GenerationSchema,
         instructions: String? = nil,
         examples: [(text: String, result: GeneratedContent)] = [],
-        options: GenerationOptions = GenerationOptions(sampling: .greedy)
+        options: GenerationOptions = GenerationOptions(sampling: .greedy),
+        exampleIndex: ExampleIndex? = nil
     ) {
         self.model = model
         self.schema = schema
         self.instructions = instructions
         self.examples = examples
         self.options = options
+        self.exampleIndex = exampleIndex
     }
 
     /// Whether results are deterministic (greedy), and therefore cacheable.
@@ -38,7 +42,7 @@ public struct TaggingConfiguration: Sendable {
 
     /// The version of the library's own prompting (built-in instructions and examples, decoding rules).
     /// Results cached under an older version are not reused: the library would answer differently now.
-    public static let promptingVersion = 2
+    public static let promptingVersion = 3
 
     /// A stable text describing every part but the model file, for cache keys.
     public var fingerprint: String {
@@ -48,6 +52,12 @@ public struct TaggingConfiguration: Sendable {
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.jsonString) }
+        if let exampleIndex {
+            parts.append("shots=\(exampleIndex.shots)")
+            for example in exampleIndex.examples {
+                parts.append("pool=" + example.id + "\u{1F}" + example.text + "\u{1F}" + example.result.jsonString)
+            }
+        }
         parts.append("options=\(options.sampling.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
     }

@@ -27,8 +27,10 @@ public struct TaggingRunner: Sendable {
     }
 
     /// The cache key for a text under this runner's configuration.
-    public func cacheKey(for text: String) -> String {
-        ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, text])
+    public func cacheKey(for text: String, id: String = "") -> String {
+        // With an example index the record's id matters too: a record never gets itself as an example.
+        let recordID = tagger.configuration.exampleIndex == nil ? "" : id
+        return ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, text, recordID])
     }
 
     /// Tags every record, calling `emit` once per record in input order.
@@ -44,25 +46,25 @@ public struct TaggingRunner: Sendable {
             let chunk = Array(records[start..<min(start + chunkSize, records.count)])
             start += chunk.count
             var outcomes = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: chunk.count)
-            var pending: [(index: Int, text: String)] = []
+            var pending: [(index: Int, id: String, text: String)] = []
             for (index, record) in chunk.enumerated() {
                 switch record.text {
                 case .failure(let failure):
                     outcomes[index] = .failure(failure)
                 case .success(let text):
-                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
+                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text, id: record.id)),
                        let content = try? GeneratedContent(json: stored) {
                         outcomes[index] = .success(content)
                     } else {
-                        pending.append((index, text))
+                        pending.append((index, record.id, text))
                     }
                 }
             }
-            let results = await tagger.tag(pending.map(\.text), parallel: parallel)
+            let results = await tagger.tag(pending.map(\.text), ids: pending.map(\.id), parallel: parallel)
             for (item, result) in zip(pending, results) {
                 outcomes[item.index] = result
                 if cacheable, let cache, case .success(let content) = result {
-                    try? cache.store(content.jsonString, forKey: cacheKey(for: item.text))
+                    try? cache.store(content.jsonString, forKey: cacheKey(for: item.text, id: item.id))
                 }
             }
             for (record, outcome) in zip(chunk, outcomes) {

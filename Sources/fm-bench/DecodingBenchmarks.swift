@@ -107,7 +107,7 @@ enum DecodingBenchmarks {
         for (label, path) in vocabularies {
             let loadStart = DispatchTime.now().uptimeNanoseconds
             guard let vocabulary = try? TokenVocabulary(ggufAt: path) else {
-                print("\n\(label): cannot load \(path) (run `make setup` / `make setup gemma`)")
+                print("\n\(label): cannot load \(path) (run `fm model install tiny gemma`)")
                 continue
             }
             let loadTime = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6

@@ -15,7 +15,7 @@ enum RuntimeBenchmarks {
     static func run(repetitions: Int = 3) async throws {
         let model = SystemLanguageModel.default
         guard model.isAvailable else {
-            throw BenchmarkFailure("The default model is not installed; run `make setup`.")
+            throw BenchmarkFailure("The default model is not installed; run `fm model install default`.")
         }
         let llama = try LlamaModel(path: model.modelURL.path)
         let prompt = "Summarize this passage in detail.\n\n" + String(repeating: passage + "\n", count: 4)

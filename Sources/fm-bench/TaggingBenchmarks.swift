@@ -15,7 +15,7 @@ enum TaggingBenchmarks {
         let texts = Array(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init).prefix(count))
         guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(url.path)") }
         let model = SystemLanguageModel(useCase: .contentTagging)
-        guard model.isAvailable else { throw BenchmarkFailure("The default model is not installed; run `make setup`.") }
+        guard model.isAvailable else { throw BenchmarkFailure("The default model is not installed; run `fm model install default`.") }
         let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: TaggingPreset.contentTagging.schema))
 
         // Warm-up: load the model, build the masks the schema's states need, fill the shared prefix.

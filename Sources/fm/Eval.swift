@@ -27,6 +27,12 @@ extension FM {
         @Flag(name: .long, help: "Print the report as JSON.")
         var json = false
 
+        @Option(name: .long, help: "Score these results (JSONL lines with id and result, as `fm tag` writes) instead of running the model.")
+        var predictions: String?
+
+        @Flag(name: .long, help: "Print the JSON Schema the file is evaluated under, and exit.")
+        var printSchema = false
+
         @Option(name: .long, help: "Also write a self-contained HTML report to this file.")
         var html: String?
 
@@ -49,11 +55,21 @@ extension FM {
             var examples = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
             if let limit { examples = Array(examples.prefix(limit)) }
             guard !examples.isEmpty else { throw CommandFailure("\(file) has no labelled examples.") }
+            let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: examples))
+            if printSchema {
+                print(schema.jsonSchemaString)
+                return
+            }
+            if let predictions {
+                try report(EvaluationReport(gold: examples.map(\.gold), predictions: try Self.predictions(in: predictions, for: examples)))
+                return
+            }
             let configuration = TaggingConfiguration(
                 model: modelOptions.systemModel(useCase: .contentTagging),
-                schema: try tagging.generationSchema(fallback: EvaluationTask.schema(for: examples)),
+                schema: schema,
                 instructions: tagging.instructions,
-                options: tagging.generationOptions
+                options: tagging.generationOptions,
+                exampleIndex: try tagging.exampleIndex(schema: schema)
             )
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
             var predictions: [LabelledExample.Gold?] = []
@@ -73,6 +89,11 @@ extension FM {
             }
             progress.finish()
             let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
+            try self.report(report)
+            try await writeReports(examples: examples, predictions: predictions, report: report, configuration: configuration)
+        }
+
+        private func report(_ report: EvaluationReport) throws {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
@@ -80,7 +101,28 @@ extension FM {
             } else {
                 print(report.tableText)
             }
-            try await writeReports(examples: examples, predictions: predictions, report: report, configuration: configuration)
+        }
+    }
+}
+
+extension FM.Eval {
+    /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
+    static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
+        let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var results: [String: GeneratedContent] = [:]
+        for line in data.split(separator: 0x0A) {
+            guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
+                  case .structure(let properties, _) = content.kind, let id = properties["id"]?.scalarText,
+                  let result = properties["result"] else { continue }
+            results[id] = result
+        }
+        return examples.map { example in
+            guard let result = results[example.record.id] else { return nil }
+            switch example.gold {
+            case .single: return EvaluationTask.predictedLabel(in: result).map { .single($0) }
+            case .fields: return .fields(EvaluationTask.predictedFields(in: result))
+            case .set: return .set(EvaluationTask.predictedSet(in: result))
+            }
         }
     }
 }

@@ -7,11 +7,12 @@ struct FM: AsyncParsableCommand {
         commandName: "fm",
         abstract: "Run an on-device language model: respond to prompts, describe the model.",
         discussion: """
-            The model is a local GGUF file run in-process by llama.cpp (default: SmolLM2-135M-Instruct, \
-            installed by `make setup`). Set FM_MODEL_PATH or pass --model to use another.
+            The model is a local GGUF file run in-process by llama.cpp: a catalogue model (`fm model list`; \
+            install with `fm model install NAME`) or any GGUF file. Pass --model NAME|PATH, or set FM_MODEL \
+            (a name) or FM_MODEL_PATH (a file), to use another than the default.
 
             Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails.
             """,
-        subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self]
+        subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self]
     )
 }

@@ -4,18 +4,25 @@ import FoundationModels
 
 /// Options shared by every command that runs the model.
 struct ModelOptions: ParsableArguments {
-    @Option(name: .long, help: "A GGUF model file (default: $FM_MODEL_PATH, else the installed SmolLM2).")
+    @Option(name: .long, help: "A catalogue model (tiny, small, medium; see `fm model list`) or a GGUF file (default: $FM_MODEL_PATH, else $FM_MODEL, else \(ModelCatalog.defaultName)).")
     var model: String?
 
     func validate() throws {
-        if let model, !FileManager.default.fileExists(atPath: model) {
+        guard let model else { return }
+        let url: URL
+        do { url = try ModelCatalog.fileURL(for: model) } catch { throw ValidationError(error.message) }
+        if ModelCatalog.entry(named: model) == nil, !FileManager.default.fileExists(atPath: url.path) {
             throw ValidationError("No model file at \(model).")
         }
     }
 
+    /// The model file chosen by --model, or the default.
+    var modelURL: URL {
+        model.flatMap { try? ModelCatalog.fileURL(for: $0) } ?? SystemLanguageModel.defaultModelURL
+    }
+
     func systemModel(useCase: SystemLanguageModel.UseCase = .general) -> SystemLanguageModel {
-        let url = model.map { URL(fileURLWithPath: $0) } ?? SystemLanguageModel.defaultModelURL
-        return SystemLanguageModel(modelURL: url, useCase: useCase)
+        SystemLanguageModel(modelURL: modelURL, useCase: useCase)
     }
 }
 

@@ -47,11 +47,13 @@ extension FM {
                     ?? FileHandle.standardInput.readDataToEndOfFile()
                 records = TaggingRecord.parse(input: Array(data))
             }
+            let schema = try tagging.generationSchema()
             let configuration = TaggingConfiguration(
                 model: modelOptions.systemModel(useCase: .contentTagging),
-                schema: try tagging.generationSchema(),
+                schema: schema,
                 instructions: tagging.instructions,
-                options: tagging.generationOptions
+                options: tagging.generationOptions,
+                exampleIndex: try tagging.exampleIndex(schema: schema)
             )
             let sink = try OutputSink(path: output, resume: resume)
             let remaining = records.filter { !sink.finishedIDs.contains($0.id) }

@@ -30,6 +30,12 @@ struct TaggingOptions: ParsableArguments {
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the result cache.")
     var noCache = false
 
+    @Option(name: .long, help: "Labelled JSONL (label/labels, or a result object per line) to draw few-shot examples from.")
+    var examples: String?
+
+    @Option(name: .long, help: "How many of the most similar --examples each text gets (default 4).")
+    var shots = 4
+
     func validate() throws {
         if preset != nil, schema != nil { throw ValidationError("--preset and --schema exclude each other.") }
         if let preset, TaggingPreset(rawValue: preset) == nil {
@@ -39,6 +45,8 @@ struct TaggingOptions: ParsableArguments {
         if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64.") }
+        if let examples, !FileManager.default.fileExists(atPath: examples) { throw ValidationError("No examples file at \(examples).") }
+        if shots < 0 || shots > 32 { throw ValidationError("--shots must be between 0 and 32.") }
     }
 
     /// The schema chosen by --preset or --schema, else `fallback`.
@@ -46,7 +54,12 @@ struct TaggingOptions: ParsableArguments {
         if let preset, let value = TaggingPreset(rawValue: preset) { return value.schema }
         if let schema {
             do {
-                return try GenerationSchema(jsonSchema: try Data(contentsOf: URL(fileURLWithPath: schema)))
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: schema)), as: UTF8.self)
+                let imported = try GenerationSchema.importing(jsonSchema: text)
+                for warning in imported.warnings {
+                    FileHandle.standardError.write(Data("warning: \(schema): \(warning)\n".utf8))
+                }
+                return imported.schema
             } catch {
                 throw ValidationError("The schema file \(schema) cannot be used: \(error)")
             }
@@ -59,6 +72,27 @@ struct TaggingOptions: ParsableArguments {
             return GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature)
         }
         return GenerationOptions(sampling: .greedy)
+    }
+
+    /// The few-shot example index from --examples: each line's `result` object, or its gold labels written
+    /// in `schema`.
+    func exampleIndex(schema: GenerationSchema) throws -> ExampleIndex? {
+        guard let examples else { return nil }
+        let data = Array(try Data(contentsOf: URL(fileURLWithPath: examples)))
+        var pool: [ExampleIndex.Example] = []
+        let labelled = Dictionary(LabelledExample.parse(input: data).map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (number, line) in data.split(separator: 0x0A).enumerated() {
+            let record = TaggingRecord.parse(line: line, lineNumber: number + 1)
+            guard case .success(let text) = record.text else { continue }
+            if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
+               case .structure(let properties, _) = content.kind, let result = properties["result"] {
+                pool.append(.init(id: record.id, text: text, result: result))
+            } else if let gold = labelled[record.id]?.gold, let result = EvaluationTask.result(for: gold, in: schema) {
+                pool.append(.init(id: record.id, text: text, result: result))
+            }
+        }
+        guard !pool.isEmpty else { throw ValidationError("\(examples) has no examples that fit the schema.") }
+        return ExampleIndex(examples: pool, shots: shots)
     }
 
     func cache() -> ResultCache? {

@@ -37,10 +37,10 @@ struct TokenVocabularyTests {
 
     @Test func missingModelFailsWithInstallHint() {
         do {
-            _ = try TestVocabularies.load("/nonexistent/model.gguf", setup: "make setup gemma")
+            _ = try TestVocabularies.load("/nonexistent/model.gguf", setup: "fm model install gemma")
             Issue.record("expected a failure")
         } catch {
-            #expect("\(error)".contains("make setup gemma"))
+            #expect("\(error)".contains("fm model install gemma"))
         }
     }
 }

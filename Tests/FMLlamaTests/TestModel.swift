@@ -13,12 +13,12 @@ enum TestModel {
     /// Fails (never skips) when the model is missing, saying how to install it.
     static let shared: LlamaModel? = {
         do { return try LlamaModel(path: path) } catch {
-            Issue.record("The default model is missing (\(error)). Run `make setup` to install it.")
+            Issue.record("The default model is missing (\(error)). Run `fm model install tiny` to install it.")
             return nil
         }
     }()
 
     static func load() throws -> LlamaModel {
-        try #require(shared, "default model not loaded; run `make setup`")
+        try #require(shared, "default model not loaded; run `fm model install tiny`")
     }
 }

@@ -105,7 +105,7 @@ struct SessionTests {
             try await LanguageModelSession(model: model).respond(to: "Hi")
         } throws: { error in
             guard case .assetsUnavailable(let context) = error as? LanguageModelSession.GenerationError else { return false }
-            return context.debugDescription.contains("make setup")
+            return context.debugDescription.contains("fm model install")
         }
     }
 

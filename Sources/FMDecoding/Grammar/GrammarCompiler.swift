@@ -81,6 +81,10 @@ struct GrammarCompiler {
             nfa.addDecimalRange(low, high, fractionDigits: options.maximumFractionDigits, from: from, to: to)
         case .array(let items, let minimumCount, let maximumCount, let uniqueItems):
             try buildArray(items, minimumCount, maximumCount, uniqueItems, from: from, to: to)
+        case .tuple(let prefix, let items, let minimumCount, let maximumCount):
+            try buildTuple(prefix, items, minimumCount, maximumCount, from: from, to: to)
+        case .literal(let text):
+            addLiteral(literal(text), from: from, to: to)
         case .object(let properties):
             try buildObject(properties, from: from, to: to)
         case .anyOf(let alternatives):
@@ -121,8 +125,45 @@ struct GrammarCompiler {
             let close = nfa.addState()
             try buildRegex(regex, from: open, to: close)
             addLiteral([0x22], from: close, to: to)
+        case .matching(let patterns, let minimumLength, let maximumLength):
+            try buildMatching(patterns, minimumLength, maximumLength, from: from, to: to)
         }
     }
+
+    /// Patterns and lengths together: their scalar automata intersected, then spelled as JSON string bytes.
+    private mutating func buildMatching(
+        _ patterns: [String], _ minimumLength: Int, _ maximumLength: Int?, from: Int32, to: Int32
+    ) throws(GrammarError) {
+        if minimumLength < 0 || maximumLength.map({ $0 < minimumLength }) == true {
+            throw GrammarError(
+                .unsatisfiable, construct: "string length",
+                "string length bounds \(minimumLength)...\(maximumLength.map(String.init) ?? "") are empty")
+        }
+        var automata: [ScalarAutomaton] = []
+        for pattern in patterns { automata.append(ScalarAutomaton(try RegexParser.parse(pattern))) }
+        let product = try ScalarAutomaton.intersection(
+            automata, minimumLength: minimumLength, maximumLength: maximumLength,
+            maximumStates: Self.maximumStringStates)
+        guard !product.isEmpty else {
+            let lengths = "\(minimumLength)...\(maximumLength.map(String.init) ?? "")"
+            throw GrammarError(
+                .unsatisfiable, construct: "string constraints",
+                "no string matches \(patterns.map { "/\($0)/" }.joined(separator: " and ")) with length \(lengths)")
+        }
+        let open = nfa.addLiteral([0x22], from: from)
+        let close = nfa.addState()
+        var states: [Int32] = [open]
+        for _ in 1..<product.stateCount { states.append(nfa.addState()) }
+        for (state, edges) in product.edges.enumerated() {
+            for edge in edges { nfa.addScalarSet(edge.ranges, from: states[state], to: states[edge.target]) }
+            if product.isAccepting[state] { nfa.addEpsilon(states[state], close) }
+            try checkSize()
+        }
+        addLiteral([0x22], from: close, to: to)
+    }
+
+    /// Largest product automaton built for one string's patterns and length bounds.
+    static let maximumStringStates = 20_000
 
     private mutating func buildRegex(_ node: RegexNode, from: Int32, to: Int32) throws(GrammarError) {
         try checkSize()
@@ -207,6 +248,35 @@ struct GrammarCompiler {
         }
     }
 
+    private mutating func buildTuple(
+        _ prefix: [SchemaNode], _ items: SchemaNode?, _ minimumCount: Int, _ maximumCount: Int?, from: Int32, to: Int32
+    ) throws(GrammarError) {
+        let minimum = max(0, minimumCount)
+        // Without further items the array ends after the prefix.
+        let maximum = items == nil ? min(maximumCount ?? prefix.count, prefix.count) : maximumCount
+        if let maximum, maximum < minimum {
+            throw GrammarError(
+                .unsatisfiable, construct: "array count",
+                "array count bounds \(minimumCount)...\(maximum) are empty for \(prefix.count) positional items")
+        }
+        let open = nfa.addLiteral([UInt8(ascii: "[")], from: from)
+        if minimum == 0 { addLiteral([UInt8(ascii: "]")], from: open, to: to) }
+        if maximum == 0 { return }
+        let unrolled = maximum ?? max(minimum, prefix.count + 1)
+        var previous = open
+        for count in 1...unrolled {
+            let start = count == 1 ? open : nfa.addLiteral([UInt8(ascii: ",")], from: previous)
+            let after = nfa.addState()
+            try build(count <= prefix.count ? prefix[count - 1] : items!, from: start, to: after)
+            if count >= minimum { addLiteral([UInt8(ascii: "]")], from: after, to: to) }
+            previous = after
+        }
+        if maximum == nil, let items {
+            let start = nfa.addLiteral([UInt8(ascii: ",")], from: previous)
+            try build(items, from: start, to: previous)
+        }
+    }
+
     private mutating func element(
         _ items: SchemaNode, rule: Int32, unique: Int32, first: Bool, from: Int32, to: Int32
     ) throws(GrammarError) {
@@ -246,6 +316,7 @@ struct GrammarCompiler {
         switch node {
         case .boolean: return [literal("true"), literal("false")]
         case .null: return [literal("null")]
+        case .literal(let text): return [literal(text)]
         case .string(.choices(let choices)): return Array(Set(choices.map { ByteNFA.jsonQuoted($0) }))
         case .integer(let minimum?, let maximum?) where maximum >= minimum && maximum - minimum < Self.maximumFiniteValues:
             return (minimum...maximum).map { literal(String($0)) }

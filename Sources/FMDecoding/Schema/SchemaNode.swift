@@ -18,8 +18,13 @@ public indirect enum SchemaNode: Sendable, Hashable {
     case array(items: SchemaNode, minimumCount: Int, maximumCount: Int?, uniqueItems: Bool)
     /// A JSON object whose properties appear in exactly this order; optional ones may be left out.
     case object(properties: [SchemaProperty])
+    /// A JSON array whose first elements follow `prefix` position by position and any further ones `items`
+    /// (`nil`: no further elements), with inclusive element-count bounds.
+    case tuple(prefix: [SchemaNode], items: SchemaNode?, minimumCount: Int, maximumCount: Int?)
     /// Exactly one of the alternatives; the model chooses which.
     case anyOf([SchemaNode])
+    /// Exactly this JSON text (compact canonical JSON of one value, such as a `const` or an `enum` member).
+    case literal(String)
     /// The named definition in the enclosing ``SchemaDocument`` (allows recursion).
     case reference(String)
 }
@@ -32,6 +37,9 @@ public enum StringConstraint: Sendable, Hashable {
     case choices([String])
     /// A regular expression the whole string must match (ECMAScript-like syntax, implicitly anchored).
     case pattern(String)
+    /// Every pattern matches the whole string (none: any string), and its length in Unicode scalars lies in
+    /// `minimumLength...maximumLength` (no maximum when `nil`).
+    case matching(patterns: [String], minimumLength: Int, maximumLength: Int?)
 }
 
 /// One property of an object node.

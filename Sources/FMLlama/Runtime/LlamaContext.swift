@@ -197,51 +197,72 @@ public final class LlamaContext {
     // MARK: Scoring
 
     /// The log-likelihood of each continuation after what `sequence` holds: the sum of the log-probabilities
-    /// of its tokens, all candidates computed in one batched decode.
+    /// of its tokens. See ``tokenLogProbabilities(of:after:)``.
+    public func logLikelihoods(of continuations: [[Int32]], after sequence: Int) throws(LlamaError) -> [Double] {
+        try tokenLogProbabilities(of: continuations, after: sequence).map { $0.reduce(0, +) }
+    }
+
+    /// The log-probability of every token of each continuation after what `sequence` holds, computed in as
+    /// few batched decodes as the spare sequences and the batch size allow.
     ///
-    /// Each continuation longer than one token runs in its own spare sequence (sequences `1...`, which must
-    /// be idle) on a copy of `sequence`'s cache cells; the spare sequences are emptied afterwards. The
+    /// Each continuation longer than one token runs in a spare sequence (any sequence but `sequence`; they
+    /// must be idle) on a copy of `sequence`'s cache cells; the spare sequences are emptied afterwards. The
     /// logits of `sequence` must be fresh (its last token evaluated) and are used up: evaluate again before
     /// reading them.
     ///
-    /// - Throws: ``LlamaError`` when the continuations do not fit in one batch or in the cache.
-    public func logLikelihoods(of continuations: [[Int32]], after sequence: Int) throws(LlamaError) -> [Double] {
+    /// - Throws: ``LlamaError`` when a continuation does not fit in one batch, there is no spare sequence,
+    ///   or the cache is full.
+    public func tokenLogProbabilities(of continuations: [[Int32]], after sequence: Int) throws(LlamaError) -> [[Double]] {
         precondition(continuations.allSatisfy { !$0.isEmpty }, "every continuation has a token")
         let spares = (0..<sequenceCount).filter { $0 != sequence }
-        let extended = continuations.indices.filter { continuations[$0].count > 1 }
-        let needed = extended.reduce(0) { $0 + continuations[$1].count - 1 }
-        guard extended.count <= spares.count, needed <= batchSize else {
-            throw LlamaError(.contextFull, "\(continuations.count) continuations need \(needed) tokens and \(extended.count) sequences")
-        }
-        var scores = withLogits(sequence: sequence) { logits in
+        var scores: [[Double]] = withLogits(sequence: sequence) { logits in
             let normalizer = Self.logSumExp(logits)
-            return continuations.map { Double(logits[Int($0[0])]) - normalizer }
+            return continuations.map { [Double(logits[Int($0[0])]) - normalizer] }
         }
+        let extended = continuations.indices.filter { continuations[$0].count > 1 }
         guard !extended.isEmpty else { return scores }
-        let start = cachedTokens[sequence].count
-        batch.n_tokens = 0
-        var rows: [(continuation: Int, next: Int32)] = []
-        for (spare, index) in zip(spares, extended) {
-            copyPrefix(of: sequence, to: spare, count: start)
-            let tokens = continuations[index]
-            for offset in 0..<(tokens.count - 1) {
-                let slot = Int(batch.n_tokens)
-                batch.token[slot] = tokens[offset]
-                batch.pos[slot] = Int32(start + offset)
-                batch.n_seq_id[slot] = 1
-                batch.seq_id[slot]![0] = Int32(spare)
-                batch.logits[slot] = 1
-                batch.n_tokens += 1
-                rows.append((index, tokens[offset + 1]))
-            }
+        guard !spares.isEmpty else { throw LlamaError(.contextFull, "no spare sequence to score continuations in") }
+        if let longest = extended.map({ continuations[$0].count - 1 }).max(), longest > batchSize {
+            throw LlamaError(.contextFull, "a continuation of \(longest + 1) tokens does not fit in one batch")
         }
-        let status = llama_decode(pointer, batch)
-        for spare in spares.prefix(extended.count) { truncate(sequence: spare, to: 0) }
-        logitsLocation[sequence] = .none
-        guard status == 0 else { throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations") }
-        for (row, entry) in rows.enumerated() {
-            let logits = rawLogits(output: Int32(row))
-            scores[entry.continuation] += Double(logits[Int(entry.next)]) - Self.logSumExp(logits)
+        let start = cachedTokens[sequence].count
+        defer { logitsLocation[sequence] = .none }
+        var next = 0
+        while next < extended.count {
+            // As many continuations as there are spare sequences and room in the batch.
+            var group: [Int] = []
+            var tokens = 0
+            while next < extended.count, group.count < spares.count,
+                tokens + continuations[extended[next]].count - 1 <= batchSize {
+                tokens += continuations[extended[next]].count - 1
+                group.append(extended[next])
+                next += 1
+            }
+            batch.n_tokens = 0
+            var rows: [(continuation: Int, next: Int32)] = []
+            for (spare, index) in zip(spares, group) {
+                copyPrefix(of: sequence, to: spare, count: start)
+                let continuation = continuations[index]
+                for offset in 0..<(continuation.count - 1) {
+                    let slot = Int(batch.n_tokens)
+                    batch.token[slot] = continuation[offset]
+                    batch.pos[slot] = Int32(start + offset)
+                    batch.n_seq_id[slot] = 1
+                    batch.seq_id[slot]![0] = Int32(spare)
+                    batch.logits[slot] = 1
+                    batch.n_tokens += 1
+                    rows.append((index, continuation[offset + 1]))
+                }
+            }
+            let status = llama_decode(pointer, batch)
+            for spare in spares.prefix(group.count) { truncate(sequence: spare, to: 0) }
+            guard status == 0 else {
+                throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations")
+            }
+            for (row, entry) in rows.enumerated() {
+                let logits = rawLogits(output: Int32(row))
+                scores[entry.continuation].append(Double(logits[Int(entry.next)]) - Self.logSumExp(logits))
+            }
         }
         return scores
     }

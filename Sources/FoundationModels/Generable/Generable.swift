@@ -25,7 +25,7 @@ public protocol Generable: ConvertibleFromGeneratedContent, ConvertibleToGenerat
 extension Generable {
     /// The partially generated form of this value.
     ///
-    /// Converts a complete value into its ``PartiallyGenerated`` counterpart by round-tripping through
+    /// Converts a complete value into its ``Generable/PartiallyGenerated`` counterpart by round-tripping through
     /// ``ConvertibleToGeneratedContent/generatedContent``.
     public func asPartiallyGenerated() -> PartiallyGenerated {
         if let same = self as? PartiallyGenerated {

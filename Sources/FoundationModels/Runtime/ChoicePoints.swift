@@ -13,11 +13,27 @@ struct ChoicePoints: Sendable, Hashable {
 
     /// JSON literals (quoted strings, `true`/`false`) per property name.
     private(set) var literals: [String: [[UInt8]]] = [:]
+    /// JSON literals per property name, for properties that are arrays of choices (chosen element by element).
+    private(set) var elementLiterals: [String: [[UInt8]]] = [:]
+
+    /// Where a choice is made: the property, and what of the value (or array element) is written already.
+    struct Site: Hashable, Sendable {
+        var property: String
+        var written: [UInt8]
+    }
+
+    /// An open choice: its site, and the candidates' full literals with the part still to write.
+    struct OpenChoice {
+        var site: Site
+        var literals: [[UInt8]]
+        var remainders: [[UInt8]]
+    }
 
     /// The choice points of a document. A property name counts only if every property of that name in the
     /// document is a choice of the same values, so the suffix `"name":` identifies the choice.
     init(document: SchemaDocument) {
         var found: [String: Set<[UInt8]>] = [:]
+        var foundElements: [String: Set<[UInt8]>] = [:]
         var ambiguous: Set<String> = []
         var visited: Set<String> = []
         func visit(_ node: SchemaNode) {
@@ -27,6 +43,10 @@ struct ChoicePoints: Sendable, Hashable {
                     if let values = Self.literals(of: property.schema, definitions: document.definitions) {
                         if let known = found[property.name], known != values { ambiguous.insert(property.name) }
                         found[property.name] = values
+                    } else if case .array(let items, _, _, _) = Self.resolved(property.schema, definitions: document.definitions),
+                        let values = Self.literals(of: items, definitions: document.definitions) {
+                        if let known = foundElements[property.name], known != values { ambiguous.insert(property.name) }
+                        foundElements[property.name] = values
                     } else {
                         ambiguous.insert(property.name)
                     }
@@ -43,9 +63,17 @@ struct ChoicePoints: Sendable, Hashable {
             }
         }
         visit(document.root)
-        for (name, values) in found where !ambiguous.contains(name) && values.count > 1 {
+        for (name, values) in found where !ambiguous.contains(name) && values.count > 1 && foundElements[name] == nil {
             literals[name] = values.sorted { $0.lexicographicallyPrecedes($1) }
         }
+        for (name, values) in foundElements where !ambiguous.contains(name) && values.count > 1 && found[name] == nil {
+            elementLiterals[name] = values.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+    }
+
+    private static func resolved(_ node: SchemaNode, definitions: [String: SchemaNode]) -> SchemaNode {
+        if case .reference(let name) = node, let target = definitions[name] { return target }
+        return node
     }
 
     private static func literals(of node: SchemaNode, definitions: [String: SchemaNode]) -> Set<[UInt8]>? {
@@ -65,20 +93,41 @@ struct ChoicePoints: Sendable, Hashable {
         }
     }
 
-    var isEmpty: Bool { literals.isEmpty }
+    var isEmpty: Bool { literals.isEmpty && elementLiterals.isEmpty }
 
     /// The candidates open at the end of `output`: the rest of each literal that the value written so far
-    /// (after the last `"name":`) begins, or `nil` when `output` is not inside a choice.
+    /// (after the last `"name":`, or after the array's complete elements) begins, or `nil` when `output` is
+    /// not inside a choice.
     func remainders(after output: [UInt8]) -> [[UInt8]]? {
+        open(after: output)?.remainders
+    }
+
+    /// The choice open at the end of `output`, or `nil` when `output` is not inside a choice.
+    func open(after output: [UInt8]) -> OpenChoice? {
         guard let colon = output.lastIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-        let written = output[(colon + 1)...]
+        var written = output[(colon + 1)...]
         // The key right before the colon: `"name"`.
         guard output[colon - 1] == UInt8(ascii: "\""),
               let open = output[..<(colon - 1)].lastIndex(of: UInt8(ascii: "\"")) else { return nil }
         let name = String(decoding: output[(open + 1)..<(colon - 1)], as: UTF8.self)
-        guard let values = literals[name] else { return nil }
+        let values: [[UInt8]]
+        if let scalars = literals[name] {
+            values = scalars
+        } else if let elements = elementLiterals[name], written.first == UInt8(ascii: "[") {
+            // Skip the complete elements: `[` then `literal,` repeated.
+            written = written.dropFirst()
+            while let element = elements.first(where: { written.starts(with: $0 + [UInt8(ascii: ",")]) }) {
+                written = written.dropFirst(element.count + 1)
+            }
+            values = elements
+        } else {
+            return nil
+        }
         let candidates = values.filter { $0.starts(with: written) && $0.count > written.count }
         guard candidates.count > 1 else { return nil }
-        return candidates.map { Array($0.dropFirst(written.count)) }
+        return OpenChoice(
+            site: Site(property: name, written: Array(written)),
+            literals: candidates,
+            remainders: candidates.map { Array($0.dropFirst(written.count)) })
     }
 }

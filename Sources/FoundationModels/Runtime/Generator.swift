@@ -46,9 +46,15 @@ struct Generator {
     func generate(
         _ job: GenerationJob,
         isCancelled: () -> Bool,
-        progress: (([UInt8]) -> Void)?
+        progress: (([UInt8]) -> Void)?,
+        recorder: CalibrationRecorder? = nil
     ) throws(GenerationFailure) -> GenerationOutcome {
         let llama = model.llama
+        let levers = QualityLevers.current
+        let scoresChoices = job.sampling.strategy == .greedy && levers.scoresChoices && job.choicePoints != nil
+        // The content-free runs that calibrate choices happen before this request borrows its context.
+        let calibration = scoresChoices && levers.calibratesChoices && recorder == nil
+            ? try calibration(for: job, isCancelled: isCancelled) : nil
         let started = DispatchTime.now().uptimeNanoseconds
         var prefilled = started
         let rendered = llama.renderChat(job.messages, addAssistantPrefix: true)
@@ -113,9 +119,9 @@ struct Generator {
             reported = decoder.outcome.bytes.count
             // A choice among fixed values, decoded greedily: take the value with the most likely whole token
             // sequence rather than the one with the most likely first token.
-            if job.sampling.strategy == .greedy, QualityLevers.scoresChoices, let points = job.choicePoints,
-               var active = decoder.matcher,
-               let tokens = try choose(points, output: decoder.outcome.bytes, matcher: &active, context: context) {
+            if scoresChoices, let points = job.choicePoints, var active = decoder.matcher,
+               let tokens = try choose(points, output: decoder.outcome.bytes, matcher: &active, context: context,
+                                       calibration: calibration, recorder: recorder) {
                 decoder.acceptChosen(tokens, matcher: active)
                 reportIfGrown(from: reported)
                 continue
@@ -128,33 +134,130 @@ struct Generator {
 }
 
 extension Generator {
+    /// A value that may be chosen: its JSON literal, its tokens, and the grammar state after them.
+    typealias Candidate = (literal: [UInt8], tokens: [Int32], matcher: GrammarMatcher)
+
+    /// The most candidates a shortlist keeps for whole-value scoring (more when the cut falls inside a group
+    /// of candidates that share their first token, up to twice this).
+    static let shortlistSize = 16
+
     /// The tokens of the most likely candidate at a choice point, accepted by `matcher`; `nil` when `output`
     /// is not at a choice with several candidates the grammar allows (then the token is sampled as usual).
     ///
-    /// Candidates are tokenized as the model would write them and scored together in one batched decode.
-    /// Sets larger than ``ChoicePoints/maximumCandidates`` are decoded token by token.
-    func choose(_ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext) throws(GenerationFailure) -> [Int32]? {
-        guard let remainders = points.remainders(after: output) else { return nil }
-        var candidates: [(tokens: [Int32], matcher: GrammarMatcher)] = []
-        for remainder in remainders {
+    /// Candidates are tokenized as the model would write them and scored together in batched decodes; a
+    /// candidate's score combines its token log-probabilities (``QualityLevers/ChoiceScore``) and, with a
+    /// calibration table, subtracts the same score for content-free inputs. Sets larger than
+    /// ``ChoicePoints/maximumCandidates`` are first cut to a shortlist by their calibrated first-token
+    /// likelihood. A recording (content-free) run scores every candidate and records the scores.
+    func choose(
+        _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
+        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?
+    ) throws(GenerationFailure) -> [Int32]? {
+        guard let open = points.open(after: output) else { return nil }
+        let levers = QualityLevers.current
+        var candidates: [Candidate] = []
+        for (literal, remainder) in zip(open.literals, open.remainders) {
             guard let text = String(validating: remainder, as: UTF8.self),
-                  let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false), !tokens.isEmpty
+                  let tokens = try? model.llama.tokenize(text, addSpecial: false, parseSpecial: false), !tokens.isEmpty,
+                  tokens.count <= context.batchSize
             else { continue }
             var trial = matcher
             guard tokens.allSatisfy({ trial.accept(token: Int($0)) }) else { continue }
-            candidates.append((tokens, trial))
+            candidates.append((literal, tokens, trial))
         }
-        // Measured on the labelled data: whole-value scoring helps small label sets and hurts large ones
-        // (cut down to the likeliest first tokens, it favoured short labels), so large sets stay token by token.
-        guard (2...ChoicePoints.maximumCandidates).contains(candidates.count) else { return nil }
-        guard candidates.reduce(0, { $0 + $1.tokens.count - 1 }) <= context.batchSize else { return nil }
-        let scores: [Double]
-        do { scores = try context.logLikelihoods(of: candidates.map(\.tokens), after: 0) } catch {
+        guard candidates.count >= 2 else { return nil }
+        // An array that may still close here is the model's call, not a choice among elements.
+        if open.site.written.isEmpty, output.last == UInt8(ascii: "["), let close = try? model.llama.tokenize("]", addSpecial: false, parseSpecial: false),
+           close.count == 1 {
+            var trial = matcher
+            if trial.accept(token: Int(close[0])) { return nil }
+        }
+        if recorder == nil, candidates.count > ChoicePoints.maximumCandidates {
+            guard levers.shortlistsLargeChoiceSets else { return nil }
+            candidates = shortlist(candidates, site: open.site, context: context, calibration: calibration)
+        }
+        let tokenScores: [[Double]]
+        do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: 0) } catch {
             throw .runtime("Scoring the candidate values failed: \(error.description)")
+        }
+        var scores: [Double] = []
+        for (candidate, tokens) in zip(candidates, tokenScores) {
+            recorder?.record(site: open.site, literal: candidate.literal, scores: tokens)
+            var score = Self.combine(tokens, levers.choiceScore)
+            if let prior = calibration?.prior(at: open.site, literal: candidate.literal), prior.count == tokens.count {
+                score -= Self.combine(prior, levers.choiceScore)
+            }
+            scores.append(score)
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
         matcher = candidates[best].matcher
         return candidates[best].tokens
+    }
+
+    /// One candidate's score from its token log-probabilities.
+    static func combine(_ tokens: [Double], _ method: QualityLevers.ChoiceScore) -> Double {
+        let total = tokens.reduce(0, +)
+        switch method {
+        case .total: return total
+        case .mean: return total / Double(max(1, tokens.count))
+        // Candidates that share a first token tie on it; their totals break the tie.
+        case .first: return (tokens.first ?? 0) + 1e-6 * total
+        }
+    }
+
+    /// The candidates with the best calibrated first-token log-probability, read from the fresh logits.
+    private func shortlist(
+        _ candidates: [Candidate], site: ChoicePoints.Site, context: LlamaContext, calibration: ChoiceCalibration?
+    ) -> [Candidate] {
+        let firstScores: [Double] = context.withLogits { logits in
+            let maximum = Double(logits.max() ?? 0)
+            var sum = 0.0
+            for value in logits { sum += exp(Double(value) - maximum) }
+            let normalizer = maximum + log(sum)
+            return candidates.map { candidate in
+                var score = Double(logits[Int(candidate.tokens[0])]) - normalizer
+                if let prior = calibration?.prior(at: site, literal: candidate.literal)?.first { score -= prior }
+                return score
+            }
+        }
+        let order = candidates.indices.sorted { firstScores[$0] > firstScores[$1] }
+        var kept: [Int] = []
+        for index in order {
+            if kept.count >= Self.shortlistSize {
+                // Keep whole groups of one first token, within a bound.
+                guard kept.count < 2 * Self.shortlistSize,
+                      candidates[index].tokens[0] == candidates[kept.last!].tokens[0] else { break }
+            }
+            kept.append(index)
+        }
+        return kept.map { candidates[$0] }
+    }
+
+    /// The calibration table for a job: cached per model, constraint and conversation before the text, else
+    /// computed now by running the job on each content-free input and recording every choice's scores.
+    func calibration(for job: GenerationJob, isCancelled: () -> Bool) throws(GenerationFailure) -> ChoiceCalibration? {
+        guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
+        let prefix = job.messages.dropLast().map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
+        let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)"
+        if let cached = model.calibration(forKey: key) { return cached }
+        var calibration = ChoiceCalibration()
+        for (runs, text) in ChoiceCalibration.contentFreeTexts.enumerated() {
+            var contentFree = job
+            contentFree.messages[contentFree.messages.count - 1].content = text
+            contentFree.maximumTokens = nil
+            let recorder = CalibrationRecorder()
+            do {
+                _ = try generate(contentFree, isCancelled: isCancelled, progress: nil, recorder: recorder)
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                // A content-free run that fails (say, it hits the window) calibrates nothing.
+                continue
+            }
+            calibration.add(recorder.scores, runs: runs)
+        }
+        model.storeCalibration(calibration, forKey: key)
+        return calibration
     }
 
     /// `FM_LOG_PROMPTS=1` writes every rendered prompt to standard error (for debugging prompts).

@@ -15,6 +15,7 @@ final class LoadedModel: Sendable {
     private let tokenExtensions = Mutex<TokenExtensions?>(nil)
     private let constraints = Mutex<[SchemaDocument: TokenConstraint]>([:])
     private let choices = Mutex<[ObjectIdentifier: ChoicePoints]>([:])
+    private let calibrations = Mutex<[String: ChoiceCalibration]>([:])
 
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
@@ -115,6 +116,16 @@ final class LoadedModel: Sendable {
         constraints.withLock { $0[document] = constraint }
         choices.withLock { $0[ObjectIdentifier(constraint)] = points }
         return constraint
+    }
+
+    /// The calibration table cached under `key` (the constraint and the conversation before the text).
+    func calibration(forKey key: String) -> ChoiceCalibration? {
+        calibrations.withLock { $0[key] }
+    }
+
+    /// Caches a calibration table.
+    func storeCalibration(_ calibration: ChoiceCalibration, forKey key: String) {
+        calibrations.withLock { $0[key] = calibration }
     }
 
     /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.

@@ -1,20 +1,57 @@
 import Foundation
 
-/// Switches that turn off one quality measure at a time, so `fm eval` can measure what each is worth:
-/// `FM_DISABLE=holdback,examples,schema-placement,choice-scoring` (any subset, comma separated).
+/// The measures that raise answer quality, each switchable so `fm eval` can measure what it is worth:
+/// `FM_DISABLE=holdback,examples,…` (any subset, comma separated) turns measures off, and
+/// `FM_CHOICE_SCORE=first|mean|total` chooses how a fixed answer's likelihood is scored.
 ///
 /// - `holdback`: forced text keeps its last token even when the model would merge it with what follows.
 /// - `examples`: content tagging opens without its built-in example turns.
 /// - `schema-placement`: content tagging describes the schema after the text, not in the system text.
-/// - `choice-scoring`: greedy decoding picks enumeration and Bool values by their first token.
+/// - `choice-scoring`: greedy decoding picks enumeration and Bool values token by token.
+/// - `task-prompts`: classification schemas get the tagger's preamble and the plain schema sketch.
+/// - `sorted-choices`: the prompt lists a field's choices in the schema's order instead of a canonical one.
+/// - `calibration`: choices are not divided by their likelihood for a content-free input.
+/// - `shortlist`: label sets above ``ChoicePoints/maximumCandidates`` are decoded token by token instead of
+///   shortlisted by a beam over their tokens and then scored.
 ///
 /// Everything is on by default; these exist for measurement, not for tuning applications.
-enum QualityLevers {
-    private static let disabled: Set<Substring> = Set(
-        (ProcessInfo.processInfo.environment["FM_DISABLE"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces)[...] })
+struct QualityLevers: Sendable {
+    /// How a candidate value's token log-probabilities combine into its score.
+    enum ChoiceScore: String, Sendable {
+        /// The first token's log-probability (ties broken by the total).
+        case first
+        /// The mean log-probability per token.
+        case mean
+        /// The sum: the log-probability of the whole value.
+        case total
+    }
 
-    static let holdsBackBoundaryTokens = !disabled.contains("holdback")
-    static let usesTaggingExamples = !disabled.contains("examples")
-    static let describesTaggingSchemaInSystemText = !disabled.contains("schema-placement")
-    static let scoresChoices = !disabled.contains("choice-scoring")
+    var holdsBackBoundaryTokens = true
+    var usesTaggingExamples = true
+    var describesTaggingSchemaInSystemText = true
+    var scoresChoices = true
+    var taskAwarePrompts = true
+    var sortsChoices = true
+    var calibratesChoices = true
+    var shortlistsLargeChoiceSets = true
+    var choiceScore = ChoiceScore.total
+
+    /// The levers of this process, from `FM_DISABLE` and `FM_CHOICE_SCORE`.
+    static let current: QualityLevers = {
+        let environment = ProcessInfo.processInfo.environment
+        let disabled = Set((environment["FM_DISABLE"] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        })
+        var levers = QualityLevers()
+        levers.holdsBackBoundaryTokens = !disabled.contains("holdback")
+        levers.usesTaggingExamples = !disabled.contains("examples")
+        levers.describesTaggingSchemaInSystemText = !disabled.contains("schema-placement")
+        levers.scoresChoices = !disabled.contains("choice-scoring")
+        levers.taskAwarePrompts = !disabled.contains("task-prompts")
+        levers.sortsChoices = !disabled.contains("sorted-choices")
+        levers.calibratesChoices = !disabled.contains("calibration")
+        levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
+        if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
+        return levers
+    }()
 }

@@ -127,7 +127,7 @@ struct SequenceDecoder {
             return nil
         }
         trial.fillMask(into: &mask)
-        if QualityLevers.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
+        if QualityLevers.current.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
             tokens.removeLast()
         } else if !trial.accept(token: Int(last)) {
             return nil

@@ -33,6 +33,15 @@ extension GenerationSchema {
     /// The name under which the "any JSON value" shape is defined when a schema needs it.
     package static let anyValueDefinitionName = "GeneratedContent.Any"
 
+    /// The longest string a `maxLength` is enforced up to; a larger maximum generates strings at most this long.
+    package static let maximumEnforcedLength = 256
+
+    /// The magnitude limit of integers without bounds (15 digits, as the grammar writes them).
+    package static let unboundedIntegerLimit = 999_999_999_999_999
+
+    /// The most multiples an integer `multipleOf` lists; beyond it, the ones closest to zero are generated.
+    package static let maximumListedMultiples = 1_024
+
     /// Lowers the schema into the decoder's representation.
     ///
     /// Strings become `.string` (a `constant` is a one-element `.choices`), whole numbers `.integer`, other numbers
@@ -82,35 +91,19 @@ private struct Lowering {
     mutating func lower(_ node: GenerationSchema.Node, at path: String) throws -> SchemaNode {
         switch node {
         case .string(let guides):
-            if let choices = guides.choices {
-                guard !choices.isEmpty else {
-                    throw SchemaLoweringError(code: .unsupportedGuide,
-                                              message: "The string guides at \(path) allow no value.")
-                }
-                return .string(.choices(choices))
-            }
-            if let pattern = guides.pattern {
-                guard let source = pattern.source else {
-                    throw SchemaLoweringError(
-                        code: .unsupportedGuide,
-                        message: "The pattern guide at \(path) has no recoverable source text; use a regex literal "
-                            + "in @Guide, or GenerationGuide._pattern(_:source:).")
-                }
-                return .string(.pattern(source))
-            }
-            return .string(.any)
+            return try lowerString(guides, at: path)
         case .integer(let bounds):
-            let minimum = bounds.minimum.map { Self.integer($0.rounded(.up)) }
-            let maximum = bounds.maximum.map { Self.integer($0.rounded(.down)) }
-            if let minimum, let maximum, minimum > maximum {
-                throw SchemaLoweringError(code: .unsupportedGuide, message: "The range at \(path) allows no integer.")
-            }
-            return .integer(minimum: minimum, maximum: maximum)
+            return try lowerInteger(bounds, at: path)
         case .number(let bounds):
-            if let minimum = bounds.minimum, let maximum = bounds.maximum, minimum > maximum {
+            if bounds.multipleOf != nil { return try lowerInteger(bounds, at: path) }
+            var minimum = bounds.minimum
+            var maximum = bounds.maximum
+            if bounds.isMinimumExclusive, let value = minimum { minimum = Self.decimal(above: value) }
+            if bounds.isMaximumExclusive, let value = maximum { maximum = -Self.decimal(above: -value) }
+            if let minimum, let maximum, minimum > maximum {
                 throw SchemaLoweringError(code: .unsupportedGuide, message: "The range at \(path) allows no number.")
             }
-            return .number(minimum: bounds.minimum, maximum: bounds.maximum)
+            return .number(minimum: minimum, maximum: maximum)
         case .boolean:
             return .boolean
         case .null:
@@ -118,14 +111,21 @@ private struct Lowering {
         case .any:
             usesAnyValue = true
             return .reference(GenerationSchema.anyValueDefinitionName)
+        case .constant(let text):
+            return .literal(text)
         case .array(let array):
             let minimum = max(array.minimumCount ?? 0, 0)
             if let maximum = array.maximumCount, maximum < minimum {
                 throw SchemaLoweringError(code: .unsupportedGuide,
                                           message: "The count guides at \(path) allow no array length.")
             }
-            return .array(items: try lower(array.items, at: path + "[]"), minimumCount: minimum,
-                          maximumCount: array.maximumCount, uniqueItems: false)
+            let items = try lower(array.items, at: path + "[]")
+            if !array.prefixItems.isEmpty {
+                let prefix = try array.prefixItems.enumerated().map { try lower($1, at: "\(path)[\($0)]") }
+                return .tuple(prefix: prefix, items: items, minimumCount: minimum, maximumCount: array.maximumCount)
+            }
+            return .array(items: items, minimumCount: minimum, maximumCount: array.maximumCount,
+                          uniqueItems: array.uniqueItems)
         case .object(let object):
             return .object(properties: try object.properties.map { property in
                 var schema = try lower(property.node, at: "\(path).\(property.name)")
@@ -149,6 +149,111 @@ private struct Lowering {
             return .reference(name)
         }
     }
+
+    private func lowerString(_ guides: GenerationSchema.StringGuides, at path: String) throws -> SchemaNode {
+        if let choices = guides.choices {
+            guard !choices.isEmpty else {
+                throw SchemaLoweringError(code: .unsupportedGuide, message: "The string guides at \(path) allow no value.")
+            }
+            return .string(.choices(choices))
+        }
+        var patterns: [String] = []
+        if let pattern = guides.pattern {
+            guard let source = pattern.source else {
+                throw SchemaLoweringError(
+                    code: .unsupportedGuide,
+                    message: "The pattern guide at \(path) has no recoverable source text; use a regex literal "
+                        + "in @Guide, or GenerationGuide._pattern(_:source:).")
+            }
+            patterns.append(source)
+        }
+        guard guides.hasJSONSchemaGuides else { return patterns.first.map { .string(.pattern($0)) } ?? .string(.any) }
+        for search in guides.searchPatterns {
+            do {
+                patterns.append(try PatternMatcher.wholeMatchSource(searching: search))
+            } catch {
+                throw SchemaLoweringError(code: .unsupportedGuide, message: "The pattern at \(path): \(error.message)")
+            }
+        }
+        if let format = guides.format, let pattern = JSONSchemaFormat.pattern(for: format) { patterns.append(pattern) }
+        let minimum = max(guides.minimumLength ?? 0, 0)
+        // Long maximums are generated as shorter strings: each allowed length costs automaton states.
+        let maximum = guides.maximumLength.map { min($0, max(minimum, GenerationSchema.maximumEnforcedLength)) }
+        if let maximum, maximum < minimum {
+            throw SchemaLoweringError(code: .unsupportedGuide, message: "The length guides at \(path) allow no string.")
+        }
+        return .string(.matching(patterns: patterns, minimumLength: minimum, maximumLength: maximum))
+    }
+
+    /// Integers, and numbers whose `multipleOf` makes them whole (generated as integers).
+    private func lowerInteger(_ bounds: GenerationSchema.NumericBounds, at path: String) throws -> SchemaNode {
+        var minimum = bounds.minimum.map { Self.integer($0.rounded(.up)) }
+        var maximum = bounds.maximum.map { Self.integer($0.rounded(.down)) }
+        if bounds.isMinimumExclusive, let value = bounds.minimum, value == value.rounded() { minimum = minimum.map { $0 &+ 1 } }
+        if bounds.isMaximumExclusive, let value = bounds.maximum, value == value.rounded() { maximum = maximum.map { $0 &- 1 } }
+        if let minimum, let maximum, minimum > maximum {
+            throw SchemaLoweringError(code: .unsupportedGuide, message: "The range at \(path) allows no integer.")
+        }
+        guard let divisor = bounds.multipleOf, divisor != 1 else { return .integer(minimum: minimum, maximum: maximum) }
+        let step: Int
+        if divisor > 0, divisor == divisor.rounded(), divisor < 1e15 {
+            step = Int(divisor)
+        } else if divisor > 0, divisor < 1, (1 / divisor) == (1 / divisor).rounded() {
+            // Every integer is a multiple of 1/n; fractional multiples are not generated.
+            return .integer(minimum: minimum, maximum: maximum)
+        } else {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The multipleOf \(divisor) at \(path) is neither a whole number nor 1/n of one.")
+        }
+        let limit = GenerationSchema.unboundedIntegerLimit
+        let low = Self.ceilingDivision(max(minimum ?? -limit, -limit), step)
+        let high = Self.floorDivision(min(maximum ?? limit, limit), step)
+        guard low <= high else {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide, message: "The range at \(path) holds no multiple of \(step).")
+        }
+        // The multiples closest to zero, when there are too many to list.
+        var factors: [Int] = []
+        let nearest = min(max(0, low), high)
+        var below = nearest - 1
+        var above = nearest
+        while factors.count < GenerationSchema.maximumListedMultiples, below >= low || above <= high {
+            if above <= high, above - nearest <= nearest - below || below < low {
+                factors.append(above)
+                above += 1
+            } else {
+                factors.append(below)
+                below -= 1
+            }
+        }
+        return .anyOf(factors.sorted().map { .literal(String($0 * step)) })
+    }
+
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> Int {
+        let quotient = value / divisor
+        return value % divisor != 0 && value < 0 ? quotient - 1 : quotient
+    }
+
+    private static func ceilingDivision(_ value: Int, _ divisor: Int) -> Int {
+        let quotient = value / divisor
+        return value % divisor != 0 && value > 0 ? quotient + 1 : quotient
+    }
+
+    /// The smallest number the grammar can write (at most its fraction digits) that is greater than `value`.
+    private static func decimal(above value: Double) -> Double {
+        let scale = Self.fractionScale
+        var candidate = ((value * scale).rounded(.down) + 1) / scale
+        // Rounding in the scaling must never let the bound slip to `value` or below.
+        while candidate <= value { candidate = candidate.nextUp }
+        return candidate
+    }
+
+    private static let fractionScale: Double = {
+        var scale = 1.0
+        for _ in 0..<Grammar.Options().maximumFractionDigits { scale *= 10 }
+        return scale
+    }()
 
     /// A whole-valued bound as an `Int`, clamped to `Int`'s range.
     private static func integer(_ value: Double) -> Int {

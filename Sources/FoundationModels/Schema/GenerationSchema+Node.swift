@@ -26,6 +26,9 @@ extension GenerationSchema {
         case anyOf(UnionNode)
         /// The definition with this name (or the root, if it has this name).
         case reference(String)
+        /// Exactly one JSON value, held as its compact JSON text (a JSON Schema `const`, or an `enum` member that
+        /// is not a string).
+        case constant(String)
 
         /// The type name of a named node (structure, enumeration or union).
         package var typeName: String? {
@@ -54,14 +57,27 @@ extension GenerationSchema {
         package var choices: [String]?
         /// Whether `choices` came from a `constant` guide.
         package var isConstant = false
-        /// The pattern the string must match, if any (the last one given wins).
+        /// The pattern the whole string must match, if any (the last one given wins).
         package var pattern: RegexPattern?
+        /// JSON Schema `pattern`s: each must match somewhere in the string (they are not anchored).
+        package var searchPatterns: [String] = []
+        /// The fewest Unicode scalars allowed.
+        package var minimumLength: Int?
+        /// The most Unicode scalars allowed.
+        package var maximumLength: Int?
+        /// A JSON Schema `format` the string follows (one of ``JSONSchemaFormat``'s names).
+        package var format: String?
 
         /// Creates guides.
         package init(choices: [String]? = nil, isConstant: Bool = false, pattern: RegexPattern? = nil) {
             self.choices = choices
             self.isConstant = isConstant
             self.pattern = pattern
+        }
+
+        /// Whether the guides use anything beyond choices and a whole-string pattern.
+        package var hasJSONSchemaGuides: Bool {
+            !searchPatterns.isEmpty || minimumLength != nil || maximumLength != nil || format != nil
         }
     }
 
@@ -71,6 +87,12 @@ extension GenerationSchema {
         package var minimum: Double?
         /// The largest allowed value.
         package var maximum: Double?
+        /// Whether ``minimum`` itself is excluded.
+        package var isMinimumExclusive = false
+        /// Whether ``maximum`` itself is excluded.
+        package var isMaximumExclusive = false
+        /// A positive number every value must be a whole multiple of.
+        package var multipleOf: Double?
 
         /// Creates bounds.
         package init(minimum: Double? = nil, maximum: Double? = nil) {
@@ -87,6 +109,10 @@ extension GenerationSchema {
         package var minimumCount: Int?
         /// The most elements allowed.
         package var maximumCount: Int?
+        /// Schemas of the first elements, position by position; ``items`` applies after them.
+        package var prefixItems: [Node] = []
+        /// Whether every element must differ from the others.
+        package var uniqueItems = false
 
         /// Creates an array node.
         package init(items: Node, minimumCount: Int? = nil, maximumCount: Int? = nil) {
@@ -247,5 +273,13 @@ extension GenerationSchema.NumericBounds {
             }
         }
         return bounds
+    }
+}
+
+extension GenerationSchema.Node {
+    /// The property names of a structure, in order; empty for other nodes.
+    package var propertyNames: [String] {
+        if case .object(let object) = self { return object.properties.map(\.name) }
+        return []
     }
 }

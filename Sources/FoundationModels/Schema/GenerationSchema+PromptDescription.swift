@@ -60,10 +60,16 @@ private struct PromptSketch {
             if let choices = guides.choices {
                 return Self.choices(choices)
             }
+            var text = "string"
             if let source = guides.pattern?.source {
-                return "string matching /\(source)/"
+                text += " matching /\(source)/"
             }
-            return "string"
+            for source in guides.searchPatterns { text += " containing /\(source)/" }
+            if let format = guides.format { text += " (\(format))" }
+            if guides.minimumLength != nil || guides.maximumLength != nil {
+                text += Self.count(guides.minimumLength, guides.maximumLength, unit: "character")
+            }
+            return text
         case .integer(let bounds):
             return "integer" + Self.bounds(bounds)
         case .number(let bounds):
@@ -74,10 +80,19 @@ private struct PromptSketch {
             return "null"
         case .any:
             return "any JSON value"
+        case .constant(let text):
+            return text
         case .array(let array):
-            return "[\(describe(array.items, indent: indent))]" + Self.count(array.minimumCount, array.maximumCount)
+            let elements = array.prefixItems.map { describe($0, indent: indent) } + [describe(array.items, indent: indent)]
+            let list = array.prefixItems.isEmpty ? elements[0] : elements.dropLast().joined(separator: ", ") + ", ..."
+            return "[\(list)]" + Self.count(array.minimumCount, array.maximumCount, unit: "item")
+                + (array.uniqueItems ? " (no repeats)" : "")
         case .object(let object):
-            guard expandNamed else { return mention(object.name) }
+            // Named structures appear by name; a nested structure without a definition (from an imported JSON
+            // Schema) is spelled out in place.
+            guard expandNamed || !definitions.contains(where: { $0.name == object.name }) else {
+                return mention(object.name)
+            }
             guard !object.properties.isEmpty else { return "{}" }
             let inner = indent + "  "
             var lines: [String] = []
@@ -92,7 +107,7 @@ private struct PromptSketch {
         case .enumeration(let enumeration):
             return Self.choices(enumeration.choices)
         case .anyOf(let union):
-            guard expandNamed else { return mention(union.name) }
+            guard expandNamed || !definitions.contains(where: { $0.name == union.name }) else { return mention(union.name) }
             return union.choices.map { describe($0, indent: indent) }.joined(separator: " | ")
         case .reference(let name):
             // Enumerations are short and clearer inline than by name.
@@ -115,16 +130,22 @@ private struct PromptSketch {
 
     private static func bounds(_ bounds: GenerationSchema.NumericBounds) -> String {
         let number = JSONWriter.numberText
+        let step = bounds.multipleOf.map { ", multiple of \(number($0))" } ?? ""
+        if bounds.isMinimumExclusive || bounds.isMaximumExclusive {
+            let low = bounds.minimum.map { (bounds.isMinimumExclusive ? " > " : " >= ") + number($0) } ?? ""
+            let high = bounds.maximum.map { (bounds.isMaximumExclusive ? " < " : " <= ") + number($0) } ?? ""
+            return low + (low.isEmpty || high.isEmpty ? "" : " and") + high + step
+        }
         switch (bounds.minimum, bounds.maximum) {
-        case (let minimum?, let maximum?): return " from \(number(minimum)) to \(number(maximum))"
-        case (let minimum?, nil): return " >= \(number(minimum))"
-        case (nil, let maximum?): return " <= \(number(maximum))"
-        case (nil, nil): return ""
+        case (let minimum?, let maximum?): return " from \(number(minimum)) to \(number(maximum))" + step
+        case (let minimum?, nil): return " >= \(number(minimum))" + step
+        case (nil, let maximum?): return " <= \(number(maximum))" + step
+        case (nil, nil): return step.isEmpty ? "" : " (" + step.dropFirst(2) + ")"
         }
     }
 
-    private static func count(_ minimum: Int?, _ maximum: Int?) -> String {
-        func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+    private static func count(_ minimum: Int?, _ maximum: Int?, unit: String) -> String {
+        func items(_ count: Int) -> String { count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
         switch (minimum, maximum) {
         case (let minimum?, let maximum?) where minimum == maximum: return " (exactly \(items(minimum)))"
         case (let minimum?, let maximum?): return " (\(minimum) to \(items(maximum)))"

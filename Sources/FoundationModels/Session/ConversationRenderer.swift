@@ -20,7 +20,7 @@ struct ConversationRenderer {
         let system = systemText(for: transcript, schema: includeSchema ? schema : nil)
         if !system.isEmpty { messages.append(ChatMessage(role: "system", content: system)) }
         // A fresh tagging conversation opens with the use case's examples (earlier turns already show the way).
-        if model.useCase == .contentTagging, tools.isEmpty, QualityLevers.usesTaggingExamples, let schema,
+        if model.useCase == .contentTagging, tools.isEmpty, QualityLevers.current.usesTaggingExamples, let schema,
            !transcript.contains(where: { if case .response = $0 { true } else { false } }) {
             messages += TaggingExamples.messages(for: schema)
         }
@@ -50,7 +50,7 @@ struct ConversationRenderer {
 
     /// Whether the response schema goes into the system text (content tagging) instead of after the prompt.
     private var describesSchemaInSystemText: Bool {
-        model.useCase == .contentTagging && tools.isEmpty && QualityLevers.describesTaggingSchemaInSystemText
+        model.useCase == .contentTagging && tools.isEmpty && QualityLevers.current.describesTaggingSchemaInSystemText
     }
 
     /// A response as the model wrote it: plain text, JSON, or — in a tool session — `{"response": …}`.
@@ -65,7 +65,9 @@ struct ConversationRenderer {
     /// tagging — the response schema.
     func systemText(for transcript: Transcript, schema: GenerationSchema? = nil) -> String {
         var parts: [String] = []
-        if let preamble = UseCasePrompting.preamble(for: model.useCase) { parts.append(preamble) }
+        if let preamble = UseCasePrompting.preamble(for: model.useCase, schema: schema ?? responseSchema(of: transcript)) {
+            parts.append(preamble)
+        }
         for case .instructions(let instructions) in transcript {
             let text = instructions.description
             if !text.isEmpty { parts.append(text) }

@@ -45,8 +45,12 @@ extension LanguageModelSession {
     /// ```
     ///
     /// - Parameters:
+    ///   - prompt: The prompt to respond to.
+    ///   - type: The type to generate.
     ///   - includeSchemaInPrompt: Describes the schema in the prompt to guide the model (default); turn off
     ///     only when the model already knows the format, for example from examples earlier in the session.
+    ///   - options: How to sample tokens, and the most tokens to generate.
+    /// - Returns: The generated value, with the raw content and the transcript entries the request added.
     @discardableResult
     public nonisolated(nonsending) func respond<Content: Generable>(
         to prompt: Prompt,

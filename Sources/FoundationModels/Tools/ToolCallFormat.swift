@@ -49,7 +49,10 @@ enum ToolCallFormat {
         case .number: return "1.5"
         case .boolean: return "true"
         case .null, .any: return "null"
-        case .array(let array): return "[\(exampleValue(array.items, in: schema, depth: depth + 1))]"
+        case .constant(let text): return text
+        case .array(let array):
+            let elements = array.prefixItems.isEmpty ? [array.items] : array.prefixItems
+            return "[\(elements.map { exampleValue($0, in: schema, depth: depth + 1) }.joined(separator: ","))]"
         case .object(let object):
             let members = object.properties.filter { !$0.isOptional }.map {
                 "\(quoted($0.name)):\(exampleValue($0.node, in: schema, depth: depth + 1))"

@@ -86,10 +86,11 @@ enum ToolTurnSchema {
     private static func rename(_ node: GenerationSchema.Node, names: Set<String>, prefix: String) -> GenerationSchema.Node {
         func name(_ value: String) -> String { names.contains(value) ? prefix + value : value }
         switch node {
-        case .string, .integer, .number, .boolean, .null, .any:
+        case .string, .integer, .number, .boolean, .null, .any, .constant:
             return node
         case .array(var array):
             array.items = rename(array.items, names: names, prefix: prefix)
+            array.prefixItems = array.prefixItems.map { rename($0, names: names, prefix: prefix) }
             return .array(array)
         case .object(var object):
             object.name = name(object.name)

@@ -60,7 +60,8 @@ struct RandomSchemaGenerator {
     mutating func node(depth: Int) -> SchemaNode {
         let roll = Int.random(in: 0..<100, using: &rng)
         if depth >= 3 || roll < 40 { return scalar() }
-        if roll < 60 { return array(depth: depth) }
+        if roll < 54 { return array(depth: depth) }
+        if roll < 60 { return tuple(depth: depth) }
         if roll < 78 { return object(depth: depth) }
         if roll < 90 { return .anyOf((0..<Int.random(in: 2...3, using: &rng)).map { _ in anyOfAlternative(depth: depth + 1) }) }
         if !definitions.isEmpty { return .reference(definitions.keys.sorted().randomElement(using: &rng)!) }
@@ -88,6 +89,16 @@ struct RandomSchemaGenerator {
         return .array(items: items, minimumCount: minimum, maximumCount: maximum, uniqueItems: unique)
     }
 
+    mutating func tuple(depth: Int) -> SchemaNode {
+        let prefix = (0..<Int.random(in: 1...3, using: &rng)).map { _ in node(depth: depth + 1) }
+        let items: SchemaNode? = rng.chance(0.5) ? nil : scalar()
+        let minimum = Int.random(in: 0...prefix.count, using: &rng)
+        let maximum: Int? = rng.chance(0.4) ? nil : minimum + Int.random(in: 0...3, using: &rng)
+        return .tuple(prefix: prefix, items: items, minimumCount: minimum, maximumCount: maximum)
+    }
+
+    static let literals = ["0", "-12.5", "true", "null", #""x\"y""#, "[1,[]]", #"{"k":{"a":false},"b":"é"}"#, "{}"]
+
     private mutating func uniqueFriendlyItem() -> SchemaNode {
         switch Int.random(in: 0..<7, using: &rng) {
         case 0: return .string(.any)
@@ -101,7 +112,7 @@ struct RandomSchemaGenerator {
     }
 
     mutating func scalar() -> SchemaNode {
-        switch Int.random(in: 0..<10, using: &rng) {
+        switch Int.random(in: 0..<12, using: &rng) {
         case 0: return .string(.any)
         case 1: return .string(.choices(Array(Self.words.shuffled(using: &rng).prefix(Int.random(in: 1...5, using: &rng)))))
         case 2: return .string(.pattern(Self.patterns.randomElement(using: &rng)!))
@@ -117,7 +128,15 @@ struct RandomSchemaGenerator {
         case 6: return .null
         case 7: return .string(.any)
         case 8: return .integer(minimum: 0, maximum: Int.random(in: 0...20, using: &rng))
-        default: return .number(minimum: 0, maximum: 1)
+        case 9: return .number(minimum: 0, maximum: 1)
+        case 10: return .literal(Self.literals.randomElement(using: &rng)!)
+        default:
+            let patterns = rng.chance(0.3) ? [] : Array(Self.patterns.shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng)))
+            let minimum = Int.random(in: 0...3, using: &rng)
+            let maximum: Int? = rng.chance(0.3) ? nil : minimum + Int.random(in: 0...6, using: &rng)
+            let node = SchemaNode.string(.matching(patterns: patterns, minimumLength: minimum, maximumLength: maximum))
+            // Random patterns and lengths may exclude each other; keep only satisfiable combinations.
+            return (try? Grammar(compiling: SchemaDocument(root: node))) != nil ? node : .string(.any)
         }
     }
 }

@@ -26,6 +26,16 @@ struct SchemaValidator {
                     ? nil : "\(path): \(text) not among choices"
             case .pattern(let pattern):
                 return PatternOracle.matches(pattern, text) ? nil : "\(path): \(text.debugDescription) does not match /\(pattern)/"
+            case .matching(let patterns, let minimumLength, let maximumLength):
+                let length = text.unicodeScalars.count
+                if length < minimumLength { return "\(path): \(text.debugDescription) shorter than \(minimumLength)" }
+                if let maximumLength, length > maximumLength {
+                    return "\(path): \(text.debugDescription) longer than \(maximumLength)"
+                }
+                for pattern in patterns where !PatternOracle.matches(pattern, text) {
+                    return "\(path): \(text.debugDescription) does not match /\(pattern)/"
+                }
+                return nil
             }
         case .integer(let minimum, let maximum):
             guard case .number(let text, let number) = value else { return "\(path): expected integer" }
@@ -54,6 +64,20 @@ struct SchemaValidator {
                 if uniqueItems, elements[..<index].contains(element) { return "\(path)[\(index)]: duplicate \(element)" }
             }
             return nil
+        case .tuple(let prefix, let items, let minimumCount, let maximumCount):
+            guard case .array(let elements) = value else { return "\(path): expected array" }
+            if elements.count < minimumCount { return "\(path): \(elements.count) < \(minimumCount) items" }
+            if let maximumCount, elements.count > maximumCount { return "\(path): \(elements.count) > \(maximumCount) items" }
+            for (index, element) in elements.enumerated() {
+                guard let schema = index < prefix.count ? prefix[index] : items else {
+                    return "\(path): \(elements.count) items but only \(prefix.count) positions"
+                }
+                if let problem = violation(element, schema, path: "\(path)[\(index)]", depth: depth + 1) { return problem }
+            }
+            return nil
+        case .literal(let text):
+            guard let expected = try? StrictJSONParser.parse(Array(text.utf8)) else { return "\(path): bad literal \(text)" }
+            return value == expected ? nil : "\(path): \(value) is not \(text)"
         case .object(let properties):
             guard case .object(let members) = value else { return "\(path): expected object" }
             var memberIndex = 0

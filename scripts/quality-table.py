@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Turns the per-file reports of scripts/quality.sh into one Markdown table."""
+import datetime
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+
+work, models, data, limit = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
+
+
+def load(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+
+
+def seconds(path):
+    try:
+        return float(open(path).read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def summary(report):
+    """The headline numbers: accuracy / macro-F1 per field, or tag P/R/F1; and constant fields."""
+    if report is None:
+        return "—", []
+    parts, constant = [], []
+    for field in report.get("fields", []):
+        parts.append(f"{field['field']} {100 * field['accuracy']:.1f} / {100 * field['macroF1']:.1f}")
+        predicted = {guess for row in field["confusion"].values() for guess in row}
+        if len(predicted) <= 1:
+            constant.append(field["field"])
+    if report.get("set"):
+        s = report["set"]
+        parts.append(f"P {100 * s['precision']:.1f} R {100 * s['recall']:.1f} F1 {100 * s['f1']:.1f}")
+    if report.get("failures"):
+        parts.append(f"{report['failures']} failed")
+    return "; ".join(parts), constant
+
+
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.machine())
+print("# Answer quality: ours against the same model under llama-server\n")
+print(f"{datetime.date.today().isoformat()} · commit {commit} · {os.cpu_count()} cores, {cpu} · "
+      f"greedy · examples per file: {limit} · data: `{data}`\n")
+print("Each cell: accuracy / macro-F1 per field (%), or tag precision / recall / F1; then wall seconds for the file. "
+      "The anchor is llama.cpp's `llama-server` from the same source, `response_format: json_schema` with the same "
+      "schema, one request per text, greedy.\n")
+print("| file | model | ours | s | anchor | s |")
+print("|---|---|---|---|---|---|")
+notes = []
+for path in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
+    name = os.path.basename(path)[:-6]
+    for model in models:
+        ours, constant = summary(load(f"{work}/{model}-{name}-ours.json"))
+        anchor, _ = summary(load(f"{work}/{model}-{name}-anchor.json"))
+        ours_s = seconds(f"{work}/{model}-{name}-ours.seconds")
+        anchor_s = seconds(f"{work}/{model}-{name}-anchor.seconds")
+        fmt = lambda value: "—" if value is None else f"{value:.0f}"
+        print(f"| {name} | {model} | {ours} | {fmt(ours_s)} | {anchor} | {fmt(anchor_s)} |")
+        if constant:
+            notes.append(f"{model} on {name}: constant prediction in {', '.join(constant)}")
+if notes:
+    print("\nFields that predicted one constant value: " + "; ".join(notes) + ".")

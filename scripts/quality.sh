@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `make quality`: answer quality on every labelled file of the development data, for each catalogue model,
+# next to the same model under llama.cpp's own llama-server with `response_format: json_schema` — the
+# anchor, built from the same pinned source and started on 127.0.0.1 by this script. Both sides are scored
+# by the same code (`fm eval`, `fm eval --predictions`). Prints one table and writes it to
+# benchmarks/quality.md with the date, machine and commit.
+#
+#   MODELS="tiny small medium"   catalogue models to run
+#   DATA=../shared/eval/dev       directory of labelled JSONL files
+#   LIMIT=N                       only the first N examples of each file
+#   ANCHOR=0                      skip the llama-server anchor
+#   FM_EVAL_ARGS="..."            extra `fm eval` arguments for our side (e.g. --examples FILE --shots 4)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODELS=${MODELS:-"tiny small medium"}
+DATA=${DATA:-../shared/eval/dev}
+LIMIT=${LIMIT:-}
+ANCHOR=${ANCHOR:-1}
+FM=.build/release/fm
+[[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
+# shellcheck disable=SC2086
+$FM model install --quiet $MODELS
+SERVER=""
+if [[ $ANCHOR == 1 ]]; then SERVER=$(scripts/install-llama-server.sh); fi
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
+LIMIT_ARGS=()
+[[ -n $LIMIT ]] && LIMIT_ARGS=(--limit "$LIMIT")
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+for model in $MODELS; do
+    path=$($FM model path "$model")
+    if [[ $ANCHOR == 1 ]]; then
+        port=$(free_port)
+        "$SERVER" -m "$path" --host 127.0.0.1 --port "$port" -c 4096 -t "$(nproc)" -np 1 --no-webui \
+            >"$WORK/server-$model.log" 2>&1 &
+        SERVER_PID=$!
+        for _ in $(seq 1 120); do
+            curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+            sleep 1
+        done
+    fi
+    for file in "$DATA"/*.jsonl; do
+        name=$(basename "$file" .jsonl)
+        echo "[quality] $model $name" >&2
+        start=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
+        end=$(date +%s.%N)
+        python3 -c "print(round($end - $start, 1))" >"$WORK/$model-$name-ours.seconds"
+        if [[ $ANCHOR == 1 ]]; then
+            $FM eval "$file" --print-schema "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
+            python3 scripts/anchor-eval.py "http://127.0.0.1:$port" "$file" "$WORK/$name.schema.json" \
+                "$WORK/$model-$name-anchor.jsonl" ${LIMIT:+"$LIMIT"} >"$WORK/$model-$name-anchor.seconds"
+            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${LIMIT_ARGS[@]}" \
+                >"$WORK/$model-$name-anchor.json"
+        fi
+    done
+    if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
+done
+
+python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" | tee benchmarks/quality.md
