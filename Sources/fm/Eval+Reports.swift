@@ -11,6 +11,7 @@ extension FM.Eval {
         if runs != nil, let temperature = tagging.temperature, temperature <= 0 {
             throw ValidationError("--runs samples at --temperature, which must then be positive.")
         }
+        if runs != nil, predictions != nil { throw ValidationError("--runs runs the model; it cannot score --predictions.") }
         if let html { try ReportFile.validate(html, option: "--html") }
     }
 
@@ -34,10 +35,15 @@ extension FM.Eval {
             }
             stability = result
         }
+        try writeHTML(examples: examples, predictions: predictions, report: report, model: configuration.model.modelURL.path,
+                      schema: configuration.schema, decoding: Self.describe(configuration.options), stability: stability)
+    }
+
+    /// Writes the HTML report when `--html` asks for one.
+    func writeHTML(examples: [LabelledExample], predictions: [LabelledExample.Gold?], report: EvaluationReport, model: String,
+                   schema: GenerationSchema, decoding: String, stability: StabilityReport? = nil) throws {
         guard let html else { return }
-        let summary = EvaluationPage.Summary(
-            dataFile: file, model: configuration.model.modelURL.path, schema: configuration.schema.jsonSchemaString,
-            decoding: Self.describe(configuration.options))
+        let summary = EvaluationPage.Summary(dataFile: file, model: model, schema: schema.jsonSchemaString, decoding: decoding)
         let page = EvaluationPage(summary: summary, examples: examples, predictions: predictions, report: report, stability: stability)
         try ReportFile.write(page.html, to: html)
     }

@@ -59,12 +59,40 @@ struct ReportCommandTests {
             (["eval", input.path, "--runs", "3", "--temperature", "0"], "--temperature"),
             (["eval", input.path, "--html", directory.path + "/missing/report.html"], "no directory"),
             (["stats", input.path, "--html", directory.path + "/missing/stats.html"], "no directory"),
+            (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+    }
+
+    @Test func evalReportsRecordedPredictions() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("gold.jsonl")
+        try Data("""
+            {"id":"1","text":"one","label":{"topic":"billing","urgent":"true"}}
+            {"id":"2","text":"two","label":{"topic":"login","urgent":"false"}}
+            {"id":"3","text":"three","label":{"topic":"bug","urgent":"false"}}
+
+            """.utf8).write(to: input)
+        let results = directory.appendingPathComponent("results.jsonl")
+        try Data("""
+            {"id":"1","text":"one","result":{"topic":"billing","urgent":true}}
+            {"id":"2","text":"two","result":{"topic":"bug","urgent":false}}
+
+            """.utf8).write(to: results)
+        let html = directory.appendingPathComponent("report.html")
+        let result = try Self.run(["eval", input.path, "--predictions", results.path, "--html", html.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let (facts, _) = try await Self.render(html, name: "cli-eval-predictions")
+        #expect(facts.sections == ["scores", "field-0", "field-1", "misclassified"])
+        #expect(facts.heatmaps.map(\.rowLabels) == [["billing", "bug", "login"], ["false", "true"]])
+        #expect(facts.heatmaps.map(\.cells) == [9, 4])
+        #expect(facts.values["failure-count"] == "1", "record 3 has no result")
+        #expect(facts.misclassifiedRows == 2)
     }
 
     @Test func evalWritesAReportWithTheStabilityExperiment() async throws {
