@@ -1,6 +1,9 @@
 import Foundation
 
 extension StabilityReport {
+    /// The most unstable inputs the text lists one by one.
+    static let largestTextListing = 20
+
     /// A human-readable summary: one row per condition, then how many inputs had 1, 2, … distinct answers.
     public var tableText: String {
         func percent(_ value: Double) -> String { String(format: "%5.1f%%", value * 100) }
@@ -22,6 +25,18 @@ extension StabilityReport {
         for result in conditions {
             let histogram = result.histogram(runs: columns)
             lines.append(pad(result.condition.name, width) + histogram.map { pad(String($0), 7) }.joined())
+        }
+        let unstable = unstableInputs
+        if !unstable.isEmpty {
+            lines.append("")
+            lines.append("distinct answers of the inputs with more than one (columns in the order above):")
+            let idWidth = min(24, max(4, unstable.map(\.id.count).max() ?? 4) + 2)
+            for input in unstable.prefix(Self.largestTextListing) {
+                lines.append("  " + pad(input.id, idWidth) + input.answers.map { pad(String(Set($0).count), 4) }.joined())
+            }
+            if unstable.count > Self.largestTextListing {
+                lines.append("  … \(unstable.count - Self.largestTextListing) more (every input is in --json and --html)")
+            }
         }
         return lines.joined(separator: "\n")
     }

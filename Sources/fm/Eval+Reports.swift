@@ -11,7 +11,8 @@ extension FM.Eval {
         if runs != nil, let temperature = tagging.temperature, temperature <= 0 {
             throw ValidationError("--runs samples at --temperature, which must then be positive.")
         }
-        if let html { try validateOutputPath(html, option: "--html") }
+        if runs != nil, predictions != nil { throw ValidationError("--runs runs the model; it cannot score --predictions.") }
+        if let html { try ReportFile.validate(html, option: "--html") }
     }
 
     /// Runs the stability experiment when asked, prints it, and writes the HTML report when asked.
@@ -34,12 +35,17 @@ extension FM.Eval {
             }
             stability = result
         }
+        try writeHTML(examples: examples, predictions: predictions, report: report, model: configuration.model.modelURL.path,
+                      schema: configuration.schema, decoding: Self.describe(configuration.options), stability: stability)
+    }
+
+    /// Writes the HTML report when `--html` asks for one.
+    func writeHTML(examples: [LabelledExample], predictions: [LabelledExample.Gold?], report: EvaluationReport, model: String,
+                   schema: GenerationSchema, decoding: String, stability: StabilityReport? = nil) throws {
         guard let html else { return }
-        let summary = EvaluationPage.Summary(
-            dataFile: file, model: configuration.model.modelURL.path, schema: configuration.schema.jsonSchemaString,
-            decoding: Self.describe(configuration.options))
+        let summary = EvaluationPage.Summary(dataFile: file, model: model, schema: schema.jsonSchemaString, decoding: decoding)
         let page = EvaluationPage(summary: summary, examples: examples, predictions: predictions, report: report, stability: stability)
-        try writePage(page.html, to: html)
+        try ReportFile.write(page.html, to: html)
     }
 
     /// How options decode, in words.
@@ -47,23 +53,4 @@ extension FM.Eval {
         guard let temperature = options.temperature, temperature > 0, options.samplingMode != .greedy else { return "greedy" }
         return "sampled at temperature \(temperature)"
     }
-}
-
-/// Fails when `path`'s directory does not exist, before any model time is spent.
-func validateOutputPath(_ path: String, option: String) throws {
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw ValidationError("\(option): no directory \(directory).")
-    }
-}
-
-/// Writes an HTML page, saying so on stderr.
-func writePage(_ html: String, to path: String) throws {
-    do {
-        try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
-    }
-    FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
 }

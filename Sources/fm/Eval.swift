@@ -61,7 +61,11 @@ extension FM {
                 return
             }
             if let predictions {
-                try report(EvaluationReport(gold: examples.map(\.gold), predictions: try Self.predictions(in: predictions, for: examples)))
+                let scored = try Self.predictions(in: predictions, for: examples)
+                let report = EvaluationReport(gold: examples.map(\.gold), predictions: scored)
+                try self.report(report)
+                try writeHTML(examples: examples, predictions: scored, report: report, model: "results read from \(predictions)",
+                              schema: schema, decoding: "as recorded")
                 return
             }
             let configuration = TaggingConfiguration(

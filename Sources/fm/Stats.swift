@@ -23,7 +23,7 @@ extension FM {
         func validate() throws {
             if top <= 0 { throw ValidationError("--top must be positive.") }
             for file in files where !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
-            if let html { try validateOutputPath(html, option: "--html") }
+            if let html { try ReportFile.validate(html, option: "--html") }
         }
 
         func run() async throws {
@@ -34,7 +34,7 @@ extension FM {
                 for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
             }
             print(statistics.text(limit: top))
-            if let html { try writePage(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
+            if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
         }
     }
 }

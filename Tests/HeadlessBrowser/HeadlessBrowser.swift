@@ -113,6 +113,7 @@ public final class HeadlessBrowser: Sendable {
         guard status == 0 else {
             closeDescriptor(commandWrite)
             closeDescriptor(replyRead)
+            try? FileManager.default.removeItem(at: profile)
             throw Failure(message: "Cannot start \(path): \(String(cString: strerror(status)))")
         }
         processID = pid

@@ -173,8 +173,12 @@ public struct EvaluationPage: Sendable {
         let bars = BarChart(
             series: [("precision", ColorRamp.series(0)), ("recall", ColorRamp.series(1))],
             rows: scores.map { BarChart.Row(label: $0.label, values: [$0.precision, $0.recall]) }, isPercent: true)
-        let content = HTMLPage.cards([("accuracy", Markup.percent(field.accuracy)), ("macro-F1", Markup.percent(field.macroF1)),
-                                      ("examples", String(field.count)), ("labels", String(field.labels.count))])
+        // With one field its scores are the page's headline scores, shown once above.
+        var cards: [(name: String, value: String)] = [("examples", String(field.count)), ("labels", String(field.labels.count))]
+        if report.fields.count > 1 || report.set != nil {
+            cards.insert(contentsOf: [("accuracy", Markup.percent(field.accuracy)), ("macro-F1", Markup.percent(field.macroF1))], at: 0)
+        }
+        let content = HTMLPage.cards(cards)
             + "<div class=\"charts\">"
             + HTMLPage.figure(heatmap.svg(caption: "Confusion matrix of \(field.field)"), caption: caption, classes: "confusion")
             + HTMLPage.figure(bars.svg(caption: "Precision and recall per label of \(field.field)"),
@@ -188,8 +192,10 @@ public struct EvaluationPage: Sendable {
 
     private func setSection(_ set: EvaluationReport.SetScore) -> String {
         let title = isFreeTags ? "Free tags" : "Multi-label"
-        var content = HTMLPage.cards([("precision", Markup.percent(set.precision)), ("recall", Markup.percent(set.recall)),
-                                      ("F1", Markup.percent(set.f1)), ("examples", String(set.count))])
+        let goldTags = Set(set.hits.keys).union(set.misses.keys).count
+        let predictedTags = Set(set.hits.keys).union(set.extras.keys).count
+        var content = HTMLPage.cards([("examples", String(set.count)), ("distinct gold tags", String(goldTags)),
+                                      ("distinct predicted tags", String(predictedTags))])
         content += "<p class=\"note\">Tags are compared normalised: lowercase, hyphens and underscores as spaces.</p>"
         let scores = Array(set.tagScores.prefix(30))
         let bars = BarChart(

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+/// Where `--html` reports go.
+enum ReportFile {
+    /// Fails when `path`'s directory does not exist, before any model time is spent.
+    static func validate(_ path: String, option: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(option): no directory \(directory).")
+        }
+    }
+
+    /// Writes a page, saying so on stderr.
+    static func write(_ html: String, to path: String) throws {
+        do {
+            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import FoundationModels
+import HeadlessBrowser
+import Testing
+
+/// `fm eval --html --runs` and `fm stats --html` end to end: the real default model tags, the real `fm` binary
+/// writes the pages, and headless Chromium renders them.
+@Suite("HTML reports of fm eval and fm stats with the real default model", .serialized, .timeLimit(.minutes(20)))
+struct ReportCommandTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = arguments
+        let output = Pipe()
+        // Standard error goes to a file, so neither stream can fill up while the other is read.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fm-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errors = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errors.close()
+        let stderr = (try? Data(contentsOf: errorFile)) ?? Data()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-report-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func render(_ file: URL, name: String) async throws -> (PageFacts, HeadlessBrowser.Rendering) {
+        let browser = try HeadlessBrowser()
+        do {
+            let rendering = try await browser.render(file, evaluating: PageFacts.expression)
+            await browser.close()
+            try HeadlessBrowser.save(screenshot: rendering.screenshot, name: name)
+            #expect(rendering.consoleErrors.isEmpty, "\(rendering.consoleErrors)")
+            #expect(rendering.requests.isEmpty, "\(rendering.requests)")
+            #expect(HeadlessBrowser.pngSize(rendering.screenshot) != nil)
+            return (try PageFacts(rendering.value), rendering)
+        } catch {
+            await browser.close()
+            throw error
+        }
+    }
+
+    @Test func badReportOptionsFailBeforeTheModelRuns() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl")
+        try Data(#"{"id":"a","text":"hello","label":"ham"}"#.utf8).write(to: input)
+        let cases: [([String], String)] = [
+            (["eval", input.path, "--runs", "1"], "--runs must be between 2 and 100"),
+            (["eval", input.path, "--runs", "3", "--temperature", "0"], "--temperature"),
+            (["eval", input.path, "--html", directory.path + "/missing/report.html"], "no directory"),
+            (["stats", input.path, "--html", directory.path + "/missing/stats.html"], "no directory"),
+            (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Self.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func evalReportsRecordedPredictions() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("gold.jsonl")
+        try Data("""
+            {"id":"1","text":"one","label":{"topic":"billing","urgent":"true"}}
+            {"id":"2","text":"two","label":{"topic":"login","urgent":"false"}}
+            {"id":"3","text":"three","label":{"topic":"bug","urgent":"false"}}
+
+            """.utf8).write(to: input)
+        let results = directory.appendingPathComponent("results.jsonl")
+        try Data("""
+            {"id":"1","text":"one","result":{"topic":"billing","urgent":true}}
+            {"id":"2","text":"two","result":{"topic":"bug","urgent":false}}
+
+            """.utf8).write(to: results)
+        let html = directory.appendingPathComponent("report.html")
+        let result = try Self.run(["eval", input.path, "--predictions", results.path, "--html", html.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let (facts, _) = try await Self.render(html, name: "cli-eval-predictions")
+        #expect(facts.sections == ["scores", "field-0", "field-1", "misclassified"])
+        #expect(facts.heatmaps.map(\.rowLabels) == [["billing", "bug", "login"], ["false", "true"]])
+        #expect(facts.heatmaps.map(\.cells) == [9, 4])
+        #expect(facts.values["failure-count"] == "1", "record 3 has no result")
+        #expect(facts.misclassifiedRows == 2)
+    }
+
+    @Test func evalWritesAReportWithTheStabilityExperiment() async throws {
+        _ = DefaultModel.model
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("sms.jsonl")
+        try Data("""
+            {"id":"a","text":"WINNER!! You have won a free cruise. Call 09061701461 now to claim your prize.","label":"spam"}
+            {"id":"b","text":"Are we still meeting for lunch at noon tomorrow?","label":"ham"}
+
+            """.utf8).write(to: input)
+        let html = directory.appendingPathComponent("report.html")
+        let result = try Self.run(["eval", input.path, "--runs", "2", "--seed", "7", "--html", html.path, "--json", "--no-cache"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        try #require(lines.count == 2, "the evaluation, then the stability experiment: \(result.stdout)")
+        let stability = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(stability["runs"] as? Int == 2)
+        let conditions = try #require(stability["conditions"] as? [[String: Any]])
+        #expect(conditions.count == 4)
+        for condition in conditions {
+            let distinct = try #require(condition["distinctAnswers"] as? [Int])
+            #expect(distinct.count == 2)
+            #expect(distinct.allSatisfy { (1...2).contains($0) }, "two runs give one or two answers: \(distinct)")
+        }
+        #expect(Set(conditions.compactMap { ($0["condition"] as? [String: Any])?["useCase"] as? String }) == ["contentTagging", "general"])
+
+        let (facts, _) = try await Self.render(html, name: "cli-eval")
+        #expect(facts.sections == ["scores", "field-0", "stability", "misclassified"])
+        let heatmap = try #require(facts.heatmaps.first)
+        #expect(heatmap.rowLabels == ["ham", "spam"], "the schema's labels are the data's")
+        #expect(heatmap.cells == 4)
+        #expect(heatmap.counts.reduce(0, +) + Int(facts.values["failure-count"] ?? "0")! == 2)
+        #expect(facts.stabilityRows == 4)
+        #expect(facts.values["example-count"] == "2")
+    }
+
+    @Test func statsWritesAReportWithTheTextOutputsTags() async throws {
+        _ = DefaultModel.model
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("news.jsonl")
+        try Data("""
+            {"id":"1","date":"2021-03-02","text":"The city council approved a new budget for public parks and playgrounds."}
+            {"id":"2","date":"2021-03-20","text":"Our football team won the championship after a dramatic penalty shootout."}
+            {"id":"3","date":"2021-05-11","text":"A new study links daily walking to better sleep and lower stress."}
+
+            """.utf8).write(to: input)
+        // One list field keeps the model's work (and the test) short.
+        let schema = directory.appendingPathComponent("topics.json")
+        try Data(#"{"type":"object","properties":{"topics":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["topics"]}"#.utf8)
+            .write(to: schema)
+        let tags = directory.appendingPathComponent("tags.jsonl")
+        let tagged = try Self.run(["tag", "--file", input.path, "--schema", schema.path, "--output", tags.path, "--no-cache"])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        let html = directory.appendingPathComponent("stats.html")
+        let stats = try Self.run(["stats", tags.path, "--html", html.path, "--top", "20"])
+        try #require(stats.status == 0, "\(stats.stderr)")
+        // The tags the text output lists, per line `  <count>\t<tag>`.
+        let textTags = Set(stats.stdout.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            return parts.count == 2 && !parts[1].contains(" + ") ? String(parts[1]) : nil
+        })
+
+        let (facts, _) = try await Self.render(html, name: "cli-stats")
+        #expect(facts.values["record-count"] == "3")
+        for bars in facts.bars {
+            #expect(Set(bars.labels).isSubset(of: textTags), "the page groups tags as the text does: \(bars.labels) vs \(textTags)")
+        }
+        let topics = Set(facts.bars.flatMap(\.labels))
+        #expect(!topics.isEmpty)
+        if let heatmap = facts.heatmaps.first {
+            #expect(heatmap.cells == heatmap.rowLabels.count * heatmap.rowLabels.count)
+            #expect(Set(heatmap.rowLabels).isSubset(of: textTags))
+        } else {
+            #expect(facts.sections == ["frequency", "trends"], "no co-occurrence only when no record has two list tags")
+        }
+        let records = try #require(facts.lines.first)
+        #expect(records.points == 3, "March, April (none) and May 2021")
+        #expect(records.xLabels.first == "2021-03")
+    }
+}
