@@ -3,12 +3,14 @@
 # next to the same model under llama.cpp's own llama-server with `response_format: json_schema` — the
 # anchor, built from the same pinned source and started on 127.0.0.1 by this script. Both sides are scored
 # by the same code (`fm eval`, `fm eval --predictions`). Prints one table and writes it to
-# benchmarks/quality.md with the date, machine and commit.
+# benchmarks/quality.md with the date, machine and commit. Each of our runs also writes its HTML report
+# (`fm eval --html`) to .build/quality/MODEL-FILE.html.
 #
 #   MODELS="tiny small medium"   catalogue models to run
 #   DATA=../shared/eval/dev       directory of labelled JSONL files
 #   LIMIT=N                       only the first N examples of each file
 #   ANCHOR=0                      skip the llama-server anchor
+#   FM_THREADS=N                 CPU threads for both sides (default: every core)
 #   FM_EVAL_ARGS="..."            extra `fm eval` arguments for our side (e.g. --examples FILE --shots 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,8 @@ SERVER=""
 if [[ $ANCHOR == 1 ]]; then SERVER=$(scripts/install-llama-server.sh); fi
 
 WORK=$(mktemp -d)
+REPORTS=.build/quality
+mkdir -p "$REPORTS"
 trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 LIMIT_ARGS=()
 [[ -n $LIMIT ]] && LIMIT_ARGS=(--limit "$LIMIT")
@@ -34,7 +38,7 @@ for model in $MODELS; do
     path=$($FM model path "$model")
     if [[ $ANCHOR == 1 ]]; then
         port=$(free_port)
-        "$SERVER" -m "$path" --host 127.0.0.1 --port "$port" -c 4096 -t "$(nproc)" -np 1 --no-webui \
+        "$SERVER" -m "$path" --host 127.0.0.1 --port "$port" -c 4096 -t "${FM_THREADS:-$(nproc)}" -np 1 --no-webui \
             >"$WORK/server-$model.log" 2>&1 &
         SERVER_PID=$!
         for _ in $(seq 1 120); do
@@ -47,7 +51,8 @@ for model in $MODELS; do
         echo "[quality] $model $name" >&2
         start=$(date +%s.%N)
         # shellcheck disable=SC2086
-        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
+        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" \
+            --html "$REPORTS/$model-$name.html" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
         end=$(date +%s.%N)
         python3 -c "print(round($end - $start, 1))" >"$WORK/$model-$name-ours.seconds"
         if [[ $ANCHOR == 1 ]]; then

@@ -7,7 +7,7 @@ import Synchronization
 /// A small model prefers some labels whatever the text — the first listed, the shortest, the most common in
 /// its training data. Scoring every candidate once for content-free inputs under the same instructions and
 /// schema, and subtracting those log-probabilities from the real ones, leaves what the text itself adds.
-/// Tables are computed once per model, schema and conversation prefix, and cached in ``LoadedModel``.
+/// Tables are computed once per model, schema and instructions, and cached in ``LoadedModel``.
 struct ChoiceCalibration: Sendable {
     /// Inputs that carry no content; their scores are averaged.
     static let contentFreeTexts = ["N/A", "[MASK]", "..."]

@@ -108,14 +108,19 @@ package final class Engine: Sendable {
 
     // MARK: Calibration
 
-    /// The calibration table for a job: cached per model, constraint and conversation before the text, else
-    /// computed now by running the job on each content-free input and recording every choice's scores.
+    /// The calibration table for a job: cached per model, constraint and instructions, else computed now by
+    /// running the job on each content-free input and recording every choice's scores.
+    ///
+    /// The content-free runs see the instructions (the leading system messages) and not the turns between
+    /// them and the text: few-shot examples picked per text would otherwise make every text pay for three
+    /// more generations, and the cache would grow by one table per text.
     ///
     /// The content-free runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
     func calibration(for job: GenerationJob) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
-        let prefix = job.messages.dropLast().map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
+        let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
+        let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
         let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)"
         if let cached = model.calibration(forKey: key) { return cached }
         let task = calibrating.withLock { tasks in
@@ -124,7 +129,7 @@ package final class Engine: Sendable {
                 var calibration = ChoiceCalibration()
                 for (runs, text) in ChoiceCalibration.contentFreeTexts.enumerated() {
                     var contentFree = job
-                    contentFree.messages[contentFree.messages.count - 1].content = text
+                    contentFree.messages = instructions + [ChatMessage(role: "user", content: text)]
                     contentFree.maximumTokens = nil
                     let recorder = CalibrationRecorder()
                     contentFree.recorder = recorder

@@ -106,7 +106,7 @@ public final class LlamaModel: @unchecked Sendable {
     /// - Parameters:
     ///   - contextLength: Tokens the context holds (prompt and response together).
     ///   - batchSize: The most tokens one `llama_decode` call evaluates; longer prompts are prefilled in chunks.
-    ///   - threads: CPU threads; `nil` uses every core.
+    ///   - threads: CPU threads; `nil` uses ``LlamaThreads/processDefault`` (`FM_THREADS`, else every core).
     ///   - sequences: Independent sequences decoded together in one batch.
     public func makeContext(
         contextLength: Int,
@@ -118,7 +118,7 @@ public final class LlamaModel: @unchecked Sendable {
             model: self,
             contextLength: contextLength,
             batchSize: batchSize,
-            threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            threads: threads ?? LlamaThreads.processDefault,
             sequences: sequences
         )
     }
