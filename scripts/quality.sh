@@ -63,7 +63,7 @@ for model in $MODELS; do
                 >"$WORK/$model-$name-anchor.json"
         fi
     done
-    if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
+    if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
 done
 
 python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" | tee benchmarks/quality.md

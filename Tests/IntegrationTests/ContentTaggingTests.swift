@@ -3,7 +3,7 @@ import FoundationModels
 @testable import SeedTypes
 import Testing
 
-/// The `.contentTagging` use case with the real default model, on the seed article's examples.
+/// The `.contentTagging` use case with the real default model, on the example texts of Apple's content-tagging guide.
 @Suite("Content tagging with the real default model", .serialized, .timeLimit(.minutes(10)))
 struct ContentTaggingTests {
     static let tagger = SystemLanguageModel(useCase: .contentTagging)

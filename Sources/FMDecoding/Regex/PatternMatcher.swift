@@ -34,16 +34,9 @@ package struct PatternMatcher: Sendable {
         try self.init(pattern: Self.wholeMatchSource(searching: pattern))
     }
 
-    /// The whole-match pattern equivalent to a search pattern: each top-level branch without a leading `^` may be
-    /// preceded by anything, each without a trailing `$` followed by anything.
-    ///
-    /// ```swift
-    /// try PatternMatcher.wholeMatchSource(searching: "^a|b")  // (?:(?:a)[\s\S]*|[\s\S]*(?:b)[\s\S]*)
-    /// ```
-    ///
-    /// - Throws: ``GrammarError`` for syntax the decoder does not support or a malformed pattern.
-    package static func wholeMatchSource(searching pattern: String) throws(GrammarError) -> String {
-        let scalars = Array(pattern.unicodeScalars)
+    /// The branches of a pattern's top-level alternation (`a|(b|c)` → `a`, `(b|c)`): `|` outside groups and
+    /// character classes, escapes skipped. A pattern without one is a single branch.
+    package static func topLevelBranches(_ scalars: [Unicode.Scalar]) -> [ArraySlice<Unicode.Scalar>] {
         var branches: [ArraySlice<Unicode.Scalar>] = []
         var start = 0
         var depth = 0
@@ -64,6 +57,19 @@ package struct PatternMatcher: Sendable {
             index += 1
         }
         branches.append(scalars[start..<min(index, scalars.count)])
+        return branches
+    }
+
+    /// The whole-match pattern equivalent to a search pattern: each top-level branch without a leading `^` may be
+    /// preceded by anything, each without a trailing `$` followed by anything.
+    ///
+    /// ```swift
+    /// try PatternMatcher.wholeMatchSource(searching: "^a|b")  // (?:(?:a)[\s\S]*|[\s\S]*(?:b)[\s\S]*)
+    /// ```
+    ///
+    /// - Throws: ``GrammarError`` for syntax the decoder does not support or a malformed pattern.
+    package static func wholeMatchSource(searching pattern: String) throws(GrammarError) -> String {
+        let branches = topLevelBranches(Array(pattern.unicodeScalars))
         let anything = #"[\s\S]*"#
         let converted = branches.map { branch -> String in
             var body = branch

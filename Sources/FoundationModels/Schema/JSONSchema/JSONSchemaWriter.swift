@@ -1,3 +1,5 @@
+import FMDecoding
+
 /// Writes schema nodes as JSON Schema objects.
 struct JSONSchemaWriter {
     /// The root's name; references to it are written as `#`.
@@ -93,29 +95,11 @@ struct JSONSchemaWriter {
     static func anchored(_ source: String) -> String {
         let scalars = Array(source.unicodeScalars)
         let trailingBackslashes = scalars.dropLast().reversed().prefix { $0 == "\\" }.count
-        if scalars.first == "^", scalars.last == "$", trailingBackslashes % 2 == 0, !hasTopLevelAlternation(scalars) {
+        if scalars.first == "^", scalars.last == "$", trailingBackslashes % 2 == 0,
+            PatternMatcher.topLevelBranches(scalars).count == 1 {
             return source
         }
         return "^(?:\(source))$"
-    }
-
-    private static func hasTopLevelAlternation(_ scalars: [Unicode.Scalar]) -> Bool {
-        var depth = 0
-        var inClass = false
-        var index = 0
-        while index < scalars.count {
-            switch scalars[index] {
-            case "\\": index += 1
-            case "[" where !inClass: inClass = true
-            case "]" where inClass: inClass = false
-            case "(" where !inClass: depth += 1
-            case ")" where !inClass: depth -= 1
-            case "|" where !inClass && depth == 0: return true
-            default: break
-            }
-            index += 1
-        }
-        return false
     }
 
     private func header(_ name: String, _ description: String?) -> [(String, GeneratedContent)] {
