@@ -5,13 +5,14 @@ import Testing
 
 /// `--parallel` decodes several requests in one llama.cpp batch through the same decision code (masks, choice
 /// scoring, the loop guard, the limits) as requests decoded one at a time, so greedy results match — except
-/// where the batch's arithmetic (other matrix shapes, a larger cache) tips a near-tie the other way.
+/// where the batch's arithmetic tips a near-tie the other way.
 ///
-/// How far that arithmetic moves a decision is measured in the same run: at every decision the two runs make
-/// alike, the difference between their margins (the chosen option's lead over the runner-up). Where two results
-/// differ, the decision at which they part must have been closer than that: the lead of one option in one run
-/// plus the other's lead in the other run — the least the arithmetic must have moved them — is no more than the
-/// largest move measured at the decisions the runs agree on.
+/// That arithmetic is llama.cpp's: a ubatch holding tokens of several sequences computes attention along
+/// another path than a ubatch of one sequence, and moves log-probabilities by a few tenths of a logit (measured
+/// on the tiny model with plain `llama_decode` calls). How far it moves a decision is measured in the same run:
+/// at every decision the two runs make alike, the difference between their margins (the chosen option's lead
+/// over the runner-up). Where two results differ, the one-at-a-time run's lead at the decision where they part
+/// must be within that reach: a decision it won by more than the arithmetic moves anything is not a near-tie.
 @Suite("Parallel versus sequential tagging with the real default model", .serialized, .timeLimit(.minutes(20)))
 struct ParallelTaggingTests {
     /// Cooking questions from the labelled development data.
@@ -24,6 +25,10 @@ struct ParallelTaggingTests {
         "Why did my caramel turn grainy?",
         "Can I freeze cooked rice?",
         "What is the difference between baking soda and baking powder?",
+        "Is there a close substitution for shallots?",
+        "Can Nutmeg be substituted in for Mace?",
+        "Induction interface disk",
+        "Why does my bread collapse in the oven?",
     ]
 
     /// One tagged text: the raw JSON and the margin of every greedy decision that produced it.
@@ -87,19 +92,19 @@ struct ParallelTaggingTests {
         // How far the batch's arithmetic moved a margin, at the decisions the runs made alike.
         let moves = pairs.flatMap { $0.agreed.map { abs($0.0 - $0.1) } }
         let noise = try #require(moves.max(), "the runs record their decision margins")
-        var partings: [Double] = []
+        var partings: [(lead: Double, move: Double)] = []
         for (index, pair) in zip(sequential, batched).enumerated() where pair.0.json != pair.1.json {
-            // Each run's choice led the other's by its margin, so the arithmetic moved them by at least the sum.
-            let parting = pairs[index].parting.map { $0.0 + $0.1 }
-            partings.append(parting ?? .nan)
+            // The leads of the two runs' choices add up to how far the arithmetic moved this decision.
+            let parting = pairs[index].parting
+            partings.append(parting.map { ($0.0, $0.0 + $0.1) } ?? (.nan, .nan))
             print("  \(Self.titles[index])\n    one at a time \(pair.0.json)\n    batched       \(pair.1.json)")
-            #expect(parting.map { $0 <= noise } == true,
-                    "\(Self.titles[index]): one at a time \(pair.0.json), batched \(pair.1.json), parted where the leads add up to \(parting.map { "\($0)" } ?? "?"); the arithmetic moved margins by at most \(noise) elsewhere")
+            #expect(parting.map { $0.0 <= noise } == true,
+                    "\(Self.titles[index]): one at a time \(pair.0.json), batched \(pair.1.json), parted where the one-at-a-time lead was \(parting.map { "\($0.0)" } ?? "?"); the arithmetic moved margins by at most \(noise) elsewhere")
         }
         let moved = moves.sorted()
-        print("parallel versus sequential, \(schema.root.typeName ?? "schema"): \(partings.count) of \(Self.titles.count) results differ, "
-              + "parting where the leads add up to \(partings.map { String(format: "%.3f", $0) }); margins moved by "
-              + String(format: "median %.4f, max %.4f over %d agreed decisions", moved[moved.count / 2], noise, moved.count))
+        print("parallel versus sequential, \(schema.root.typeName ?? "schema"): \(partings.count) of \(Self.titles.count) results differ "
+              + "(one-at-a-time leads \(partings.map { String(format: "%.3f", $0.lead) }), moves \(partings.map { String(format: "%.3f", $0.move) })); "
+              + String(format: "margins moved by median %.4f, max %.4f over %d agreed decisions", moved[moved.count / 2], noise, moved.count))
     }
 
     @Test func contentTagsMatchOneAtATimeExceptNearTies() async throws {
