@@ -52,10 +52,12 @@ extension FM {
         }
 
         func run() async throws {
-            var examples = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
-            if let limit { examples = Array(examples.prefix(limit)) }
-            guard !examples.isEmpty else { throw CommandFailure("\(file) has no labelled examples.") }
-            let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: examples))
+            let all = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
+            guard !all.isEmpty else { throw CommandFailure("\(file) has no labelled examples.") }
+            // The task is the whole file's: its label sets come from every example, also when --limit scores fewer,
+            // so the first N are not classified among only the labels that happen to occur in them.
+            let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: all))
+            let examples = limit.map { Array(all.prefix($0)) } ?? all
             if printSchema {
                 print(schema.jsonSchemaString)
                 return

@@ -68,6 +68,23 @@ struct ReportCommandTests {
         }
     }
 
+    @Test func limitedEvaluationKeepsTheWholeFilesLabelSet() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("gold.jsonl")
+        try Data("""
+            {"id":"1","text":"win a prize now","label":"spam"}
+            {"id":"2","text":"see you at lunch","label":"ham"}
+            {"id":"3","text":"call me back","label":"unsure"}
+
+            """.utf8).write(to: input)
+        let result = try Self.run(["eval", input.path, "--limit", "1", "--print-schema"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let schema = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let label = (schema?["properties"] as? [String: Any])?["label"] as? [String: Any]
+        #expect((label?["enum"] as? [String]).map(Set.init) == ["ham", "spam", "unsure"], "\(result.stdout)")
+    }
+
     @Test func evalReportsRecordedPredictions() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
