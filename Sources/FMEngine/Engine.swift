@@ -87,14 +87,17 @@ package final class Engine: Sendable {
         return try result.get()
     }
 
-    /// Evaluates `text` into a context in the background, so a request that starts with it finds it cached.
-    package func prefill(_ text: String) {
+    /// Evaluates `text` into a context on the engine's thread, so a request that starts with it finds it
+    /// cached; returns when the text is evaluated (or could not be).
+    package func prefill(_ text: String) async {
         let id = inbox.withLock { inbox in
             inbox.nextID += 1
             inbox.live.insert(inbox.nextID)
             return inbox.nextID
         }
-        submit(Request(id: id, job: .prefill(text), progress: nil) { _ in })
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            submit(Request(id: id, job: .prefill(text), progress: nil) { _ in continuation.resume() })
+        }
     }
 
     private func submit(_ request: Request) {

@@ -1,5 +1,6 @@
 @testable import FoundationModels
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("LanguageModelSession with the real default model", .serialized, .timeLimit(.minutes(10)))
@@ -113,7 +114,8 @@ struct SessionTests {
         let instructions = "You are a terse assistant that answers in exactly one word. " + String(repeating: "Be brief. ", count: 30)
         let session = LanguageModelSession(model: DefaultModel.model, instructions: instructions)
         session.prewarm(promptPrefix: Prompt("Question:"))
-        try await Task.sleep(for: .seconds(3))
+        // Prewarm returns at once; wait for its work rather than for a time that a loaded machine can exceed.
+        await SystemLanguageModel.Executor.latestPrewarm.withLock { $0 }?.value
         try await session.respond(to: "Question: what color is the sky?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 4))
         let statistics = try #require(session.lastStatistics)
         #expect(statistics.reusedTokens > 60, "the instructions were prefilled by prewarm")

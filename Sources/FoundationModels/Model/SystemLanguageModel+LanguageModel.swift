@@ -1,6 +1,7 @@
 import FMEngine
 import FMLlama
 import Foundation
+import Synchronization
 
 extension SystemLanguageModel: LanguageModel {
     /// Guided generation and tool calling; the on-device model on Linux neither reasons nor reads images.
@@ -33,6 +34,9 @@ extension SystemLanguageModel: LanguageModel {
 
         let configuration: Configuration
 
+        /// The work of the latest prewarm, which a test awaits before it looks at the cache.
+        static let latestPrewarm = Mutex<Task<Void, Never>?>(nil)
+
         /// Creates the executor; the model loads on the first request or prewarm, off the cooperative pool.
         public init(configuration: Configuration) {
             self.configuration = configuration
@@ -45,7 +49,7 @@ extension SystemLanguageModel: LanguageModel {
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
             guard model.isAvailable else { return }
             let configuration = self.configuration
-            Task.detached(priority: .utility) {
+            let work = Task.detached(priority: .utility) {
                 guard let engine = try? await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
                 else { return }
                 var entries = Array(transcript)
@@ -56,9 +60,10 @@ extension SystemLanguageModel: LanguageModel {
                 }
                 let messages = ConversationRenderer(model: model).messages(for: Transcript(entries: entries))
                 if let text = Generator.prefillText(messages: messages, userPrefix: prefix, llama: engine.model.llama) {
-                    engine.prefill(text)
+                    await engine.prefill(text)
                 }
             }
+            Self.latestPrewarm.withLock { $0 = work }
         }
 
         /// Generates the response to `request` with the in-process engine.
