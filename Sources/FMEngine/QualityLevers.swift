@@ -36,6 +36,19 @@ package struct QualityLevers: Sendable {
     package var shortlistsLargeChoiceSets = true
     package var choiceScore = ChoiceScore.total
 
+    /// The switches as text, for the keys of cached results: a result computed under other switches is
+    /// another result.
+    package var fingerprint: String {
+        let switches: [(String, Bool)] = [
+            ("holdback", holdsBackBoundaryTokens), ("examples", usesTaggingExamples),
+            ("schema-placement", describesTaggingSchemaInSystemText), ("choice-scoring", scoresChoices),
+            ("task-prompts", taskAwarePrompts), ("sorted-choices", sortsChoices), ("calibration", calibratesChoices),
+            ("shortlist", shortlistsLargeChoiceSets),
+        ]
+        let disabled = switches.filter { !$0.1 }.map(\.0)
+        return "disabled=" + disabled.joined(separator: ",") + ";score=" + choiceScore.rawValue
+    }
+
     /// The levers of this process, from `FM_DISABLE` and `FM_CHOICE_SCORE`.
     package static let current: QualityLevers = {
         let environment = ProcessInfo.processInfo.environment

@@ -1,3 +1,4 @@
+import FMEngine
 public import FoundationModels
 
 /// Everything that determines a tagging result apart from the text: the model, the schema, the instructions,
@@ -49,6 +50,8 @@ public struct TaggingConfiguration: Sendable {
         var parts = [
             // `fm tag` and `fm eval` always use `.contentTagging`, so the use case needs no part of its own.
             "prompting=\(Self.promptingVersion)",
+            // The quality switches (`FM_DISABLE`, `FM_CHOICE_SCORE`) change results, so ablations never read normal runs.
+            "levers=" + QualityLevers.current.fingerprint,
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }

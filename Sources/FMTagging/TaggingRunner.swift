@@ -30,7 +30,9 @@ public struct TaggingRunner: Sendable {
     public func cacheKey(for text: String, id: String = "") -> String {
         // With an example index the record's id matters too: a record never gets itself as an example.
         let recordID = tagger.configuration.exampleIndex == nil ? "" : id
-        return ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, text, recordID])
+        // Batched decoding can tip near-ties (llama.cpp's arithmetic differs), so its results are kept apart.
+        let path = parallel == 1 ? "one-at-a-time" : "batched"
+        return ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])
     }
 
     /// Tags every record, calling `emit` once per record in input order.

@@ -33,3 +33,15 @@ import Testing
         for preset in TaggingPreset.allCases { _ = preset.schema.debugDescription }
     }
 }
+
+/// What the result cache's keys tell apart.
+struct TaggingCacheKeyTests {
+    @Test func batchedAndOneAtATimeResultsHaveDifferentKeys() {
+        let configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: TaggingPreset.contentTagging.schema)
+        let one = TaggingRunner(tagger: Tagger(configuration: configuration), parallel: 1)
+        let batched = TaggingRunner(tagger: Tagger(configuration: configuration), parallel: 4)
+        #expect(one.cacheKey(for: "a text") != batched.cacheKey(for: "a text"))
+        #expect(one.cacheKey(for: "a text") == TaggingRunner(tagger: Tagger(configuration: configuration), parallel: 1).cacheKey(for: "a text"))
+        #expect(configuration.fingerprint.contains("levers="))
+    }
+}
