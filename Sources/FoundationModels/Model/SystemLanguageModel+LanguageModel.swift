@@ -55,7 +55,7 @@ extension SystemLanguageModel: LanguageModel {
                 var entries = Array(transcript)
                 var prefix: String?
                 if case .prompt(let prompt)? = entries.last {
-                    prefix = prompt.segments.map(\.modelText).joined(separator: "\n")
+                    prefix = prompt.segments.modelText
                     entries.removeLast()
                 }
                 let messages = ConversationRenderer(model: model).messages(for: Transcript(entries: entries))

@@ -39,12 +39,12 @@ struct SystemTurn: Sendable {
         }
         let lastPrompt = entries.lastIndex { if case .prompt = $0 { true } else { false } }
         if let lastPrompt, case .prompt(let prompt) = entries[lastPrompt] {
-            let text = prompt.segments.map(\.modelText).joined(separator: "\n")
+            let text = prompt.segments.modelText
             if let reason = model.guardrails.violation(in: text, source: .prompt, isStringRequest: isStringRequest) {
                 throw LanguageModelError.guardrailViolation(.init(debugDescription: "The prompt was blocked by the guardrails (\(reason))."))
             }
             for case .toolOutput(let output) in entries[(lastPrompt + 1)...] {
-                let text = output.segments.map(\.modelText).joined(separator: "\n")
+                let text = output.segments.modelText
                 if let reason = model.guardrails.violation(in: text, source: .toolOutput, isStringRequest: isStringRequest) {
                     throw LanguageModelError.guardrailViolation(.init(debugDescription:
                         "The output of the tool \(output.toolName) was blocked by the guardrails (\(reason))."))

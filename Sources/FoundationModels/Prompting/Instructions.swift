@@ -60,31 +60,11 @@ public struct Instructions: Sendable {
     }
 
     /// The plain text given to the model: every segment's text, joined with newlines.
-    package var text: String {
-        segments.map(\.modelText).joined(separator: "\n")
-    }
+    package var text: String { segments.modelText }
 
     /// The content as transcript segments: runs of text joined into one text segment (as the model reads
     /// them), other segments as they are.
-    package var transcriptSegments: [Transcript.Segment] {
-        var result: [Transcript.Segment] = []
-        var run: [String] = []
-        func flush() {
-            if !run.isEmpty { result.append(.text(.init(content: run.joined(separator: "\n")))) }
-            run.removeAll()
-        }
-        for segment in segments {
-            switch segment {
-            case .text(let text): run.append(text.content)
-            case .structure(let structure): run.append(structure.content.compactJSONString)
-            default:
-                flush()
-                result.append(segment)
-            }
-        }
-        flush()
-        return result
-    }
+    package var transcriptSegments: [Transcript.Segment] { segments.joiningTextRuns }
 }
 
 extension Instructions: InstructionsRepresentable {

@@ -79,7 +79,7 @@ struct ConversationRenderer {
             parts.append(preamble)
         }
         for case .instructions(let instructions) in transcript {
-            let text = instructions.segments.map(\.modelText).joined(separator: "\n")
+            let text = instructions.segments.modelText
             if !text.isEmpty { parts.append(text) }
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
@@ -92,7 +92,7 @@ struct ConversationRenderer {
 
     /// The user message for a prompt, with the response schema described unless its context options say not to.
     func userText(for prompt: Transcript.Prompt) -> String {
-        let text = prompt.segments.map(\.modelText).joined(separator: "\n")
+        let text = prompt.segments.modelText
         // Content tagging describes the schema in the system text instead.
         guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, !describesSchemaInSystemText else {
             return text

@@ -31,7 +31,7 @@ enum ToolCallFormat {
 
     /// A tool's output as the message that feeds it back.
     static func render(_ output: Transcript.ToolOutput) -> String {
-        "The tool \(output.toolName) returned: " + output.segments.map(\.modelText).joined(separator: "\n")
+        "The tool \(output.toolName) returned: " + output.segments.modelText
             + "\nUse this to answer my question in a full sentence."
     }
 
