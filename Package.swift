@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMTagging", "SeedTypes", "HeadlessBrowser"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMEngine", "FMTagging", "SeedTypes", "HeadlessBrowser"],
             swiftSettings: swiftSettings
         ),
     ]

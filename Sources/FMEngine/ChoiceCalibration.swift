@@ -1,4 +1,5 @@
 import FMLlama
+import Foundation
 import Synchronization
 
 /// How likely each fixed answer is when the text says nothing: the prior that contextual calibration
@@ -8,11 +9,17 @@ import Synchronization
 /// its training data. Scoring every candidate once for content-free inputs under the same instructions and
 /// schema, and subtracting those log-probabilities from the real ones, leaves what the text itself adds.
 /// Tables are computed once per model, schema and instructions, and cached in ``LoadedModel``.
+///
+/// When the caller knows texts of the kind being classified (``CalibrationSample``), the prior is instead the
+/// model's mean probability for each candidate over those texts (batch calibration: Zhou et al., "Batch
+/// calibration", 2023). A content-free input can itself look like one of the labels — "N/A" reads like
+/// `neither` to a toxicity classifier — and dividing that label out makes it unreachable; real texts of the
+/// task do not have that bias.
 struct ChoiceCalibration: Sendable {
     /// Inputs that carry no content; their scores are averaged.
     static let contentFreeTexts = ["N/A", "[MASK]", "..."]
 
-    /// Per choice site, per candidate literal: the mean token log-probabilities over the content-free inputs.
+    /// Per choice site, per candidate literal: the averaged token log-probabilities of the calibration runs.
     private(set) var priors: [ChoicePoints.Site: [[UInt8]: [Double]]] = [:]
 
     /// The prior token log-probabilities of a candidate, if it was scored at that site.
@@ -20,17 +27,61 @@ struct ChoiceCalibration: Sendable {
         priors[site]?[literal]
     }
 
-    /// Adds one content-free run's scores, averaging with earlier runs token by token.
-    mutating func add(_ recorded: [ChoicePoints.Site: [[UInt8]: [Double]]], runs: Int) {
+    /// How many runs each prior averages (a site that some runs never reach averages fewer).
+    private var counts: [ChoicePoints.Site: [[UInt8]: Int]] = [:]
+
+    /// Adds one calibration run's scores, averaging with earlier runs token by token: the mean log-probability
+    /// (content-free inputs), or the log of the mean probability (a sample of real texts, where a label that a
+    /// few texts strongly prefer must weigh as much as it does in them).
+    mutating func add(_ recorded: [ChoicePoints.Site: [[UInt8]: [Double]]], averagingProbabilities: Bool = false) {
         for (site, candidates) in recorded {
             for (literal, scores) in candidates {
-                if let known = priors[site]?[literal], known.count == scores.count {
-                    priors[site, default: [:]][literal] = zip(known, scores).map { ($0 * Double(runs) + $1) / Double(runs + 1) }
+                let runs = counts[site]?[literal] ?? 0
+                if runs > 0, let known = priors[site]?[literal], known.count == scores.count {
+                    priors[site, default: [:]][literal] = zip(known, scores).map { old, new in
+                        averagingProbabilities
+                            ? Self.logMeanExp(old, weight: Double(runs), new)
+                            : (old * Double(runs) + new) / Double(runs + 1)
+                    }
+                    counts[site, default: [:]][literal] = runs + 1
                 } else {
                     priors[site, default: [:]][literal] = scores
+                    counts[site, default: [:]][literal] = 1
                 }
             }
         }
+    }
+}
+
+extension ChoiceCalibration {
+    /// `log((runs·exp(old) + exp(new)) / (runs + 1))`, computed without overflow.
+    static func logMeanExp(_ old: Double, weight runs: Double, _ new: Double) -> Double {
+        let top = max(old, new)
+        guard top.isFinite else { return top }
+        return top + log((runs * exp(old - top) + exp(new - top)) / (runs + 1))
+    }
+}
+
+/// Texts of the kind a job classifies, known to the caller — the other texts of a batch — from which choices
+/// are calibrated instead of content-free inputs. Set it around the requests of one batch job:
+///
+/// ```swift
+/// await CalibrationSample.$texts.withValue(sample) { … session.respond(…) … }
+/// ```
+///
+/// Fewer than ``minimumCount`` texts give too noisy a prior; content-free inputs are used then.
+package enum CalibrationSample {
+    /// The sample for requests made in this task.
+    @TaskLocal package static var texts: [String] = []
+    /// The fewest texts a batch prior is estimated from.
+    package static let minimumCount = 8
+    /// The most texts the prior is estimated from: each costs one more generation per schema.
+    package static let maximumCount = 24
+
+    /// Up to ``maximumCount`` of `texts`, evenly spaced, so the sample spans the whole input.
+    package static func sample(of texts: [String]) -> [String] {
+        guard texts.count > maximumCount else { return texts }
+        return (0..<maximumCount).map { texts[$0 * texts.count / maximumCount] }
     }
 }
 

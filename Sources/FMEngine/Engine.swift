@@ -63,7 +63,8 @@ package final class Engine: Sendable {
         var job = job
         let levers = QualityLevers.current
         if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
-            job.calibration = await calibration(for: job)
+            let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
+            job.calibration = await calibration(for: job, sample: sample.count >= CalibrationSample.minimumCount ? sample : [])
         }
         return try await run(job, progress: progress)
     }
@@ -111,8 +112,9 @@ package final class Engine: Sendable {
 
     // MARK: Calibration
 
-    /// The calibration table for a job: cached per model, constraint and instructions, else computed now by
-    /// running the job on each content-free input and recording every choice's scores.
+    /// The calibration table for a job: cached per model, constraint, instructions and sample, else computed now
+    /// by running the job on each content-free input — or each text of `sample`, when there is one — and
+    /// recording every choice's scores.
     ///
     /// The content-free runs see the instructions (the leading system messages) and not the turns between
     /// them and the text: few-shot examples picked per text would otherwise make every text pay for three
@@ -120,17 +122,18 @@ package final class Engine: Sendable {
     ///
     /// The content-free runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
-    func calibration(for job: GenerationJob) async -> ChoiceCalibration? {
+    func calibration(for job: GenerationJob, sample: [String] = []) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
         let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
-        let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)"
+        let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)\u{1D}" + sample.joined(separator: "\u{1F}")
         if let cached = model.calibration(forKey: key) { return cached }
         let task = calibrating.withLock { tasks in
             if let running = tasks[key] { return running }
             let task = Task { [self] in
                 var calibration = ChoiceCalibration()
-                for (runs, text) in ChoiceCalibration.contentFreeTexts.enumerated() {
+                let texts = sample.isEmpty ? ChoiceCalibration.contentFreeTexts : sample
+                for text in texts {
                     var contentFree = job
                     contentFree.messages = instructions + [ChatMessage(role: "user", content: text)]
                     contentFree.maximumTokens = nil
@@ -138,7 +141,7 @@ package final class Engine: Sendable {
                     contentFree.recorder = recorder
                     // A content-free run that fails (say, it hits the window) calibrates nothing.
                     guard (try? await run(contentFree, progress: nil)) != nil else { continue }
-                    calibration.add(recorder.scores, runs: runs)
+                    calibration.add(recorder.scores, averagingProbabilities: !sample.isEmpty)
                 }
                 model.storeCalibration(calibration, forKey: key)
                 return calibration

@@ -11,6 +11,8 @@ import Foundation
 /// - `task-prompts`: classification schemas get the tagger's preamble and the plain schema sketch.
 /// - `sorted-choices`: the prompt lists a field's choices in the schema's order instead of a canonical one.
 /// - `calibration`: choices are not divided by their likelihood for a content-free input.
+/// - `batch-calibration`: a batch job's choices are calibrated by content-free inputs instead of a sample of
+///   the job's own texts (``CalibrationSample``).
 /// - `shortlist`: label sets above ``ChoicePoints/maximumCandidates`` are decoded token by token instead of
 ///   shortlisted by a beam over their tokens and then scored.
 ///
@@ -33,6 +35,7 @@ package struct QualityLevers: Sendable {
     package var taskAwarePrompts = true
     package var sortsChoices = true
     package var calibratesChoices = true
+    package var calibratesByBatch = true
     package var shortlistsLargeChoiceSets = true
     package var choiceScore = ChoiceScore.total
 
@@ -43,6 +46,7 @@ package struct QualityLevers: Sendable {
             ("holdback", holdsBackBoundaryTokens), ("examples", usesTaggingExamples),
             ("schema-placement", describesTaggingSchemaInSystemText), ("choice-scoring", scoresChoices),
             ("task-prompts", taskAwarePrompts), ("sorted-choices", sortsChoices), ("calibration", calibratesChoices),
+            ("batch-calibration", calibratesByBatch),
             ("shortlist", shortlistsLargeChoiceSets),
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
@@ -63,6 +67,7 @@ package struct QualityLevers: Sendable {
         levers.taskAwarePrompts = !disabled.contains("task-prompts")
         levers.sortsChoices = !disabled.contains("sorted-choices")
         levers.calibratesChoices = !disabled.contains("calibration")
+        levers.calibratesByBatch = !disabled.contains("batch-calibration")
         levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
         if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
         return levers

@@ -1,3 +1,4 @@
+import FMEngine
 public import FoundationModels
 
 /// Tags one text at a time under a ``TaggingConfiguration``, each in a fresh session so earlier texts never
@@ -43,7 +44,9 @@ public struct Tagger: Sendable {
     public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
-            let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
+            let response = try await CalibrationSample.$texts.withValue(configuration.calibrationTexts) {
+                try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
+            }
             return .success(response.content)
         } catch let error as LanguageModelSession.GenerationError {
             return .failure(Self.failure(for: error))

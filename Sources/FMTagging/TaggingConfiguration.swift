@@ -16,6 +16,10 @@ public struct TaggingConfiguration: Sendable {
     public var options: GenerationOptions
     /// Labelled examples from which each text gets its most similar ones as earlier turns, if any.
     public var exampleIndex: ExampleIndex?
+    /// Unlabelled texts of the kind being tagged — typically a sample of the job's own inputs — by whose mean
+    /// preferences enumeration and Bool choices are calibrated (batch calibration). With fewer than 8 texts,
+    /// choices are calibrated by content-free inputs instead. ``sample(of:)`` picks a spread of a job's texts.
+    public var calibrationTexts: [String]
 
     /// Creates a configuration.
     public init(
@@ -24,7 +28,8 @@ public struct TaggingConfiguration: Sendable {
         instructions: String? = nil,
         examples: [(text: String, result: GeneratedContent)] = [],
         options: GenerationOptions = GenerationOptions(samplingMode: .greedy),
-        exampleIndex: ExampleIndex? = nil
+        exampleIndex: ExampleIndex? = nil,
+        calibrationTexts: [String] = []
     ) {
         self.model = model
         self.schema = schema
@@ -32,6 +37,12 @@ public struct TaggingConfiguration: Sendable {
         self.examples = examples
         self.options = options
         self.exampleIndex = exampleIndex
+        self.calibrationTexts = calibrationTexts
+    }
+
+    /// Up to 24 of `texts`, evenly spread, for ``calibrationTexts``: each costs one more generation per job.
+    public static func sample(of texts: [String]) -> [String] {
+        CalibrationSample.sample(of: texts)
     }
 
     /// Whether results are deterministic (greedy), and therefore cacheable.
@@ -61,6 +72,7 @@ public struct TaggingConfiguration: Sendable {
                 parts.append("pool=" + example.id + "\u{1F}" + example.text + "\u{1F}" + example.result.compactJSONString)
             }
         }
+        if !calibrationTexts.isEmpty { parts.append("calibration=" + calibrationTexts.joined(separator: "\u{1F}")) }
         parts.append("options=\(options.samplingMode.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
     }

@@ -75,7 +75,9 @@ extension FM {
                 schema: schema,
                 instructions: tagging.instructions,
                 options: tagging.generationOptions,
-                exampleIndex: try tagging.exampleIndex(schema: schema)
+                exampleIndex: try tagging.exampleIndex(schema: schema),
+                // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
+                calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() })
             )
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
             var predictions: [LabelledExample.Gold?] = []

@@ -53,7 +53,9 @@ extension FM {
                 schema: schema,
                 instructions: tagging.instructions,
                 options: tagging.generationOptions,
-                exampleIndex: try tagging.exampleIndex(schema: schema)
+                exampleIndex: try tagging.exampleIndex(schema: schema),
+                // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
+                calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() })
             )
             let sink = try OutputSink(path: output, resume: resume)
             let remaining = records.filter { !sink.finishedIDs.contains($0.id) }

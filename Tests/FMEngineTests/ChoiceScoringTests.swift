@@ -1,5 +1,6 @@
 @testable import FMEngine
 import FMDecoding
+import Foundation
 import Testing
 
 /// Whole-value choice scoring: element-by-element choices, how scores combine, contextual calibration.
@@ -23,10 +24,44 @@ struct ChoiceScoringTests {
     @Test func calibrationAveragesContentFreeRuns() {
         let site = ChoicePoints.Site(property: "label", written: [])
         var calibration = ChoiceCalibration()
-        calibration.add([site: [Array("\"a\"".utf8): [-1.0, -2.0]]], runs: 0)
-        calibration.add([site: [Array("\"a\"".utf8): [-3.0, -4.0]]], runs: 1)
+        calibration.add([site: [Array("\"a\"".utf8): [-1.0, -2.0]]])
+        calibration.add([site: [Array("\"a\"".utf8): [-3.0, -4.0]]])
         #expect(calibration.prior(at: site, literal: Array("\"a\"".utf8)) == [-2.0, -3.0])
         #expect(calibration.prior(at: site, literal: Array("\"b\"".utf8)) == nil)
+    }
+
+    @Test func batchCalibrationAveragesProbabilities() throws {
+        let site = ChoicePoints.Site(property: "label", written: [])
+        let a = Array("\"a\"".utf8), b = Array("\"b\"".utf8)
+        var calibration = ChoiceCalibration()
+        calibration.add([site: [a: [log(0.9)]]], averagingProbabilities: true)
+        calibration.add([site: [a: [log(0.1)], b: [log(0.2)]]], averagingProbabilities: true)
+        calibration.add([site: [a: [log(0.2)], b: [log(0.4)]]], averagingProbabilities: true)
+        // The mean probability of the three runs, not the mean log-probability (which would be log 0.26).
+        let prior = try #require(calibration.prior(at: site, literal: a))
+        #expect(abs(prior[0] - log(0.4)) < 1e-12)
+        // A candidate some runs never reached averages the runs that did.
+        let second = try #require(calibration.prior(at: site, literal: b))
+        #expect(abs(second[0] - log(0.3)) < 1e-12)
+    }
+
+    @Test func logMeanExpIsStableForVeryUnlikelyValues() {
+        #expect(abs(ChoiceCalibration.logMeanExp(-1000, weight: 1, -1000) - (-1000)) < 1e-9)
+        #expect(abs(ChoiceCalibration.logMeanExp(-1000, weight: 3, 0) - log(0.25)) < 1e-9)
+        #expect(ChoiceCalibration.logMeanExp(-.infinity, weight: 1, -.infinity) == -.infinity)
+    }
+
+    @Test func calibrationSampleSpansTheInput() {
+        let texts = (0..<100).map { "text \($0)" }
+        let sample = CalibrationSample.sample(of: texts)
+        #expect(sample.count == CalibrationSample.maximumCount)
+        #expect(sample.first == "text 0")
+        // Evenly spaced: no gap wider than the input over the sample size, and the tail is covered.
+        let positions = sample.compactMap { texts.firstIndex(of: $0) }
+        let gap = (texts.count + CalibrationSample.maximumCount - 1) / CalibrationSample.maximumCount
+        #expect(zip(positions, positions.dropFirst()).allSatisfy { $1 > $0 && $1 - $0 <= gap })
+        #expect(positions.last! >= texts.count - gap)
+        #expect(CalibrationSample.sample(of: Array(texts.prefix(5))) == Array(texts.prefix(5)))
     }
 }
 

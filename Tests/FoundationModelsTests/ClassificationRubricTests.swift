@@ -25,6 +25,17 @@ struct ClassificationRubricTests {
             """)
     }
 
+    @Test func anImportedTitledEnumerationKeepsItsDescription() throws {
+        // With a `title`, the description describes the named type, not the property; the rubric still shows it.
+        let imported = try GenerationSchema.importing(jsonSchema: """
+            {"type": "object", "properties": {"label": {"title": "Label", "type": "string",
+             "description": "Whether the tweet is hateful, offensive, or neither", "enum": ["hate", "offensive", "neither"]}},
+             "required": ["label"]}
+            """).schema
+        let rubric = ClassificationRubric(schema: imported, sortsChoices: true)
+        #expect(rubric.text.contains(#"- "label": Whether the tweet is hateful, offensive, or neither. Answer one of "hate", "neither", "offensive"."#))
+    }
+
     @Test func freeTextMakesItMixedOrTagging() {
         let tags = Property(name: "topics", node: .array(.init(items: .string(.init()), maximumCount: 3)))
         let mixed = ClassificationRubric(schema: schema([

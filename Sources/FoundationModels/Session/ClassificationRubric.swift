@@ -40,9 +40,12 @@ struct ClassificationRubric {
         }
         for property in object.properties {
             let answer: String?
+            // A property typed by a named enumeration (a JSON Schema property with a `title`) is described by it.
+            var description = property.description
             switch resolve(property.node) {
             case .enumeration(let enumeration):
                 answer = listed(enumeration.choices)
+                if description?.isEmpty ?? true { description = enumeration.description }
             case .string(let guides) where guides.choices != nil:
                 answer = listed(guides.choices ?? [])
             case .boolean:
@@ -62,7 +65,7 @@ struct ClassificationRubric {
                 answer = nil
             }
             if let answer {
-                fields.append(Field(name: property.name, description: property.description, answer: answer))
+                fields.append(Field(name: property.name, description: description, answer: answer))
             } else {
                 hasFreeText = true
             }

@@ -1,0 +1,97 @@
+import FMEngine
+import FMTagging
+import Foundation
+import FoundationModels
+import Testing
+
+/// Batch calibration: a tagging job's enumeration choices are calibrated by the model's mean preference over a
+/// sample of the job's own texts (``TaggingConfiguration/calibrationTexts``), so the label the model favours
+/// whatever the text no longer wins every text. The tests read the lead of each decision, which a prior moves.
+@Suite("Batch calibration with the real tiny model", .serialized, .timeLimit(.minutes(10)))
+struct BatchCalibrationTests {
+    /// Short messages, half of them unsolicited offers.
+    static let messages = [
+        "Are we still on for lunch tomorrow at noon?",
+        "WINNER!! You have been selected for a free cruise. Call 0800 555 0199 now to claim your prize.",
+        "Can you pick up milk on the way home?",
+        "URGENT: your account has been suspended. Reply with your PIN to reactivate it today.",
+        "Happy birthday! Hope you have a great day.",
+        "Congratulations, you won a £1000 gift card. Text CLAIM to 80082 before midnight.",
+        "The meeting moved to 3pm, same room.",
+        "Cheap loans approved in minutes, no credit check. Visit quick-cash.example now!",
+    ]
+
+    static let schema = GenerationSchema(root: .object(.init(name: "Message", properties: [
+        .init(name: "label", description: "Whether the message is unsolicited advertising or fraud",
+              node: .enumeration(.init(name: "Label", choices: ["ham", "spam"]))),
+    ])))
+
+    /// Ordinary messages, and unsolicited ones, to calibrate by.
+    static let ordinary = [
+        "See you at the station at six.", "Thanks for dinner last night, it was lovely.", "Did you feed the cat?",
+        "I'll be ten minutes late, sorry.", "Mum says hi and asks when you're visiting.", "The keys are under the mat.",
+        "Can we move our call to Friday?", "Good luck with the exam tomorrow!",
+    ]
+    static let unsolicited = [
+        "FREE entry to win a new phone! Text WIN to 87121 now.", "You have won a holiday. Call 09061 701 461 to claim.",
+        "Lowest mortgage rates guaranteed, apply online today!", "Your parcel is held. Pay the £2.99 fee at parcel-release.example",
+        "Hot singles in your area are waiting. Reply YES.", "Claim your £500 bonus now, limited time only, T&Cs apply.",
+        "Act now: your bank account will be closed unless you verify at secure-login.example",
+        "Get rich quick! Earn £3000 a week from home, text JOB to 60000.",
+    ]
+
+    /// The label of each message and the decision's lead for "spam" over "ham" (negative when "ham" won).
+    private func spamLeads(calibrationTexts: [String]) async throws -> [(label: String, lead: Double)] {
+        let configuration = TaggingConfiguration(
+            model: SystemLanguageModel(useCase: .contentTagging), schema: Self.schema, calibrationTexts: calibrationTexts)
+        var leads: [(label: String, lead: Double)] = []
+        for message in Self.messages {
+            let session = LanguageModelSession(model: configuration.model)
+            let response = try await CalibrationSample.$texts.withValue(calibrationTexts) {
+                try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
+                    try await session.respond(to: message, schema: configuration.schema, options: configuration.options)
+                }
+            }
+            let label = try response.content.value(String.self, forProperty: "label")
+            // The label is the response's only decision: everything around it is forced.
+            let margins = session.lastStatistics?.margins ?? []
+            #expect(margins.count == 1, "\(response.rawContent.compactJSONString): \(margins)")
+            let margin = try #require(margins.first?.margin)
+            leads.append((label, label == "spam" ? margin : -margin))
+        }
+        return leads
+    }
+
+    @Test func theSampleIsThePriorThatChoicesAreDividedBy() async throws {
+        _ = DefaultModel.model
+        // Calibrated by unsolicited messages, "spam" is the label the model expects anyway and has to be earned;
+        // calibrated by ordinary ones, "ham" is. Dividing out a prior moves every text's lead for "spam" by the
+        // same amount, the difference between the two priors' log-odds: so the leads under the two samples
+        // differ by one constant, and not by zero.
+        let strict = try await spamLeads(calibrationTexts: Self.unsolicited)
+        let lenient = try await spamLeads(calibrationTexts: Self.ordinary)
+        let shifts = zip(strict, lenient).map { $1.lead - $0.lead }
+        print("spam leads calibrated by unsolicited messages: \(strict.map(\.lead))\nby ordinary messages: \(lenient.map(\.lead))")
+        let shift = try #require(shifts.first)
+        // The tiny model barely reads the text, so its two priors differ little; but they differ, in this direction.
+        #expect(shift > 1e-4, "the ordinary messages' prior favours spam less: \(shifts)")
+        for (message, other) in zip(Self.messages, shifts) {
+            #expect(abs(other - shift) < 1e-6, "\(message): shifted by \(other), the first message by \(shift)")
+        }
+    }
+
+    @Test func tooSmallASampleFallsBackToContentFreeCalibration() async throws {
+        _ = DefaultModel.model
+        // Seven texts are under the minimum: the result is the content-free one, as with no texts at all.
+        let few = try await spamLeads(calibrationTexts: Array(Self.unsolicited.prefix(7)))
+        let none = try await spamLeads(calibrationTexts: [])
+        #expect(few.map(\.lead) == none.map(\.lead))
+    }
+
+    @Test func calibrationTextsKeyTheCache() {
+        let base = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.schema)
+        var sampled = base
+        sampled.calibrationTexts = TaggingConfiguration.sample(of: Self.messages)
+        #expect(base.fingerprint != sampled.fingerprint)
+    }
+}
