@@ -44,7 +44,7 @@ public struct Tagger: Sendable {
     public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
-            let response = try await CalibrationSample.$texts.withValue(configuration.calibrationTexts) {
+            let response = try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
                 try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
             }
             return .success(response.content)

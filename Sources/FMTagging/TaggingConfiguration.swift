@@ -72,8 +72,37 @@ public struct TaggingConfiguration: Sendable {
                 parts.append("pool=" + example.id + "\u{1F}" + example.text + "\u{1F}" + example.result.compactJSONString)
             }
         }
-        if !calibrationTexts.isEmpty { parts.append("calibration=" + calibrationTexts.joined(separator: "\u{1F}")) }
+        let calibrating = effectiveCalibrationTexts
+        if !calibrating.isEmpty { parts.append("calibration=" + calibrating.joined(separator: "\u{1F}")) }
         parts.append("options=\(options.samplingMode.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
+    }
+
+    /// The calibration texts that change results: none when there are too few, when batch calibration is
+    /// switched off, or when the schema has no fixed answers to calibrate — so such jobs share cached results
+    /// whatever their other texts.
+    var effectiveCalibrationTexts: [String] {
+        guard calibrationTexts.count >= CalibrationSample.minimumCount, QualityLevers.current.calibratesByBatch,
+              Self.hasChoices(schema.root, definitions: schema.definitions) else { return [] }
+        return calibrationTexts
+    }
+
+    /// Whether a schema has enumeration, choice or Bool values anywhere (where choices are calibrated).
+    private static func hasChoices(_ root: GenerationSchema.Node, definitions: [GenerationSchema.Definition]) -> Bool {
+        var visited: Set<String> = []
+        func walk(_ node: GenerationSchema.Node) -> Bool {
+            switch node {
+            case .enumeration, .boolean: return true
+            case .string(let guides): return guides.choices != nil
+            case .array(let array): return walk(array.items)
+            case .object(let object): return object.properties.contains { walk($0.node) }
+            case .anyOf(let union): return union.choices.contains(where: walk)
+            case .reference(let name):
+                guard visited.insert(name).inserted, let target = definitions.first(where: { $0.name == name }) else { return false }
+                return walk(target.node)
+            default: return false
+            }
+        }
+        return walk(root)
     }
 }

@@ -93,5 +93,14 @@ struct BatchCalibrationTests {
         var sampled = base
         sampled.calibrationTexts = TaggingConfiguration.sample(of: Self.messages)
         #expect(base.fingerprint != sampled.fingerprint)
+        // Free tags have no choices to calibrate: the texts change nothing, so results stay shared between jobs.
+        var tags = base, sampledTags = sampled
+        tags.schema = TaggingPreset.contentTagging.schema
+        sampledTags.schema = TaggingPreset.contentTagging.schema
+        #expect(tags.fingerprint == sampledTags.fingerprint)
+        // Too few texts fall back to content-free calibration, as with none.
+        var few = base
+        few.calibrationTexts = Array(Self.messages.prefix(7))
+        #expect(few.fingerprint == base.fingerprint)
     }
 }
