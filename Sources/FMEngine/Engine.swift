@@ -126,8 +126,10 @@ package final class Engine: Sendable {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
         let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
-        let key = "\(ObjectIdentifier(constraint))\u{1D}\(prefix)\u{1D}" + sample.joined(separator: "\u{1F}")
-        if let cached = model.calibration(forKey: key) { return cached }
+        let tableKey = prefix + "\u{1D}" + sample.joined(separator: "\u{1F}")
+        if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
+        // Computations in flight are told apart by their constraint too; the constraint outlives them.
+        let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
         let task = calibrating.withLock { tasks in
             if let running = tasks[key] { return running }
             let task = Task { [self] in
@@ -143,7 +145,7 @@ package final class Engine: Sendable {
                     guard (try? await run(contentFree, progress: nil)) != nil else { continue }
                     calibration.add(recorder.scores, averagingProbabilities: !sample.isEmpty)
                 }
-                model.storeCalibration(calibration, forKey: key)
+                model.storeCalibration(calibration, for: constraint, key: tableKey)
                 return calibration
             }
             tasks[key] = task

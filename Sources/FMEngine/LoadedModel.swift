@@ -13,9 +13,11 @@ package final class LoadedModel: Sendable {
     private let idleBatchContext = Mutex<LlamaContext.Box?>(nil)
     private let decodingVocabulary = Mutex<TokenVocabulary?>(nil)
     private let tokenExtensions = Mutex<TokenExtensions?>(nil)
-    private let constraints = Mutex<[SchemaDocument: TokenConstraint]>([:])
-    private let choices = Mutex<[ObjectIdentifier: ChoicePoints]>([:])
-    private let calibrations = Mutex<[String: ChoiceCalibration]>([:])
+    /// Compiled schemas, most recently used kept: each with its choice points and calibration tables, so
+    /// dropping a schema drops everything derived from it.
+    private let compiled = Mutex(LeastRecentlyUsedCache<SchemaDocument, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
+    /// The most compiled schemas a model keeps.
+    package static let compiledSchemaCapacity = 64
 
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
@@ -107,30 +109,50 @@ package final class LoadedModel: Sendable {
 
     /// The compiled constraint for a schema, cached per model so masks computed for one request serve the next.
     package func constraint(for document: SchemaDocument) throws -> TokenConstraint {
-        if let cached = constraints.withLock({ $0[document] }) { return cached }
+        if let cached = compiled.withLock({ $0.value(forKey: document) }) { return cached.constraint }
         let constraint = TokenConstraint(grammar: try Grammar(compiling: document), vocabulary: vocabulary)
         // Build the masks up front (once per schema and model: ~2–40 ms on SmolLM2), so no token of a
         // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
         constraint.precomputeMasks(maximumStates: 2_000)
-        let points = ChoicePoints(document: document)
-        constraints.withLock { $0[document] = constraint }
-        choices.withLock { $0[ObjectIdentifier(constraint)] = points }
+        let schema = CompiledSchema(constraint: constraint, points: ChoicePoints(document: document))
+        compiled.withLock { _ = $0.insert(schema, forKey: document) }
         return constraint
     }
 
-    /// The calibration table cached under `key` (the constraint and the conversation before the text).
-    func calibration(forKey key: String) -> ChoiceCalibration? {
-        calibrations.withLock { $0[key] }
+    /// How many compiled schemas the model holds (at most ``compiledSchemaCapacity``).
+    var compiledSchemaCount: Int { compiled.withLock { $0.count } }
+
+    /// The cached compilation that made `constraint`, if it is still held.
+    private func compiledSchema(of constraint: TokenConstraint) -> CompiledSchema? {
+        compiled.withLock { cache in cache.values.first { $0.constraint === constraint } }
     }
 
-    /// Caches a calibration table.
-    func storeCalibration(_ calibration: ChoiceCalibration, forKey key: String) {
-        calibrations.withLock { $0[key] = calibration }
+    /// The calibration table cached for `constraint` under `key` (the conversation before the text, the sample).
+    func calibration(for constraint: TokenConstraint, key: String) -> ChoiceCalibration? {
+        compiledSchema(of: constraint)?.calibrations.withLock { $0[key] }
+    }
+
+    /// Caches a calibration table with its constraint (and drops it when the constraint is dropped).
+    func storeCalibration(_ calibration: ChoiceCalibration, for constraint: TokenConstraint, key: String) {
+        compiledSchema(of: constraint)?.calibrations.withLock { $0[key] = calibration }
     }
 
     /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.
     package func choicePoints(for constraint: TokenConstraint) -> ChoicePoints? {
-        choices.withLock { $0[ObjectIdentifier(constraint)] }.flatMap { $0.isEmpty ? nil : $0 }
+        compiledSchema(of: constraint).flatMap { $0.points.isEmpty ? nil : $0.points }
+    }
+}
+
+/// A schema compiled for one model, and what is derived from it.
+final class CompiledSchema: Sendable {
+    let constraint: TokenConstraint
+    let points: ChoicePoints
+    /// Calibration tables by instructions and sample.
+    let calibrations = Mutex<[String: ChoiceCalibration]>([:])
+
+    init(constraint: TokenConstraint, points: ChoicePoints) {
+        self.constraint = constraint
+        self.points = points
     }
 }
 
