@@ -44,7 +44,13 @@ public final class ResultCache: Sendable {
                 table.column("createdAt", .double).notNull()
             }
         }
-        try migrator.migrate(writer)
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            // Two processes opening a new cache at once both find the migration missing, and the second one's
+            // record of it fails; by now it is applied, which a second look sees.
+            try migrator.migrate(writer)
+        }
     }
 
     /// The key for a result: the SHA-256 of the parts, each length-prefixed so no two part lists collide.

@@ -75,4 +75,136 @@ struct TagCommandTests {
         #expect(after.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
         #expect(after.first?["marker"] as? Bool == true, "the finished record was kept, not redone")
     }
+
+    /// A seeded generator, so a failing kill schedule can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func aJobKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
+        _ = DefaultModel.model
+        try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Seven records: fewer than batch calibration needs, so no run spends its time calibrating by a sample.
+        let subjects = ["bread", "the harbour", "a chess match", "tax forms", "a lost cat", "the orchestra", "winter tyres"]
+        let ids = subjects.indices.map { "r\($0)" }
+        let input = zip(ids, subjects).map { #"{"id":"\#($0)","text":"A short note about \#($1)."}"# }.joined(separator: "\n") + "\n"
+        let inputURL = directory.appendingPathComponent("in.jsonl")
+        let outputURL = directory.appendingPathComponent("out.jsonl")
+        try Data(input.utf8).write(to: inputURL)
+
+        // SIGKILL at random moments — while the model loads, then each time shortly after a run has written
+        // another line (so sometimes in the middle of the next one) — and resume each time; then let the last
+        // run finish. Waiting for output, not for a fixed time, makes every run progress on a slow machine too.
+        var random = SplitMix(state: 20_261_123)
+        func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
+        var midJobKills = 0
+        for attempt in 0...6 {
+            let process = Process()
+            process.executableURL = Self.fm
+            // A classification preset: on the tiny model, content tags take seconds per text in a debug build.
+            process.arguments = ["tag", "--file", inputURL.path, "--output", outputURL.path, "--resume", "--no-cache",
+                                 "--preset", "moderation"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let before = writtenLines()
+            try process.run()
+            guard attempt < 6 else {
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                break
+            }
+            if attempt > 0 {
+                let deadline = Date().addingTimeInterval(300)
+                while process.isRunning, writtenLines() == before, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: attempt == 0 ? 100...1_000 : 0...400, using: &random)))
+            guard process.isRunning else {
+                process.waitUntilExit()
+                break
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let written = writtenLines()
+            if written > 0, written < ids.count { midJobKills += 1 }
+        }
+        #expect(midJobKills >= 3, "the schedule interrupted the job after it had written part of its output \(midJobKills) times")
+        let records = try Self.lines(outputURL)
+        #expect(records.map { $0["id"] as? String } == ids, "every record exactly once, in input order")
+        for record in records {
+            #expect(record["result"] != nil && record["error"] == nil, "\(record)")
+        }
+    }
+
+    @Test func twoJobsSharingOneCacheDatabaseKeepItWhole() async throws {
+        let model = DefaultModel.model
+        try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Overlapping inputs, so both processes store some of the same keys at about the same time.
+        let texts = (0..<6).map { #"{"id":"t\#($0)","text":"Notes from meeting number \#($0) about the budget."}"# }
+        let inputs = [Array(texts.prefix(4)), Array(texts.suffix(4))].map { $0.joined(separator: "\n") + "\n" }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = directory.path
+        environment["FM_MODEL_PATH"] = model.modelURL.path
+
+        func start(_ index: Int, input: String) throws -> Process {
+            let inputURL = directory.appendingPathComponent("in\(index).jsonl")
+            try Data(input.utf8).write(to: inputURL)
+            let process = Process()
+            process.executableURL = Self.fm
+            process.arguments = ["tag", "--file", inputURL.path, "--output", directory.appendingPathComponent("out\(index).jsonl").path,
+                                 "--preset", "moderation"]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let jobs = try [start(0, input: inputs[0]), start(1, input: inputs[1])]
+        for job in jobs {
+            job.waitUntilExit()
+            #expect(job.terminationStatus == 0)
+        }
+        let database = directory.appendingPathComponent("foundation-models/cache.sqlite")
+        #expect(FileManager.default.fileExists(atPath: database.path))
+        // An independent reader (Python's sqlite3) finds the file whole and every result stored once.
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("pragma integrity_check").fetchone()[0], db.execute("select count(*) from result").fetchone()[0])
+            """, database.path]
+        let output = Pipe()
+        check.standardOutput = output
+        try check.run()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(report.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 6", "integrity check and rows: \(report)")
+        // A third job over all texts reads what both stored: the same results, line for line.
+        let third = try start(2, input: texts.joined(separator: "\n") + "\n")
+        third.waitUntilExit()
+        #expect(third.terminationStatus == 0)
+        let first = try Self.lines(directory.appendingPathComponent("out0.jsonl"))
+        let second = try Self.lines(directory.appendingPathComponent("out1.jsonl"))
+        let all = try Self.lines(directory.appendingPathComponent("out2.jsonl"))
+        func results(_ lines: [[String: Any]]) -> [String] {
+            lines.map { line in
+                (try? JSONSerialization.data(withJSONObject: line["result"] ?? NSNull(), options: [.sortedKeys]))
+                    .map { String(decoding: $0, as: UTF8.self) } ?? "?"
+            }
+        }
+        #expect(results(all) == results(first).prefix(2) + results(second))
+    }
 }
