@@ -19,10 +19,26 @@ public final class ResultCache: Sendable {
     /// Opens (creating if needed) the cache at `url`.
     public init(url: URL = ResultCache.defaultURL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        writer = try Self.open(url)
+    }
+
+    /// Opens the pool and applies the schema. Processes that open a new file at the same moment race to set it
+    /// up (WAL mode, the table, the migration record); the one that loses tries again, and then finds it done.
+    private static func open(_ url: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        writer = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrate(writer)
+        var attempt = 0
+        while true {
+            do {
+                let pool = try DatabasePool(path: url.path, configuration: configuration)
+                try migrate(pool)
+                return pool
+            } catch {
+                attempt += 1
+                guard attempt < 5 else { throw error }
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+            }
+        }
     }
 
     private init(writer: any DatabaseWriter) throws {
@@ -44,13 +60,7 @@ public final class ResultCache: Sendable {
                 table.column("createdAt", .double).notNull()
             }
         }
-        do {
-            try migrator.migrate(writer)
-        } catch {
-            // Two processes opening a new cache at once both find the migration missing, and the second one's
-            // record of it fails; by now it is applied, which a second look sees.
-            try migrator.migrate(writer)
-        }
+        try migrator.migrate(writer)
     }
 
     /// The key for a result: the SHA-256 of the parts, each length-prefixed so no two part lists collide.
