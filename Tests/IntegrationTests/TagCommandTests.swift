@@ -1,3 +1,4 @@
+import FMLlama
 import Foundation
 import FoundationModels
 import Testing
@@ -76,18 +77,6 @@ struct TagCommandTests {
         #expect(after.first?["marker"] as? Bool == true, "the finished record was kept, not redone")
     }
 
-    /// A seeded generator, so a failing kill schedule can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func aJobKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
         _ = DefaultModel.model
         try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")
@@ -105,7 +94,8 @@ struct TagCommandTests {
         // SIGKILL at random moments — while the model loads, then each time shortly after a run has written
         // another line (so sometimes in the middle of the next one) — and resume each time; then let the last
         // run finish. Waiting for output, not for a fixed time, makes every run progress on a slow machine too.
-        var random = SplitMix(state: 20_261_123)
+        // Seeded, so a failing kill schedule can be replayed.
+        var random = SeededGenerator(seed: 20_261_123)
         func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
         var midJobKills = 0
         for attempt in 0...6 {
