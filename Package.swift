@@ -59,7 +59,7 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FMTagging", dependencies: ["FoundationModels", "FMCache", "FMEngine"], swiftSettings: swiftSettings),
+        .target(name: "FMTagging", dependencies: ["FoundationModels", "FMCache", "FMDecoding", "FMEngine"], swiftSettings: swiftSettings),
         // Self-contained HTML reports (inline SVG and CSS) of evaluations and tag statistics.
         .target(name: "FMReports", dependencies: ["FMTagging"], swiftSettings: swiftSettings),
 

@@ -13,6 +13,7 @@ package final class LoadedModel: Sendable {
     private let idleBatchContext = Mutex<LlamaContext.Box?>(nil)
     private let decodingVocabulary = Mutex<TokenVocabulary?>(nil)
     private let tokenExtensions = Mutex<TokenExtensions?>(nil)
+    private let commaTokens = Mutex<[Int32]?>(nil)
     /// Compiled schemas, most recently used kept: each with its choice points and calibration tables, so
     /// dropping a schema drops everything derived from it.
     private let compiled = Mutex(LeastRecentlyUsedCache<SchemaDocument, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
@@ -105,6 +106,16 @@ package final class LoadedModel: Sendable {
         let extensions = TokenExtensions(tokenBytes: llama.tokenBytes)
         tokenExtensions.withLock { $0 = extensions }
         return extensions
+    }
+
+    /// Every token whose text contains a comma, found once per model: the tokens that can start another
+    /// array element or object member (``RepetitionGuard``).
+    var separatorTokens: [Int32] {
+        if let tokens = commaTokens.withLock({ $0 }) { return tokens }
+        let bytes = llama.tokenBytes
+        let tokens = bytes.indices.filter { bytes[$0].contains(UInt8(ascii: ",")) }.map(Int32.init)
+        commaTokens.withLock { $0 = tokens }
+        return tokens
     }
 
     /// The compiled constraint for a schema, cached per model so masks computed for one request serve the next.

@@ -1,7 +1,7 @@
 import FMDecoding
 import FMLlama
 
-/// One response being decoded: its grammar state, sampler, loop guard, output so far, and the tokens that
+/// One response being decoded: its grammar state, sampler, loop and repetition guards, output so far, and the tokens that
 /// wait to be evaluated.
 ///
 /// ``Generator`` drives one of these and ``BatchGenerator`` many, so a response decoded in a batch follows
@@ -15,6 +15,7 @@ struct SequenceDecoder {
     private(set) var mask: TokenMask?
     private var sampler: TokenSampler
     private var loopGuard = LoopGuard()
+    private var repetitionGuard = RepetitionGuard()
     /// The response so far, with its token counts.
     var outcome: GenerationOutcome
     /// Tokens to evaluate before the next sample.
@@ -67,6 +68,7 @@ struct SequenceDecoder {
         guard let active = matcher, var currentMask = mask else { return sampler.sample(logits) }
         active.fillMask(into: &currentMask)
         loopGuard.apply(to: &currentMask)
+        repetitionGuard.apply(to: &currentMask, tokenBytes: model.llama.tokenBytes, separatorTokens: model.separatorTokens)
         mask = currentMask
         return currentMask.words.withUnsafeBufferPointer { sampler.sample(logits, allowed: $0) }
     }
@@ -108,6 +110,7 @@ struct SequenceDecoder {
             let bytes = model.llama.tokenBytes[Int(token)]
             outcome.bytes.append(contentsOf: bytes)
             loopGuard.observe(token, bytes: bytes)
+            repetitionGuard.observe(bytes)
         }
     }
 

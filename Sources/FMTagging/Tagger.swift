@@ -45,10 +45,16 @@ public struct Tagger: Sendable {
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
             let response = try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
-                try await session.respond(to: text, schema: configuration.schema, options: configuration.options)
+                try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
             }
             return .success(response.content)
         } catch let error as LanguageModelSession.GenerationError {
+            if case .decodingFailure(let context) = error, configuration.options.maximumResponseTokens == nil,
+                let budget = configuration.responseTokenBudget, context.debugDescription.contains("maximumResponseTokens") {
+                return .failure(TaggingFailure(code: "response-budget", message:
+                    "The response passed this schema's default budget of \(budget) tokens before the value was complete; "
+                    + "set a larger one with --max-tokens (GenerationOptions.maximumResponseTokens)."))
+            }
             return .failure(Self.failure(for: error))
         } catch {
             return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))

@@ -1,3 +1,4 @@
+import FMDecoding
 import FMEngine
 public import FoundationModels
 
@@ -43,6 +44,20 @@ public struct TaggingConfiguration: Sendable {
     /// Up to 24 of `texts`, evenly spread, for ``calibrationTexts``: each costs one more generation per job.
     public static func sample(of texts: [String]) -> [String] {
         CalibrationSample.sample(of: texts)
+    }
+
+    /// The most tokens a response may have: `options.maximumResponseTokens` when set, else a budget derived
+    /// from the schema (`SchemaDocument.responseTokenBudget`), so a model that keeps adding
+    /// array elements ends with an error line instead of filling the context window.
+    public var responseTokenBudget: Int? {
+        options.maximumResponseTokens ?? (try? schema.decodingDocument())?.responseTokenBudget
+    }
+
+    /// The options each request runs with: ``options`` with ``responseTokenBudget``.
+    public var effectiveOptions: GenerationOptions {
+        var effective = options
+        effective.maximumResponseTokens = responseTokenBudget
+        return effective
     }
 
     /// Whether results are deterministic (greedy), and therefore cacheable.
