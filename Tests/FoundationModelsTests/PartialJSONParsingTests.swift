@@ -1,3 +1,4 @@
+import FMLlama
 import FoundationModels
 import Testing
 
@@ -25,7 +26,7 @@ struct PartialJSONParsingTests {
         for character in document.unicodeScalars {
             let partial = try GeneratedContent(json: prefix)
             #expect(!partial.isComplete, "prefix \(prefix) should be incomplete")
-            #expect(isConsistent(partial, with: final), "prefix \(prefix) parsed as \(partial.jsonString)")
+            #expect(Self.isConsistent(partial, with: final), "prefix \(prefix) parsed as \(partial.jsonString)")
             prefix.unicodeScalars.append(character)
         }
     }
@@ -93,9 +94,9 @@ struct PartialJSONParsingTests {
     }
 
     @Test func randomTreesRoundTripExactly() throws {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for _ in 0..<300 {
-            let content = randomContent(depth: 0, using: &generator)
+            let content = Self.randomContent(depth: 0, using: &generator)
             let parsed = try GeneratedContent(json: content.jsonString)
             #expect(parsed == content, "\(content.jsonString)")
             #expect(parsed.jsonString == content.jsonString)
@@ -105,7 +106,7 @@ struct PartialJSONParsingTests {
     // MARK: Helpers
 
     /// Whether `partial` could grow into `final`: strings are prefixes, containers hold consistent prefixes.
-    private func isConsistent(_ partial: GeneratedContent, with final: GeneratedContent) -> Bool {
+    static func isConsistent(_ partial: GeneratedContent, with final: GeneratedContent) -> Bool {
         switch (partial.kind, final.kind) {
         case (.null, _) where !partial.isComplete:
             return true
@@ -129,7 +130,7 @@ struct PartialJSONParsingTests {
         }
     }
 
-    private func randomContent(depth: Int, using generator: inout SplitMix64) -> GeneratedContent {
+    static func randomContent(depth: Int, using generator: inout SeededGenerator) -> GeneratedContent {
         let choice = Int(generator.next() % (depth > 3 ? 4 : 6))
         switch choice {
         case 0: return .null
@@ -158,7 +159,7 @@ struct PartialJSONParsingTests {
         }
     }
 
-    private func randomString(using generator: inout SplitMix64) -> String {
+    static func randomString(using generator: inout SeededGenerator) -> String {
         let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "日", "😀",
                                       "\u{2028}", "\u{FFFD}", "{", "]", ":", ","]
         var text = String.UnicodeScalarView()
@@ -166,22 +167,5 @@ struct PartialJSONParsingTests {
             text.append(pool[Int(generator.next() % UInt64(pool.count))])
         }
         return String(text)
-    }
-}
-
-/// A small, seeded random number generator so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -110,6 +110,34 @@ struct SessionTests {
         }
     }
 
+    /// GGUF files that are not models: well-formed metadata without tensors, and a header that promises a tensor the
+    /// file does not hold. Neither may crash llama.cpp's loader; both fail the request with `assetsUnavailable`.
+    @Test(arguments: [false, true])
+    func aGGUFFileThatIsNotAModelThrowsAssetsUnavailable(claimsATensor: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-not-a-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var data = AdapterTests.minimalGGUF(["general.architecture": "none", "general.name": "metadata only"])
+        if claimsATensor {
+            withUnsafeBytes(of: UInt64(1).littleEndian) { data.replaceSubrange(8..<16, with: $0) }  // tensor count
+        }
+        let url = directory.appendingPathComponent("model.gguf")
+        try data.write(to: url)
+        let model = SystemLanguageModel(modelURL: url)
+        if !claimsATensor {
+            // The header alone shows there are no weights.
+            #expect(model.availability == .unavailable(.modelNotReady))
+        }
+        await #expect {
+            try await LanguageModelSession(model: model).respond(to: "Hi")
+        } throws: { error in
+            guard case .assetsUnavailable(let context) = error as? LanguageModelSession.GenerationError else { return false }
+            // The file with a tensor count gets past the header check, so its error comes from llama.cpp's loader.
+            return context.debugDescription.contains(url.path)
+                && context.debugDescription.contains("could not be loaded") == claimsATensor
+        }
+    }
+
     @Test func prewarmFillsTheCacheForTheFirstRequest() async throws {
         let instructions = "You are a terse assistant that answers in exactly one word. " + String(repeating: "Be brief. ", count: 30)
         let session = LanguageModelSession(model: DefaultModel.model, instructions: instructions)

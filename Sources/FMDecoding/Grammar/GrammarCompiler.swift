@@ -140,7 +140,7 @@ struct GrammarCompiler {
                 "string length bounds \(minimumLength)...\(maximumLength.map(String.init) ?? "") are empty")
         }
         var automata: [ScalarAutomaton] = []
-        for pattern in patterns { automata.append(ScalarAutomaton(try RegexParser.parse(pattern))) }
+        for pattern in patterns { automata.append(try ScalarAutomaton(try RegexParser.parse(pattern))) }
         let product = try ScalarAutomaton.intersection(
             automata, minimumLength: minimumLength, maximumLength: maximumLength,
             maximumStates: Self.maximumStringStates)

@@ -15,7 +15,7 @@ package struct PatternMatcher: Sendable {
     ///
     /// - Throws: ``GrammarError`` for syntax the decoder does not support or a malformed pattern.
     package init(pattern: String) throws(GrammarError) {
-        automaton = ScalarAutomaton(try RegexParser.parse(pattern))
+        automaton = try ScalarAutomaton(try RegexParser.parse(pattern))
     }
 
     /// Whether the whole of `text` matches.

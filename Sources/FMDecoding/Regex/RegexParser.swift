@@ -10,10 +10,39 @@ struct RegexParser {
     private let pattern: String
     /// Repetition counts above this are rejected (the automaton unrolls them).
     static let maximumRepetition = 1000
+    /// The deepest nesting of groups: parsing, building and freeing the node all recurse once per level.
+    static let maximumGroupDepth = 128
+    /// The most quantifiers on one atom (`a{2}{3}`); each wraps the node once more, deepening that recursion too.
+    static let maximumStackedQuantifiers = 4
+    /// The most automaton pieces a pattern may unroll to: each counted repetition copies its body, so nested
+    /// ones multiply (`((a{1000}){1000}){1000}` would be 10⁹ states) although each count is within bounds.
+    static let maximumUnrolledSize = 20_000
+
+    private var groupDepth = 0
 
     static func parse(_ pattern: String) throws(GrammarError) -> RegexNode {
         var parser = RegexParser(pattern: pattern)
-        return try parser.parseWhole()
+        let node = try parser.parseWhole()
+        guard unrolledSize(of: node) <= maximumUnrolledSize else {
+            throw GrammarError(
+                .tooLarge, construct: "nested repetition",
+                "pattern /\(pattern)/ unrolls to more than \(maximumUnrolledSize) automaton states (nested counted repetitions)")
+        }
+        return node
+    }
+
+    /// An upper bound on the states the automaton builders create for `node`, saturating past the maximum.
+    static func unrolledSize(of node: RegexNode) -> Int {
+        let cap = maximumUnrolledSize + 1
+        switch node {
+        case .set: return 1
+        case .concatenation(let parts): return parts.reduce(1) { min(cap, $0 + unrolledSize(of: $1)) }
+        case .alternation(let branches): return branches.reduce(1) { min(cap, $0 + unrolledSize(of: $1)) }
+        case .repetition(let inner, let minimum, let maximum):
+            // Bounded: `maximum` copies of the body; unbounded: `minimum` copies and the loop.
+            let copies = maximum.map { max($0, minimum) } ?? minimum + 1
+            return min(cap, 1 + unrolledSize(of: inner) * copies)
+        }
     }
 
     private init(pattern: String) {
@@ -74,6 +103,7 @@ struct RegexParser {
 
     private mutating func parseQuantifiers(_ atom: RegexNode) throws(GrammarError) -> RegexNode {
         var node = atom
+        var stacked = 0
         while let scalar = peek {
             var minimum = 0
             var maximum: Int? = nil
@@ -88,6 +118,11 @@ struct RegexParser {
             default: return node
             }
             if peek == "?" || peek == "+" { index += 1 }  // lazy / possessive: same language
+            stacked += 1
+            if stacked > Self.maximumStackedQuantifiers {
+                throw unsupported(
+                    "more than \(Self.maximumStackedQuantifiers) quantifiers in a row", "each one nests the pattern deeper")
+            }
             node = .repetition(node, minimum: minimum, maximum: maximum)
         }
         return node
@@ -158,9 +193,14 @@ struct RegexParser {
                     throw unsupported("group modifier `(?\(kind.map { String($0) } ?? "")`", "inline flags and special groups are not supported")
                 }
             }
+            groupDepth += 1
+            if groupDepth > Self.maximumGroupDepth {
+                throw unsupported("groups nested more than \(Self.maximumGroupDepth) deep", "each level recurses")
+            }
             let inner = try parseAlternation()
             guard peek == ")" else { throw invalid("missing `)`") }
             index += 1
+            groupDepth -= 1
             return inner
         case ")":
             throw invalid("unbalanced `)`")

@@ -19,12 +19,14 @@ struct ScalarAutomaton: Sendable {
     static let universal = ScalarAutomaton(edges: [[Edge(ranges: ScalarSet.all, target: 0)]], isAccepting: [true])
 
     /// The automaton of `node` (whole-match semantics).
-    init(_ node: RegexNode) {
+    ///
+    /// - Throws: ``GrammarError/Code/tooLarge`` when removing ε-edges would take millions of steps.
+    init(_ node: RegexNode) throws(GrammarError) {
         var builder = ThompsonBuilder()
         let start = builder.addState()
         let accept = builder.addState()
         builder.build(node, from: start, to: accept)
-        self = builder.automaton(start: start, accept: accept).trimmed()
+        self = try builder.automaton(start: start, accept: accept).trimmed()
     }
 
     init(edges: [[Edge]], isAccepting: [Bool]) {
@@ -218,16 +220,28 @@ private struct ThompsonBuilder {
         return Array(seen)
     }
 
+    /// The most ε-closure members ε-removal visits (summed over states). A chain of optional steps such as
+    /// `((a?){1000}){20}` has closures as long as the chain, so the work and the edges it creates grow with the
+    /// square of the pattern's unrolled size.
+    static let maximumClosureWork = 1_000_000
+
     /// The ε-free automaton with `start` renumbered to 0.
-    func automaton(start: Int, accept: Int) -> ScalarAutomaton {
+    func automaton(start: Int, accept: Int) throws(GrammarError) -> ScalarAutomaton {
         let count = edges.count
         let order = [start] + (0..<count).filter { $0 != start }
         var position = [Int](repeating: 0, count: count)
         for (index, state) in order.enumerated() { position[state] = index }
         var newEdges: [[ScalarAutomaton.Edge]] = []
         var accepting: [Bool] = []
+        var work = 0
         for state in order {
             let reach = closure(of: state)
+            work += reach.count
+            if work > Self.maximumClosureWork {
+                throw GrammarError(
+                    .tooLarge, construct: "pattern size",
+                    "the pattern's optional and repeated parts need more than \(Self.maximumClosureWork) steps to compile")
+            }
             accepting.append(reach.contains(accept))
             var byTarget: [Int: [ClosedRange<UInt32>]] = [:]
             for member in reach {

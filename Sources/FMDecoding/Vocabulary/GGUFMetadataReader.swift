@@ -41,10 +41,20 @@ public struct GGUFMetadataReader: Sendable {
         } catch {
             throw VocabularyError(.fileNotFound, "cannot read GGUF file at \(url.path): \(error)")
         }
+        try self.init(data: data, path: url.path)
+    }
+
+    /// Parses the metadata of GGUF file contents already in memory.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes, or a prefix that holds the whole metadata section.
+    ///   - path: The file's name in error messages.
+    /// - Throws: ``VocabularyError`` when the data is not GGUF or is truncated.
+    package init(data: Data, path: String) throws(VocabularyError) {
         let parsed = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[String: Value], VocabularyError> in
             var cursor = Cursor(bytes: raw)
             do throws(VocabularyError) {
-                return .success(try cursor.readMetadata(path: url.path))
+                return .success(try cursor.readMetadata(path: path))
             } catch {
                 return .failure(error)
             }
@@ -84,10 +94,25 @@ private struct Cursor {
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
+    /// Bytes left after the cursor.
+    var remaining: Int { bytes.count - offset }
+
     mutating func need(_ count: Int) throws(VocabularyError) {
-        guard count >= 0, offset + count <= bytes.count else {
+        // Compared with what is left rather than as `offset + count`, which a declared length near `Int.max` overflows.
+        guard count >= 0, count <= remaining else {
             throw VocabularyError(.malformedFile, "GGUF file truncated at byte \(offset)")
         }
+    }
+
+    /// Reads a declared length or count; one larger than `remaining / elementSize` cannot fit in the rest of the
+    /// file, so it throws before anything converts it to `Int` (which traps above `Int.max`) or allocates for it.
+    mutating func readCount(elementSize: Int) throws(VocabularyError) -> Int {
+        let start = offset
+        let count = try read(UInt64.self)
+        guard count <= UInt64(remaining / elementSize) else {
+            throw VocabularyError(.malformedFile, "GGUF file truncated: the count \(count) at byte \(start) exceeds the file")
+        }
+        return Int(count)
     }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type) throws(VocabularyError) -> T {
@@ -98,8 +123,7 @@ private struct Cursor {
     }
 
     mutating func readString() throws(VocabularyError) -> String {
-        let length = Int(try read(UInt64.self))
-        try need(length)
+        let length = try readCount(elementSize: 1)
         let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
         offset += length
         return string
@@ -145,7 +169,23 @@ private struct Cursor {
         }
     }
 
-    mutating func readValue(type: UInt32) throws(VocabularyError) -> GGUFMetadataReader.Value {
+    /// The fewest bytes a value of `type` takes; nil for an unknown type.
+    static func minimumSize(of type: UInt32) -> Int? {
+        switch type {
+        case 0, 1, 7: 1
+        case 2, 3: 2
+        case 4, 5, 6: 4
+        case 8, 10, 11, 12: 8
+        case 9: 12  // element type and count
+        default: nil
+        }
+    }
+
+    /// How deeply arrays of arrays may nest: each level recurses, so a file of nested array headers must not be
+    /// able to overflow the stack (llama.cpp itself writes no nested arrays).
+    static let maximumArrayDepth = 8
+
+    mutating func readValue(type: UInt32, depth: Int = 0) throws(VocabularyError) -> GGUFMetadataReader.Value {
         if let integer = try readScalarInteger(type: type) { return .integer(integer) }
         switch type {
         case 6: return .float(Double(Float(bitPattern: try read(UInt32.self))))
@@ -153,8 +193,15 @@ private struct Cursor {
         case 8: return .string(try readString())
         case 12: return .float(Double(bitPattern: try read(UInt64.self)))
         case 9:
+            guard depth < Self.maximumArrayDepth else {
+                throw VocabularyError(.malformedFile, "GGUF arrays nest more than \(Self.maximumArrayDepth) deep at byte \(offset)")
+            }
             let elementType = try read(UInt32.self)
-            let count = Int(try read(UInt64.self))
+            guard let elementSize = Self.minimumSize(of: elementType) else {
+                throw VocabularyError(.malformedFile, "unknown GGUF array element type \(elementType) at byte \(offset - 4)")
+            }
+            // Checked against the rest of the file before `reserveCapacity` below trusts it.
+            let count = try readCount(elementSize: elementSize)
             switch elementType {
             case 8:
                 var strings: [String] = []
@@ -167,7 +214,7 @@ private struct Cursor {
                 for _ in 0..<count { integers.append(try readScalarInteger(type: elementType) ?? 0) }
                 return .integerArray(integers)
             default:
-                for _ in 0..<count { _ = try readValue(type: elementType) }
+                for _ in 0..<count { _ = try readValue(type: elementType, depth: depth + 1) }
                 return .otherArray(count: count)
             }
         default:

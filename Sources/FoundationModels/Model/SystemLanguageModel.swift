@@ -84,8 +84,8 @@ public final class SystemLanguageModel: Sendable {
 
     // MARK: Availability
 
-    /// The current availability: `.available` when the model file exists and looks like GGUF (and, for a
-    /// catalogue model, has its pinned size).
+    /// The current availability: `.available` when the model file exists and has a GGUF model's header (and, for
+    /// a catalogue model, its pinned size).
     public var availability: Availability {
         if let entry = ModelCatalog.entry(at: modelURL), entry.installState != .installed { return .unavailable(.modelNotReady) }
         return Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
@@ -94,10 +94,18 @@ public final class SystemLanguageModel: Sendable {
     /// A convenience getter to check if the system is entirely ready.
     public var isAvailable: Bool { availability == .available }
 
+    /// Whether the file's header is a GGUF model's: the magic, a version llama.cpp reads (2 or 3) and at least one
+    /// tensor. A GGUF file of metadata alone is well formed but holds no weights, so it is not ready either.
     private static func looksLikeGGUF(_ url: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: 4)) == Data("GGUF".utf8)
+        guard let header = try? handle.read(upToCount: 16), header.count == 16, header.prefix(4) == Data("GGUF".utf8)
+        else { return false }
+        let (version, tensorCount) = header.withUnsafeBytes { bytes in
+            (UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+             UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+        return (version == 2 || version == 3) && tensorCount > 0
     }
 
     /// The message users see when the model file is missing.

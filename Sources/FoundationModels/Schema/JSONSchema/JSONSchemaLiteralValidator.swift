@@ -12,8 +12,26 @@ struct JSONSchemaLiteralValidator {
     /// Resolves a `$ref` to its schema, or nil.
     let resolve: (String) -> JSONSchemaValue?
 
+    /// The most schemas one question may visit. An `anyOf` of references back to itself multiplies the work at
+    /// each level, so the depth limit alone still allows exponentially many visits (minutes for three branches);
+    /// past this budget the answer is "cannot tell".
+    static let maximumEvaluations = 10_000
+
+    /// Evaluations left for the current question (a class, so the recursive calls share it).
+    private final class Budget {
+        var remaining = 0
+    }
+
+    private let budget = Budget()
+
+    init(resolve: @escaping (String) -> JSONSchemaValue?) {
+        self.resolve = resolve
+    }
+
     func validates(_ value: JSONSchemaValue, _ schema: JSONSchemaValue, depth: Int = 0) -> Bool? {
-        guard depth < 32 else { return nil }
+        if depth == 0 { budget.remaining = Self.maximumEvaluations }
+        guard depth < 32, budget.remaining > 0 else { return nil }
+        budget.remaining -= 1
         switch schema {
         case .bool(let accepts): return accepts
         case .object(let object): return validates(value, object, depth: depth)

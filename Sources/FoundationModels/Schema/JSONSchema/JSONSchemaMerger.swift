@@ -18,7 +18,35 @@ struct JSONSchemaMerger {
     /// Keywords whose values are kept from the first part that has them.
     private static let firstWins: Set<String> = ["title", "description", "$defs", "definitions", "propertyOrdering"]
 
+    /// The most merges nested inside one another (one per level of properties, items and the like both sides have).
+    static let maximumNesting = 32
+
+    /// The parts of the merges this one is nested in, as canonical text. Merging the same parts again inside
+    /// their own merge repeats forever: `allOf` of a recursive `$ref` with itself merges its recursive properties
+    /// with each other in turn, so `flatten`'s `visited` (which sees one merge at a time) cannot catch it.
+    private var enclosingParts: [String] = []
+
+    init(resolve: @escaping (String) -> JSONSchemaValue?, refOverridesSiblings: Bool) {
+        self.resolve = resolve
+        self.refOverridesSiblings = refOverridesSiblings
+    }
+
     func merge(_ parts: [JSONSchemaValue], path: String) throws -> JSONSchemaValue {
+        let key = parts.map(\.canonicalText).joined(separator: ",")
+        guard !enclosingParts.contains(key) else {
+            throw JSONSchemaImportError(
+                path: path, keyword: "$ref", message: "\"allOf\" merges a recursive \"$ref\" with itself without end")
+        }
+        guard enclosingParts.count < Self.maximumNesting else {
+            throw JSONSchemaImportError(
+                path: path, keyword: "allOf", message: "\"allOf\" merges schemas nested more than \(Self.maximumNesting) deep")
+        }
+        var nested = self
+        nested.enclosingParts.append(key)
+        return try nested.mergeParts(parts, path: path)
+    }
+
+    private func mergeParts(_ parts: [JSONSchemaValue], path: String) throws -> JSONSchemaValue {
         var objects: [JSONSchemaObject] = []
         var visited: [String] = []
         for part in parts {
