@@ -194,6 +194,8 @@ def summarize(records, args):
                  f"`fm tag --schema FILE --model {args.model} --greedy --no-cache` (FM_THREADS={args.threads}, "
                  f"timeout {args.timeout:g} s per schema, text: \"{args.text}\"). Validity is checked "
                  f"independently with the `jsonschema` package (the schema's dialect, formats asserted).\n")
+    if args.note:
+        lines.append(args.note + "\n")
     lines.append("## Summary\n")
     lines.append("| | schemas | share |")
     lines.append("|---|---:|---:|")
@@ -294,6 +296,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="FM_THREADS for fm (default 1)")
     ap.add_argument("--text", default=TEXT, help="the text each schema is applied to")
     ap.add_argument("--only", default=None, help="only schemas whose path contains this string")
+    ap.add_argument("--note", default="", help="a paragraph for the markdown (machine, load, fm commit)")
     ap.add_argument("--import-only", action="store_true",
                     help="only check whether fm imports each schema (no generation, no model load)")
     args = ap.parse_args()
