@@ -66,7 +66,7 @@ release: llama
 run: setup
 	.build/release/fm tag --greedy "Today we had a lovely picnic with friends at the beach."
 
-# An interactive session with a demo weather tool (issue: tools in `fm chat`).
+# An interactive session with a demo weather tool.
 chat: setup
 	.build/release/fm chat --greedy
 

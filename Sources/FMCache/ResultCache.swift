@@ -8,16 +8,9 @@ import GRDB
 public final class ResultCache: Sendable {
     private let writer: any DatabaseWriter
 
-    /// The default location: `${XDG_CACHE_HOME:-~/.cache}/foundation-models/cache.sqlite`.
-    public static var defaultURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let root = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return root.appendingPathComponent("foundation-models").appendingPathComponent("cache.sqlite")
-    }
-
-    /// Opens (creating if needed) the cache at `url`.
-    public init(url: URL = ResultCache.defaultURL) throws {
+    /// Opens (creating if needed) the cache at `url` (the tools' default is `ResultCache.defaultURL`, beside the
+    /// models in `SystemLanguageModel.cacheDirectory`).
+    public init(url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         writer = try Self.open(url)
     }

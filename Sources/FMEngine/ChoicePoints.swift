@@ -99,7 +99,13 @@ package struct ChoicePoints: Sendable, Hashable {
 
     /// The choice open at the end of `output`, or `nil` when `output` is not inside a choice.
     func open(after output: [UInt8]) -> OpenChoice? {
-        guard let colon = output.lastIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+        // The last colon that is structure: one inside a string (a value such as `"10:30"`) is text.
+        var lexical = JSONLexicalState()
+        var lastColon: Int?
+        for (index, byte) in output.enumerated() where lexical.consume(byte) == .structure && byte == UInt8(ascii: ":") {
+            lastColon = index
+        }
+        guard let colon = lastColon, colon > 0 else { return nil }
         var written = output[(colon + 1)...]
         // The key right before the colon: `"name"`.
         guard output[colon - 1] == UInt8(ascii: "\""),

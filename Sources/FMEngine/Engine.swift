@@ -13,7 +13,7 @@ package typealias GenerationProgress = @Sendable (_ bytes: [UInt8], _ tokens: In
 /// the calling thread. Each step it admits waiting jobs, appends the text their grammars force, evaluates every
 /// pending token of every job (one `llama_decode` per context), and makes each job's next decision with the
 /// same code — masks, whole-value choice scoring, the loop guard, the limits (``SequenceDecoder``,
-/// ``Generator/choose(_:output:matcher:context:sequence:spares:)``).
+/// ``Generator/choose(_:output:matcher:context:calibration:recorder:levers:sequence:spares:margin:)``).
 ///
 /// Where a job runs depends only on what else is in flight: a job that arrives alone borrows a lone context from
 /// the model's pool (the one whose cache shares the longest prefix with its prompt), and jobs that arrive while
@@ -61,7 +61,7 @@ package final class Engine: Sendable {
     /// grows. Cancelling the calling task stops the job at the next step.
     package func generate(_ job: GenerationJob, progress: GenerationProgress? = nil) async throws(GenerationFailure) -> GenerationOutcome {
         var job = job
-        let levers = QualityLevers.current
+        let levers = job.levers
         if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
             let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
             job.calibration = await calibration(for: job, sample: sample.count >= CalibrationSample.minimumCount ? sample : [])
@@ -500,7 +500,7 @@ extension Engine {
         for index in active.indices {
             let slot = active[index]
             if slot.request.job.prefillOnly { continue }
-            if slot.request.job.sampling.strategy == .greedy, QualityLevers.current.scoresChoices, let points = slot.request.job.choicePoints,
+            if slot.request.job.sampling.strategy == .greedy, slot.request.job.levers.scoresChoices, let points = slot.request.job.choicePoints,
                slot.decoder.matcher != nil, points.remainders(after: slot.decoder.outcome.bytes) != nil {
                 choosing.append(index)
             }
@@ -522,7 +522,7 @@ extension Engine {
                     var chosenMargin: Double?
                     if let tokens = try Generator(model: model).choose(
                         points, output: active[index].decoder.outcome.bytes, matcher: &matcher, context: context,
-                        calibration: job.calibration, recorder: job.recorder, sequence: sequence, spares: spares,
+                        calibration: job.calibration, recorder: job.recorder, levers: job.levers, sequence: sequence, spares: spares,
                         margin: job.recordsMargins ? { chosenMargin = $0 } : nil) {
                         if let chosenMargin { active[index].decoder.outcome.margins.append((bytes, chosenMargin)) }
                         active[index].decoder.acceptChosen(tokens, matcher: matcher)

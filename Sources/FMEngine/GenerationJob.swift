@@ -23,6 +23,8 @@ package struct GenerationJob: Sendable {
     var recorder: CalibrationRecorder?
     /// Records the margin of every greedy decision in the outcome (for measuring near-ties).
     package var recordsMargins = false
+    /// The quality switches the job runs under: those of the task that created it.
+    package var levers = QualityLevers.current
 
     /// Creates a job.
     package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {

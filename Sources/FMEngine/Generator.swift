@@ -25,14 +25,13 @@ extension Generator {
     /// calibration table, subtracts the same score for content-free inputs. Sets larger than
     /// ``ChoicePoints/maximumCandidates`` are first cut to a shortlist by their calibrated first-token
     /// likelihood. A recording (content-free) run scores every candidate and records the scores. Candidates
-    /// run in `spares` on copies of `sequence`'s cache.
+    /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`.
     func choose(
         _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
-        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, sequence: Int, spares: [Int],
+        calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, levers: QualityLevers, sequence: Int, spares: [Int],
         margin: ((Double) -> Void)? = nil
     ) throws(GenerationFailure) -> [Int32]? {
         guard let open = points.open(after: output) else { return nil }
-        let levers = QualityLevers.current
         var candidates: [Candidate] = []
         for (literal, remainder) in zip(open.literals, open.remainders) {
             guard let text = String(validating: remainder, as: UTF8.self),

@@ -12,21 +12,17 @@ struct LoopGuard {
     /// The longest cycle, in tokens, the guard detects.
     static let longestPeriod = 16
 
-    private var inString = false
-    private var escaped = false
+    private var lexical = JSONLexicalState()
     private var stringTokens: [Int32] = []
+
+    private var inString: Bool { lexical.inString }
 
     /// Follows one appended token (sampled or forced).
     mutating func observe(_ token: Int32, bytes: [UInt8]) {
         var startsInString = inString
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-                startsInString = false
-                stringTokens.removeAll(keepingCapacity: true)
-            }
+        for byte in bytes where lexical.consume(byte) == .openingQuote {
+            startsInString = false
+            stringTokens.removeAll(keepingCapacity: true)
         }
         if inString, startsInString { stringTokens.append(token) }
         if !inString { stringTokens.removeAll(keepingCapacity: true) }

@@ -16,7 +16,10 @@ import Foundation
 /// - `shortlist`: label sets above ``ChoicePoints/maximumCandidates`` are decoded token by token instead of
 ///   shortlisted by a beam over their tokens and then scored.
 ///
-/// Everything is on by default; these exist for measurement, not for tuning applications.
+/// Everything is on by default; these exist for measurement, not for tuning applications. The switches in
+/// force are ``current``, a task-local: a request runs under the value of the task that makes it (a job
+/// captures it when created, so the engine's thread sees the same), which lets one process compare settings
+/// side by side. Outside any `withValue` scope it is ``environment``.
 package struct QualityLevers: Sendable {
     /// How a candidate value's token log-probabilities combine into its score.
     package enum ChoiceScore: String, Sendable {
@@ -53,8 +56,15 @@ package struct QualityLevers: Sendable {
         return "disabled=" + disabled.joined(separator: ",") + ";score=" + choiceScore.rawValue
     }
 
-    /// The levers of this process, from `FM_DISABLE` and `FM_CHOICE_SCORE`.
-    package static let current: QualityLevers = {
+    /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
+    @TaskLocal package static var current: QualityLevers = environment
+
+    /// Everything on, the default choice score.
+    package init() {}
+
+    /// The switches of this process's environment, from `FM_DISABLE` and `FM_CHOICE_SCORE`: a command-line
+    /// convenience for ablations.
+    package static let environment: QualityLevers = {
         let environment = ProcessInfo.processInfo.environment
         let disabled = Set((environment["FM_DISABLE"] ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)

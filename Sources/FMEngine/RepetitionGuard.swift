@@ -22,8 +22,7 @@ struct RepetitionGuard {
     }
 
     private var frames: [Frame] = []
-    private var inString = false
-    private var escaped = false
+    private var lexical = JSONLexicalState()
 
     /// Follows one appended token's bytes.
     mutating func observe(_ bytes: [UInt8]) {
@@ -54,17 +53,16 @@ struct RepetitionGuard {
 
     /// Reads one byte; returns whether it is a separator that would start a third identical member.
     private mutating func consume(_ byte: UInt8) -> Bool {
-        if inString {
+        switch lexical.consume(byte) {
+        case .openingQuote, .content, .closingQuote:
             record(byte)
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
             return false
+        case .structure:
+            break
         }
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
             return false
-        case UInt8(ascii: "\""):
-            record(byte)
-            inString = true
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             record(byte)
             frames.append(Frame(isObject: byte == UInt8(ascii: "{"), inValue: byte == UInt8(ascii: "[")))

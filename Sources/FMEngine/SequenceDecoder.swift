@@ -11,6 +11,7 @@ import FMLlama
 struct SequenceDecoder {
     let model: LoadedModel
     private let maximumTokens: Int?
+    let levers: QualityLevers
     private(set) var matcher: GrammarMatcher?
     private(set) var mask: TokenMask?
     private var sampler: TokenSampler
@@ -24,6 +25,7 @@ struct SequenceDecoder {
     init(job: GenerationJob, model: LoadedModel, promptTokens: Int, reusedTokens: Int, pending: [Int32]) {
         self.model = model
         maximumTokens = job.maximumTokens
+        levers = job.levers
         matcher = job.constraint?.makeMatcher()
         mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
         sampler = TokenSampler(job.sampling)
@@ -130,7 +132,7 @@ struct SequenceDecoder {
             return nil
         }
         trial.fillMask(into: &mask)
-        if QualityLevers.current.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
+        if levers.holdsBackBoundaryTokens, model.extensions.hasAllowedExtension(of: last, in: mask) {
             tokens.removeLast()
         } else if !trial.accept(token: Int(last)) {
             return nil

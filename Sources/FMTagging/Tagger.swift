@@ -44,8 +44,10 @@ public struct Tagger: Sendable {
     public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
-            let response = try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
-                try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+            let response = try await QualityLevers.$current.withValue(configuration.levers) {
+                try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
+                    try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                }
             }
             return .success(response.content)
         } catch let error as LanguageModelSession.GenerationError {

@@ -1,5 +1,5 @@
 import FMDecoding
-import FMEngine
+package import FMEngine
 public import FoundationModels
 
 /// Everything that determines a tagging result apart from the text: the model, the schema, the instructions,
@@ -21,6 +21,9 @@ public struct TaggingConfiguration: Sendable {
     /// preferences enumeration and Bool choices are calibrated (batch calibration). With fewer than 8 texts,
     /// choices are calibrated by content-free inputs instead. ``sample(of:)`` picks a spread of a job's texts.
     public var calibrationTexts: [String]
+    /// The quality switches every request runs under (all on by default; `fm` takes them from `FM_DISABLE`
+    /// and `FM_CHOICE_SCORE`). Part of ``fingerprint``, so an ablation never reads cached results of a normal run.
+    package var levers: QualityLevers
 
     /// Creates a configuration.
     public init(
@@ -39,6 +42,7 @@ public struct TaggingConfiguration: Sendable {
         self.options = options
         self.exampleIndex = exampleIndex
         self.calibrationTexts = calibrationTexts
+        levers = QualityLevers.current
     }
 
     /// Up to 24 of `texts`, evenly spread, for ``calibrationTexts``: each costs one more generation per job.
@@ -76,8 +80,8 @@ public struct TaggingConfiguration: Sendable {
         var parts = [
             // `fm tag` and `fm eval` always use `.contentTagging`, so the use case needs no part of its own.
             "prompting=\(Self.promptingVersion)",
-            // The quality switches (`FM_DISABLE`, `FM_CHOICE_SCORE`) change results, so ablations never read normal runs.
-            "levers=" + QualityLevers.current.fingerprint,
+            // The quality switches change results, so ablations never read normal runs.
+            "levers=" + levers.fingerprint,
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
@@ -97,7 +101,7 @@ public struct TaggingConfiguration: Sendable {
     /// switched off, or when the schema has no fixed answers to calibrate — so such jobs share cached results
     /// whatever their other texts.
     var effectiveCalibrationTexts: [String] {
-        guard calibrationTexts.count >= CalibrationSample.minimumCount, QualityLevers.current.calibratesByBatch,
+        guard calibrationTexts.count >= CalibrationSample.minimumCount, levers.calibratesByBatch,
               Self.hasChoices(schema.root, definitions: schema.definitions) else { return [] }
         return calibrationTexts
     }

@@ -1,6 +1,6 @@
 public import FMCache
 public import FoundationModels
-public import Foundation
+import Foundation
 
 /// Tags a list of records and reports each outcome in input order; bad records get an error, never a gap.
 public struct TaggingRunner: Sendable {
@@ -18,21 +18,13 @@ public struct TaggingRunner: Sendable {
         self.parallel = max(1, parallel)
     }
 
-    /// The model's identity for cache keys: its path, size and modification time.
-    public static func modelIdentity(_ url: URL) -> String {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(url.standardizedFileURL.path)|\(size)|\(modified)"
-    }
-
     /// The cache key for a text under this runner's configuration.
     public func cacheKey(for text: String, id: String = "") -> String {
         // With an example index the record's id matters too: a record never gets itself as an example.
         let recordID = tagger.configuration.exampleIndex == nil ? "" : id
         // Batched decoding can tip near-ties (llama.cpp's arithmetic differs), so its results are kept apart.
         let path = parallel == 1 ? "one-at-a-time" : "batched"
-        return ResultCache.key([Self.modelIdentity(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])
+        return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])
     }
 
     /// Tags every record, calling `emit` once per record in input order.

@@ -1,5 +1,6 @@
 import FMDecoding
 import Foundation
+import FoundationModels
 
 /// `fm-bench decoding`: compile time, per-token mask time (first visit and warm) and forced share for the
 /// seed schemas on real vocabularies, measured along random valid generations.
@@ -81,7 +82,7 @@ enum DecodingBenchmarks {
             }
             index += 1
         }
-        let cache = NSString(string: "~/.cache/foundation-models/models").expandingTildeInPath
+        let cache = ModelCatalog.directory.path
         let environment = ProcessInfo.processInfo.environment
         var vocabularies: [(String, String)] = []
         if which == "all" || which == "smol" {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FMCache
+import FMTagging
 import Foundation
 
 extension FM {
@@ -16,7 +17,7 @@ extension FM {
 
             func run() async throws {
                 do {
-                    let removed = try ResultCache().clear()
+                    let removed = try ResultCache(url: ResultCache.defaultURL).clear()
                     print("removed \(removed) cached results from \(ResultCache.defaultURL.path)")
                 } catch {
                     throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be cleared: \(error)")
@@ -30,7 +31,7 @@ extension FM {
 
             func run() async throws {
                 do {
-                    print("\(ResultCache.defaultURL.path): \(try ResultCache().count()) results")
+                    print("\(ResultCache.defaultURL.path): \(try ResultCache(url: ResultCache.defaultURL).count()) results")
                 } catch {
                     throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be read: \(error)")
                 }

@@ -97,7 +97,7 @@ struct TaggingOptions: ParsableArguments {
 
     func cache() -> ResultCache? {
         if noCache { return nil }
-        do { return try ResultCache() } catch {
+        do { return try ResultCache(url: ResultCache.defaultURL) } catch {
             FileHandle.standardError.write(Data("warning: the result cache is unavailable (\(error)); continuing without it\n".utf8))
             return nil
         }

@@ -20,6 +20,19 @@ struct ChoicePointsTests {
         #expect(remainders(#"{"label":"ham","urgent":"#) == ["false", "true"])
     }
 
+    @Test func colonsInsideStringsAreText() {
+        let times = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "note", schema: .string(.any)),
+            SchemaProperty(name: "slot", schema: .string(.choices(["10:30", "10:45", "11:00"]))),
+        ]))
+        let points = ChoicePoints(document: times)
+        func open(_ output: String) -> [String]? {
+            points.remainders(after: Array(output.utf8))?.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(open(#"{"note":"at 9:15","slot":"10:"#) == [#"30""#, #"45""#])
+        #expect(open(#"{"note":"a "slot":"#) == nil)
+    }
+
     @Test func aValueNarrowedToOneIsNoLongerAChoice() {
         #expect(remainders(#"{"label":"h"#) == nil)
         #expect(remainders(#"{"label":"spa"#) == [#"""#, #"m""#])

@@ -1,4 +1,5 @@
 import FMTagging
+import FMDecoding
 import FoundationModels
 import Testing
 
@@ -29,8 +30,18 @@ import Testing
         #expect(finished.validLength == line.utf8.count + 1)
     }
 
-    @Test func presetsBuild() {
-        for preset in TaggingPreset.allCases { _ = preset.schema.debugDescription }
+    /// Every preset lowers to an object the decoder can enforce, and its JSON Schema text (what `fm eval
+    /// --print-schema` and the anchor send) imports back to the same decoder schema.
+    @Test(arguments: TaggingPreset.allCases)
+    func presetsBuild(_ preset: TaggingPreset) throws {
+        let document = try preset.schema.decodingDocument()
+        guard case .object(let properties) = document.root else {
+            Issue.record("\(preset.rawValue): the root is not an object")
+            return
+        }
+        #expect(!properties.isEmpty, "\(preset.rawValue)")
+        let imported = try GenerationSchema.importing(jsonSchema: preset.schema.jsonSchemaString)
+        #expect(try imported.schema.decodingDocument() == document, "\(preset.rawValue)")
     }
 }
 

@@ -94,6 +94,8 @@ struct JSONSchemaImportTests {
         ("an if without then or else constrains nothing", #"{"type":"integer","if":{"minimum":3}}"#, ["1"], [#""x""#]),
         ("a schema without type generates what its keywords describe", #"{"properties":{"a":{"type":"integer"}}}"#,
          [#"{"a":1}"#], [#""a""#]),
+        ("an array without items but with a long minItems is generated at its minimum length",
+         #"{"type":"array","minItems":10}"#, ["[" + Array(repeating: "1", count: 10).joined(separator: ",") + "]"], ["[1,2]"]),
     ]
 
     @Test(arguments: cases)
@@ -117,6 +119,19 @@ struct JSONSchemaImportTests {
          "recursion"),
     ])
     func refusalsNameTheKeyword(_ schema: String, _ keyword: String) {
+        refuses(schema, naming: keyword)
+    }
+
+    /// `allOf` over mutually recursive references used to overflow the stack while merging (a schema from
+    /// JSONSchemaBench's handwritten set); it must end in a refusal or an import, never a crash.
+    @Test func allOfOverMutuallyRecursiveReferencesTerminates() {
+        let schema = ##"{"allOf":[{"$ref":"#/definitions/x0"},{"$ref":"#/definitions/y0"}],"definitions":{"x0":{"additionalProperties":{"allOf":[{"$ref":"#/definitions/x1"},{"multipleOf":2}]}},"x1":{"additionalProperties":{"$ref":"#/definitions/x0"}},"y0":{"additionalProperties":{"allOf":[{"$ref":"#/definitions/y1"},{"multipleOf":3}]}},"y1":{"additionalProperties":{"$ref":"#/definitions/y2"}},"y2":{"additionalProperties":{"$ref":"#/definitions/y0"}}}}"##
+        do { _ = try GenerationSchema.importing(jsonSchema: schema) } catch is JSONSchemaImportError {} catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    private func refuses(_ schema: String, naming keyword: String) {
         do {
             _ = try GenerationSchema.importing(jsonSchema: schema)
             Issue.record("\(schema) imported")

@@ -54,9 +54,21 @@ struct ContentTaggingTests {
         #expect(!text.lowercased().contains("the capital of france is"))
     }
 
+    /// The tagging preamble belongs to `.contentTagging` alone: a `.general` session sends its own
+    /// instructions and prompt and nothing else, so its prompt is exactly their rendered conversation.
     @Test func generalUseCaseIsUnchanged() async throws {
-        let session = LanguageModelSession(model: DefaultModel.model)
-        let text = try await session.respond(to: "Say hello.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12)).content
-        #expect(!text.isEmpty)
+        let model = DefaultModel.model
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 48)
+        let instructions = "Answer in one short sentence."
+        let general = LanguageModelSession(model: model, instructions: instructions)
+        let response = try await general.respond(to: "Say hello.", options: options)
+        #expect(!response.content.isEmpty)
+        let tagging = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging), instructions: instructions)
+        let tagged = try await tagging.respond(to: "Say hello.", options: options)
+        #expect(tagged.usage.input.totalTokenCount > response.usage.input.totalTokenCount + 10,
+                "the tagging preamble is only in the tagging session's prompt")
+        let bare = try await model.tokenCount(for: Instructions(instructions)) + model.tokenCount(for: Prompt("Say hello."))
+        // Rendered separately, the two messages may each carry the template's start-of-text and default parts.
+        #expect(response.usage.input.totalTokenCount <= bare + 8, "\(response.usage.input.totalTokenCount) against \(bare)")
     }
 }

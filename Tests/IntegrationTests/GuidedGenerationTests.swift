@@ -41,16 +41,40 @@ struct GuidedGenerationTests {
 
     @Test(arguments: inputs, samplings)
     func everySeedClassificationTypeDecodes(_ input: String, _ options: GenerationOptions) async throws {
-        _ = try await generate(Seed001.NoteCategorization.self, input, options)
-        _ = try await generate(Seed001.SupportTicketClassification.self, input, options)
-        _ = try await generate(Seed001.ClassificationWithConfidence.self, input, options)
-        _ = try await generate(Seed001.MultiLabelClassification.self, input, options)
-        _ = try await generate(Seed001.LayeredClassification.self, input, options)
-        _ = try await generate(Seed001.SafetyClassification.self, input, options)
-        _ = try await generate(Seed001.AudienceAwareClassification.self, input, options)
-        _ = try await generate(Seed001.EmailClassification.self, input, options)
-        _ = try await generate(Seed001.ModerationClassification.self, input, options)
-        _ = try await generate(Seed001.LearnerClassification.self, input, options)
+        try expectFaithful(await generate(Seed001.NoteCategorization.self, input, options))
+        try expectFaithful(await generate(Seed001.SupportTicketClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.ClassificationWithConfidence.self, input, options))
+        let multiLabel = try await generate(Seed001.MultiLabelClassification.self, input, options)
+        try expectFaithful(multiLabel)
+        #expect((1...3).contains(multiLabel.content.topics.count), "the guide's .count(1...3): \(multiLabel.content.topics)")
+        try expectFaithful(await generate(Seed001.LayeredClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.SafetyClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.AudienceAwareClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.EmailClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.ModerationClassification.self, input, options))
+        try expectFaithful(await generate(Seed001.LearnerClassification.self, input, options))
+    }
+
+    /// The typed value says what the raw JSON says: every stored property, in declaration order, with the
+    /// same choice, flag or list.
+    private func expectFaithful<T>(_ response: LanguageModelSession.Response<T>) throws {
+        let fields = Mirror(reflecting: response.content).children.compactMap { child in child.label.map { ($0, child.value) } }
+        guard case .structure(let properties, let orderedKeys) = response.rawContent.kind else {
+            Issue.record("\(T.self): not an object: \(response.rawContent.jsonString)")
+            return
+        }
+        #expect(orderedKeys == fields.map(\.0), "\(T.self): \(response.rawContent.jsonString)")
+        for (name, value) in fields {
+            let raw = try #require(properties[name], "\(T.self).\(name) missing from \(response.rawContent.jsonString)")
+            switch raw.kind {
+            case .string(let text): #expect("\(value)" == text, "\(T.self).\(name)")
+            case .bool(let flag): #expect(value as? Bool == flag, "\(T.self).\(name)")
+            case .array(let elements):
+                let typed = Mirror(reflecting: value).children.map { "\($0.value)" }
+                #expect(typed == elements.compactMap { if case .string(let text) = $0.kind { text } else { nil } }, "\(T.self).\(name)")
+            default: Issue.record("\(T.self).\(name): unexpected \(raw.jsonString)")
+            }
+        }
     }
 
     @Test(arguments: samplings)

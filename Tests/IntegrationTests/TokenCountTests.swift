@@ -9,17 +9,39 @@ struct TokenCountTests {
         try LlamaModel(path: DefaultModel.model.modelURL.path)
     }
 
-    @Test func promptAndInstructionCountsMatchTheTokenizer() async throws {
-        let model = DefaultModel.model
-        let llama = try Self.llama()
-        let text = "Summarize the plot of Hamlet in two sentences."
-        let expectedPrompt = try llama.tokenize(llama.renderChat([ChatMessage(role: "user", content: text)], addAssistantPrefix: false),
-                                                addSpecial: llama.addsBeginningOfSequence).count
-        #expect(try await model.tokenCount(for: Prompt(text)) == expectedPrompt)
-        let expectedInstructions = try llama.tokenize(llama.renderChat([ChatMessage(role: "system", content: "Be brief.")], addAssistantPrefix: false),
-                                                      addSpecial: llama.addsBeginningOfSequence).count
-        #expect(try await model.tokenCount(for: Instructions("Be brief.")) == expectedInstructions)
-        #expect(try await model.tokenCount(for: Prompt(text + " " + text)) > expectedPrompt)
+    /// The counts agree with what a session really evaluates: the engine's prompt is the rendered transcript
+    /// plus the opening of the assistant's turn, so the difference to the count of the same entries is that
+    /// opening — a few tokens, the same whatever the instructions and prompt.
+    @Test func countsAgreeWithWhatTheSessionEvaluates() async throws {
+        _ = DefaultModel.model
+        var openings: [Int] = []
+        for (useCase, instructions, prompt) in [
+            (SystemLanguageModel.UseCase.general, "Be brief.", "Hello"),
+            (.general, "Answer like a pirate, in one short sentence.", "Summarize the plot of Hamlet in two sentences, please."),
+        ] {
+            let model = SystemLanguageModel(useCase: useCase)
+            let session = LanguageModelSession(model: model, instructions: instructions)
+            let response = try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2))
+            let sent = session.transcript.filter { if case .response = $0 { false } else { true } }
+            let counted = try await model.tokenCount(for: sent)
+            openings.append(response.usage.input.totalTokenCount - counted)
+            // The instructions alone, with the use case's preamble, are part of the count, never more than it.
+            let instructionTokens = try await model.tokenCount(for: Instructions(instructions))
+            let promptTokens = try await model.tokenCount(for: Prompt(prompt))
+            #expect(instructionTokens + promptTokens >= counted - 4 && instructionTokens < counted, "\(useCase): \(instructionTokens) + \(promptTokens) against \(counted)")
+        }
+        #expect(Set(openings).count == 1 && (1...8).contains(openings[0]), "\(openings)")
+    }
+
+    /// Under `.contentTagging` a session's system message carries the use case's preamble: counting the
+    /// instructions alone must include it.
+    @Test func instructionCountsIncludeTheUseCasePreamble() async throws {
+        _ = DefaultModel.model
+        let general = try await SystemLanguageModel(useCase: .general).tokenCount(for: Instructions("Be brief."))
+        let tagging = try await SystemLanguageModel(useCase: .contentTagging).tokenCount(for: Instructions("Be brief."))
+        #expect(tagging > general + 10, "general \(general), content tagging \(tagging)")
+        #expect(try await SystemLanguageModel(useCase: .general).tokenCount(for: Prompt("Hello Hello Hello"))
+            > (try await SystemLanguageModel(useCase: .general).tokenCount(for: Prompt("Hello"))))
     }
 
     @Test func transcriptToolAndSchemaCounts() async throws {

@@ -9,11 +9,15 @@ import FMLlama
 /// rendered conversation. Templates add a few tokens per message (role markers), which the message counts
 /// include.
 extension SystemLanguageModel {
-    /// The tokens `instructions` take as a session's system message.
+    /// The tokens `instructions` take as a session's system message, with everything the model's use case
+    /// adds to it (the `.contentTagging` preamble).
     ///
     /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
     public nonisolated(nonsending) func tokenCount(for instructions: Instructions) async throws -> Int {
-        try await count(messages: [ChatMessage(role: "system", content: instructions.text)])
+        let entry = Transcript.Entry.instructions(Transcript.Instructions(
+            segments: [.text(Transcript.TextSegment(content: instructions.text))], toolDefinitions: []))
+        let system = ConversationRenderer(model: self).messages(for: Transcript(entries: [entry])).filter { $0.role == "system" }
+        return try await count(messages: system)
     }
 
     /// The tokens a prompt takes as a user message.

@@ -3,14 +3,14 @@ import FMLlama
 /// The built-in few-shot examples of the content-tagging use case.
 ///
 /// A 135M-parameter model copies examples placed in its system text but follows examples given as earlier
-/// user/assistant turns (measured; see the project notes), so the tagging use case opens every fresh
+/// user/assistant turns (measured with `fm eval`), so the tagging use case opens every fresh
 /// conversation with a few such turns. They are written for the requested schema: each example is annotated
 /// with tags of several kinds, and a schema whose properties are all tag lists of known kinds gets one
 /// answer per example, each list cut to the property's maximum. Schemas with other fields (choices, numbers,
 /// free text) get no built-in examples — an example answer there would have to invent values.
 ///
-/// The texts deliberately avoid the seed articles' own examples, so tests on those measure the model, not
-/// a copied answer.
+/// The texts deliberately avoid the examples of Apple's documentation (the picnic sentence and its kin), so
+/// tests on those measure the model, not a copied answer.
 enum TaggingExamples {
     struct Example {
         var text: String

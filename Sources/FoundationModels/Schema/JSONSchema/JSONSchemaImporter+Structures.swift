@@ -158,7 +158,8 @@ extension JSONSchemaImporter {
         var maximum = try count("maxItems", in: object, path: path)
         let unique = object["uniqueItems"] == .bool(true)
         if rest == nil, prefix.isEmpty {
-            maximum = min(maximum ?? Self.untypedArrayLimit, max(minimum, Self.untypedArrayLimit))
+            // Never below `minItems`: an untyped array that must be long is still generated, at its minimum.
+            maximum = min(maximum ?? .max, max(minimum, Self.untypedArrayLimit))
         }
         // A position whose schema is `false` ends the array before it.
         if let closed = prefix.firstIndex(of: .bool(false)) {

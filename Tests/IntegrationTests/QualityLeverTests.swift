@@ -1,0 +1,76 @@
+import FMEngine
+import FMTagging
+import Foundation
+import FoundationModels
+import Testing
+
+/// The quality switches are configuration: set in-process for one task or one `TaggingConfiguration`, they
+/// reach the engine's thread, and they key cached results. No environment variable is involved.
+@Suite("Quality switches set in-process", .serialized, .timeLimit(.minutes(10)))
+struct QualityLeverTests {
+    /// Each message's lead for "spam" over "ham" under `levers` (negative when "ham" won).
+    private func spamLeads(levers: QualityLevers, calibrationTexts: [String] = []) async throws -> [Double] {
+        var leads: [Double] = []
+        for message in BatchCalibrationTests.messages {
+            let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
+            let response = try await QualityLevers.$current.withValue(levers) {
+                try await CalibrationSample.$texts.withValue(calibrationTexts) {
+                    try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
+                        try await session.respond(to: message, schema: BatchCalibrationTests.schema,
+                                                  options: GenerationOptions(samplingMode: .greedy))
+                    }
+                }
+            }
+            let label = try response.content.value(String.self, forProperty: "label")
+            let margin = try #require(session.lastStatistics?.margins.first?.margin)
+            leads.append(label == "spam" ? margin : -margin)
+        }
+        return leads
+    }
+
+    @Test func switchingCalibrationOffInProcessChangesEveryLeadByOnePrior() async throws {
+        _ = DefaultModel.model
+        var uncalibrated = QualityLevers()
+        uncalibrated.calibratesChoices = false
+        let on = try await spamLeads(levers: QualityLevers())
+        let off = try await spamLeads(levers: uncalibrated)
+        // Calibration subtracts the content-free prior's log-odds from every lead, so every lead moves (by about
+        // one constant: cached prefixes evaluated along other paths move the last digits).
+        let shifts = zip(on, off).map { $0 - $1 }
+        for shift in shifts { #expect(abs(shift) > 1e-3, "calibration off left a lead unchanged: \(on) \(off)") }
+        #expect(shifts.allSatisfy { $0 > 0 } || shifts.allSatisfy { $0 < 0 }, "\(shifts)")
+    }
+
+    @Test func batchCalibrationSwitchedOffIgnoresTheSample() async throws {
+        _ = DefaultModel.model
+        var contentFreeOnly = QualityLevers()
+        contentFreeOnly.calibratesByBatch = false
+        let sampled = try await spamLeads(levers: QualityLevers(), calibrationTexts: BatchCalibrationTests.unsolicited)
+        let ignored = try await spamLeads(levers: contentFreeOnly, calibrationTexts: BatchCalibrationTests.unsolicited)
+        let contentFree = try await spamLeads(levers: QualityLevers())
+        #expect(ignored == contentFree)
+        #expect(sampled != contentFree)
+    }
+
+    @Test func aConfigurationsSwitchesKeyItsResults() {
+        let base = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: BatchCalibrationTests.schema)
+        var ablation = base
+        ablation.levers.taskAwarePrompts = false
+        #expect(base.fingerprint != ablation.fingerprint)
+        // With batch calibration off the sample changes nothing, so it does not split the cache either.
+        var off = base
+        off.levers.calibratesByBatch = false
+        var offSampled = off
+        offSampled.calibrationTexts = BatchCalibrationTests.unsolicited
+        #expect(off.fingerprint == offSampled.fingerprint)
+    }
+
+    @Test func aConfigurationTakesTheSwitchesOfTheTaskThatMakesIt() {
+        var levers = QualityLevers()
+        levers.choiceScore = .mean
+        let configuration = QualityLevers.$current.withValue(levers) {
+            TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: BatchCalibrationTests.schema)
+        }
+        #expect(configuration.levers.choiceScore == .mean)
+    }
+}
