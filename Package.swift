@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "API27Samples", dependencies: ["FoundationModels"], path: "Tests/API27Samples", swiftSettings: swiftSettings),
         .testTarget(
             name: "FoundationModelsTests",
-            dependencies: ["FoundationModels", "FMDecoding", "FMLlama", "SeedTypes", "API27Samples"],
+            dependencies: ["FoundationModels", "FMDecoding", "FMEngine", "FMLlama", "SeedTypes", "API27Samples"],
             swiftSettings: swiftSettings
         ),
         // The official JSON Schema test suite (MIT) against the importer and the grammar.

@@ -1,0 +1,87 @@
+import FMEngine
+import FMLlama
+@testable import FoundationModels
+import Foundation
+import Testing
+
+@Generable
+struct RenderedTags {
+    @Guide(description: "Most important topics in the input text.", .maximumCount(2))
+    let topics: [String]
+}
+
+/// How a transcript becomes chat messages: what each use case adds, where the schema goes, and that a turn's
+/// messages start with the previous turn's (so the KV cache is reused).
+struct ConversationRendererTests {
+    private func prompt(_ text: String, format: Transcript.ResponseFormat? = nil, includeSchema: Bool? = nil) -> Transcript.Entry {
+        .prompt(Transcript.Prompt(segments: [.text(.init(content: text))], responseFormat: format,
+                                  contextOptions: ContextOptions(includeSchemaInPrompt: includeSchema)))
+    }
+
+    private let instructions = Transcript.Entry.instructions(Transcript.Instructions(
+        segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
+
+    private func render(_ useCase: SystemLanguageModel.UseCase, _ entries: [Transcript.Entry]) -> [ChatMessage] {
+        ConversationRenderer(model: SystemLanguageModel(useCase: useCase)).messages(for: Transcript(entries: entries))
+    }
+
+    @Test func theGeneralUseCaseSendsInstructionsAndPromptAsTheyAre() {
+        let messages = render(.general, [instructions, prompt("Say hello.")])
+        #expect(messages.map(\.role) == ["system", "user"])
+        #expect(messages.map(\.content) == ["Be brief.", "Say hello."])
+    }
+
+    @Test func aGuidedPromptDescribesItsSchemaAfterTheTextUnlessToldNot() {
+        let format = Transcript.ResponseFormat(type: RenderedTags.self)
+        let described = render(.general, [prompt("Tag this.", format: format)])
+        let user = described.last
+        #expect(user?.content.hasPrefix("Tag this.\n\n") == true && user?.content.contains("topics") == true)
+        let plain = render(.general, [prompt("Tag this.", format: format, includeSchema: false)])
+        #expect(plain.last?.content == "Tag this.")
+    }
+
+    @Test func contentTaggingPutsPreambleAndSchemaInTheSystemTextAndOpensWithExamples() {
+        let format = Transcript.ResponseFormat(type: RenderedTags.self)
+        let messages = render(.contentTagging, [instructions, prompt("We had a picnic.", format: format)])
+        let system = messages[0]
+        #expect(system.role == "system" && system.content.contains("Be brief.") && system.content.contains("topics"))
+        #expect(system.content.count > "Be brief.".count + 40, "the use case's preamble")
+        // Example turns (user, assistant pairs) come between the system text and the real text, which is last
+        // and unchanged, so the whole prefix is shared by every text of a batch.
+        let middle = messages.dropFirst().dropLast()
+        #expect(!middle.isEmpty && middle.count.isMultiple(of: 2))
+        #expect(middle.enumerated().allSatisfy { $0.element.role == ($0.offset.isMultiple(of: 2) ? "user" : "assistant") })
+        for answer in middle where answer.role == "assistant" {
+            let content = try? GeneratedContent(json: answer.content)
+            let topics = try? content?.value([String].self, forProperty: "topics")
+            #expect(topics.map { $0.count <= 2 } == true, "an example answer follows the schema's maximum: \(answer.content)")
+        }
+        #expect(messages.last?.content == "We had a picnic.")
+    }
+
+    @Test func theExampleTurnsCanBeSwitchedOffAndAreNotRepeatedInLaterTurns() {
+        let format = Transcript.ResponseFormat(type: RenderedTags.self)
+        var levers = QualityLevers()
+        levers.usesTaggingExamples = false
+        let without = QualityLevers.$current.withValue(levers) {
+            render(.contentTagging, [prompt("We had a picnic.", format: format)])
+        }
+        #expect(without.map(\.role) == ["system", "user"])
+        let later = render(.contentTagging, [
+            prompt("We had a picnic.", format: format),
+            .response(Transcript.Response(segments: [.text(.init(content: #"{"topics":["picnic"]}"#))])),
+            prompt("We went hiking.", format: format),
+        ])
+        #expect(later.map(\.role) == ["system", "user", "assistant", "user"])
+    }
+
+    @Test func eachTurnStartsWithThePreviousTurnsMessages() {
+        let first: [Transcript.Entry] = [instructions, prompt("Name a fruit.")]
+        let second = first + [.response(Transcript.Response(segments: [.text(.init(content: "Apple."))])), prompt("Another?")]
+        let before = render(.general, first)
+        let after = render(.general, second)
+        #expect(Array(after.prefix(before.count)).map(\.content) == before.map(\.content))
+        #expect(after.map(\.role) == ["system", "user", "assistant", "user"])
+        #expect(render(.general, second).map(\.content) == after.map(\.content), "rendering is deterministic")
+    }
+}
