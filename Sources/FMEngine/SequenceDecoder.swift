@@ -17,6 +17,9 @@ struct SequenceDecoder {
     private var sampler: TokenSampler
     private var loopGuard = LoopGuard()
     private var repetitionGuard = RepetitionGuard()
+    /// The model's token texts and its comma tokens, looked up once rather than at every step.
+    private let tokenBytes: [[UInt8]]
+    private let separatorTokens: [Int32]
     /// The response so far, with its token counts.
     var outcome: GenerationOutcome
     /// Tokens to evaluate before the next sample.
@@ -26,6 +29,8 @@ struct SequenceDecoder {
         self.model = model
         maximumTokens = job.maximumTokens
         levers = job.levers
+        tokenBytes = model.llama.tokenBytes
+        separatorTokens = model.separatorTokens
         matcher = job.constraint?.makeMatcher()
         mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
         sampler = TokenSampler(job.sampling)
@@ -70,7 +75,7 @@ struct SequenceDecoder {
         guard let active = matcher, var currentMask = mask else { return sampler.sample(logits) }
         active.fillMask(into: &currentMask)
         loopGuard.apply(to: &currentMask)
-        repetitionGuard.apply(to: &currentMask, tokenBytes: model.llama.tokenBytes, separatorTokens: model.separatorTokens)
+        repetitionGuard.apply(to: &currentMask, tokenBytes: tokenBytes, separatorTokens: separatorTokens)
         mask = currentMask
         return currentMask.words.withUnsafeBufferPointer { sampler.sample(logits, allowed: $0) }
     }
@@ -109,7 +114,7 @@ struct SequenceDecoder {
     private mutating func append(_ tokens: [Int32]) {
         pending.append(contentsOf: tokens)
         for token in tokens {
-            let bytes = model.llama.tokenBytes[Int(token)]
+            let bytes = tokenBytes[Int(token)]
             outcome.bytes.append(contentsOf: bytes)
             loopGuard.observe(token, bytes: bytes)
             repetitionGuard.observe(bytes)
