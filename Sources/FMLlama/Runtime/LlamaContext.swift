@@ -125,7 +125,7 @@ public final class LlamaContext {
                 batch.n_tokens += 1
                 cachedTokens[entry.sequence].append(entry.token)
             }
-            let status = llama_decode(pointer, batch)
+            let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
             guard status == 0 else {
                 // Earlier chunks are in the cache and the failed one may be partly: cut every sequence back.
                 for (sequence, length) in lengthsBefore { truncate(sequence: sequence, to: length) }
@@ -267,7 +267,7 @@ public final class LlamaContext {
                     rows.append((index, continuation[offset + 1]))
                 }
             }
-            let status = llama_decode(pointer, batch)
+            let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
             for spare in spares.prefix(group.count) { truncate(sequence: spare, to: 0) }
             // The output buffer now holds the candidates' rows: logits not copied before are gone.
             for index in logitsLocation.indices {

@@ -71,12 +71,12 @@ enum TaggingExamples {
             fields.append((property.name, kind, array.minimumCount ?? 0, array.maximumCount ?? 5))
         }
         var messages: [ChatMessage] = []
-        for example in examples {
+        examples: for example in examples {
             var members: [String] = []
             for field in fields {
                 let tags = Array((example.tags[field.kind] ?? []).prefix(field.maximum))
                 // An example that cannot meet a minimum would teach the wrong shape; leave it out.
-                guard tags.count >= field.minimum else { return [] }
+                guard tags.count >= field.minimum else { continue examples }
                 members.append("\"\(field.name)\":[" + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]")
             }
             messages.append(ChatMessage(role: "user", content: example.text))

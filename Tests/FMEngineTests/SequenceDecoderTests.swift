@@ -1,0 +1,136 @@
+@testable import FMEngine
+import FMDecoding
+import FMLlama
+import Foundation
+import Testing
+
+/// One response's decoding step by step on the real tiny model: forced text, masks, guards, limits and the
+/// errors each way a response can go wrong.
+@Suite(.serialized) struct SequenceDecoderTests {
+    /// The tiny model, as the rest of the suite installs it.
+    static let path: String = {
+        if let path = ProcessInfo.processInfo.environment["FM_MODEL_PATH"] { return path }
+        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache"
+        return cache + "/foundation-models/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+    }()
+
+    static func model() throws -> LoadedModel {
+        do { return try ModelRegistry.shared.model(at: path) } catch {
+            throw TestModelMissing(description: "The tiny model is missing at \(path) (\(error)); run `fm model install tiny`.")
+        }
+    }
+
+    struct TestModelMissing: Error, CustomStringConvertible { var description: String }
+
+    static func decoder(_ root: SchemaNode?, maximumTokens: Int? = nil, pending: [Int32] = [1, 2, 3]) throws -> SequenceDecoder {
+        let model = try model()
+        let constraint = try root.map { try model.constraint(for: SchemaDocument(root: $0)) }
+        let job = GenerationJob(messages: [], sampling: .greedy, maximumTokens: maximumTokens, constraint: constraint)
+        return SequenceDecoder(job: job, model: model, promptTokens: pending.count, reusedTokens: 0, pending: pending)
+    }
+
+    /// The token `decoder` picks from logits that put all the weight on `favourite`.
+    static func pick(_ decoder: inout SequenceDecoder, favouring favourite: Int32, model: LoadedModel) -> Int32? {
+        var logits = [Float](repeating: 0, count: model.llama.vocabularySize)
+        logits[Int(favourite)] = 100
+        return logits.withUnsafeBufferPointer { decoder.pickToken(from: $0) }
+    }
+
+    static func token(_ text: String, model: LoadedModel) throws -> Int32 {
+        let tokens = try model.llama.tokenize(text, addSpecial: false, parseSpecial: false)
+        try #require(tokens.count == 1, "\(text) is one token")
+        return tokens[0]
+    }
+
+    @Test func textTheGrammarForcesIsQueuedAndCounted() throws {
+        var decoder = try Self.decoder(.object(properties: [SchemaProperty(name: "kind", schema: .literal(#""note""#))]))
+        let stop = try decoder.prepareStep(cached: 0)
+        #expect(stop == .finished, "a constant value is complete without sampling")
+        #expect(decoder.outcome.text == #"{"kind":"note"}"#)
+        #expect(decoder.outcome.sampledTokens == 0)
+        #expect(decoder.outcome.forcedTokens == decoder.pending.count - 3, "forced tokens wait behind the prompt")
+        #expect(decoder.outcome.forcedTokens > 0)
+    }
+
+    @Test func theMaskOverridesTheModelsFavourite() throws {
+        let model = try Self.model()
+        var decoder = try Self.decoder(.boolean)
+        #expect(try decoder.prepareStep(cached: 0) == nil)
+        let picked = try #require(Self.pick(&decoder, favouring: try Self.token("hello", model: model), model: model))
+        let text = String(decoding: model.llama.tokenBytes[Int(picked)], as: UTF8.self)
+        #expect("true".hasPrefix(text) || "false".hasPrefix(text), "picked \(text)")
+        #expect(try decoder.accept(picked) == false)
+        #expect(decoder.outcome.sampledTokens == 1)
+    }
+
+    @Test func withoutAGrammarTheModelsFavouriteWins() throws {
+        let model = try Self.model()
+        var decoder = try Self.decoder(nil)
+        let hello = try Self.token("hello", model: model)
+        #expect(Self.pick(&decoder, favouring: hello, model: model) == hello)
+    }
+
+    @Test func theRepetitionGuardClosesAThirdIdenticalElement() throws {
+        let model = try Self.model()
+        var decoder = try Self.decoder(.array(items: .string(.any), minimumCount: 0, maximumCount: nil, uniqueItems: false))
+        for token in try model.llama.tokenize(#"["ab","ab""#, addSpecial: false, parseSpecial: false) {
+            #expect(try decoder.accept(token) == false)
+        }
+        #expect(try decoder.prepareStep(cached: 0) == nil)
+        let comma = try Self.token(",", model: model)
+        let picked = try #require(Self.pick(&decoder, favouring: comma, model: model))
+        let text = String(decoding: model.llama.tokenBytes[Int(picked)], as: UTF8.self)
+        #expect(!text.hasPrefix(","), "the third member does not start (picked \(text))")
+    }
+
+    @Test func theTokenLimitEndsTheResponse() throws {
+        let model = try Self.model()
+        var decoder = try Self.decoder(nil, maximumTokens: 2)
+        let hello = try Self.token("hello", model: model)
+        _ = try decoder.accept(hello)
+        #expect(try decoder.prepareStep(cached: 0) == nil)
+        _ = try decoder.accept(hello)
+        #expect(try decoder.prepareStep(cached: 0) == .maximumTokens)
+    }
+
+    @Test func theEndOfTheContextWindowIsAnError() throws {
+        let model = try Self.model()
+        var text = try Self.decoder(nil)
+        do {
+            _ = try text.prepareStep(cached: model.contextSize - 3)
+            Issue.record("text that reaches the window end is an error")
+        } catch {
+            guard case .contextOverflow = error else { Issue.record("text overflows the context: \(error)"); return }
+        }
+        var value = try Self.decoder(.string(.any))
+        do {
+            _ = try value.prepareStep(cached: model.contextSize)
+            Issue.record("a value cut off by the window end is an error")
+        } catch {
+            guard case .truncated = error else { Issue.record("an unfinished value is truncated: \(error)"); return }
+        }
+        var roomy = try Self.decoder(nil)
+        #expect(try roomy.prepareStep(cached: model.contextSize - 4) == nil)
+    }
+
+    @Test func endingTheTurnMidValueIsTruncationAndNoTokenIsAnError() throws {
+        let model = try Self.model()
+        let end = try #require(model.llama.endOfGenerationTokens.first)
+        var value = try Self.decoder(.string(.any))
+        for token in try model.llama.tokenize(#""ab"#, addSpecial: false, parseSpecial: false) { _ = try value.accept(token) }
+        do {
+            _ = try value.accept(end)
+            Issue.record("an unfinished value cannot end")
+        } catch {
+            guard case .truncated = error else { Issue.record("truncated, not \(error)"); return }
+        }
+        var free = try Self.decoder(nil)
+        #expect(try free.accept(end) == true, "free text may end anywhere")
+        do {
+            _ = try free.accept(nil)
+            Issue.record("no allowed token is an error")
+        } catch {
+            guard case .runtime = error else { Issue.record("runtime, not \(error)"); return }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+// The session's tool loop, driven by a third-party model whose executor calls tools by a fixed plan: the loop
+// itself (round limit, repeated calls, `required` mode) is session logic, independent of any model's output.
+
+/// How the looping executor behaves each round.
+enum ToolPlan: Sendable {
+    /// A new call (a new city) every round, never an answer.
+    case newCallEveryRound
+    /// The same call every round while tools are allowed; an answer once they are not.
+    case sameCallEveryRound
+    /// One call while the session requires calls, the answer afterwards.
+    case callOnceThenAnswer
+}
+
+/// What the looping executor was asked, round by round.
+final class RoundLog: Sendable {
+    private let modes = Mutex<[GenerationOptions.ToolCallingMode?]>([])
+    private let outputs = Mutex<[Int]>([])
+    func record(_ request: LanguageModelExecutorGenerationRequest) {
+        modes.withLock { $0.append(request.generationOptions.toolCallingMode) }
+        outputs.withLock { $0.append(request.transcript.filter { if case .toolOutput = $0 { true } else { false } }.count) }
+    }
+    var callingModes: [GenerationOptions.ToolCallingMode?] { modes.withLock { $0 } }
+    var toolOutputsSeen: [Int] { outputs.withLock { $0 } }
+}
+
+struct LoopingModel: LanguageModel {
+    typealias Executor = LoopingExecutor
+    let name: String
+    let plan: ToolPlan
+    let log = RoundLog()
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.toolCalling]) }
+    var executorConfiguration: String { name }
+}
+
+struct LoopingExecutor: LanguageModelExecutor {
+    typealias Model = LoopingModel
+    init(configuration: String) {}
+
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        model: LoopingModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        model.log.record(request)
+        let round = model.log.callingModes.count
+        let toolsAllowed = request.generationOptions.toolCallingMode != .disallowed
+        let calls: Bool = switch model.plan {
+        case .newCallEveryRound: true
+        case .sameCallEveryRound: toolsAllowed
+        case .callOnceThenAnswer: request.generationOptions.toolCallingMode == .required
+        }
+        guard calls, let tool = request.enabledToolDefinitions.first else {
+            await channel.send(.response(action: .appendText("Done after \(round) rounds.", tokenCount: 4)))
+            return
+        }
+        let city = model.plan == .newCallEveryRound ? "City \(round)" : "Paris"
+        await channel.send(.toolCalls(action: .toolCall(id: "call-\(round)", name: tool.name,
+                                                        action: .appendArguments(#"{"city":"\#(city)"}"#, tokenCount: 4))))
+    }
+}
+
+/// A count shared by a tool's copies.
+final class CallCount: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// Counts the calls it runs.
+struct CountingWeather: Tool {
+    let name = "cityWeather"
+    let description = "The weather in a city."
+    let calls = CallCount()
+
+    @Generable
+    struct Arguments {
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        calls.increment()
+        return "sunny in \(arguments.city)"
+    }
+}
+
+@Suite struct ToolLoopTests {
+    @Test func aModelThatNeverStopsCallingToolsFailsAfterTheRoundLimit() async throws {
+        let model = LoopingModel(name: "loop-new", plan: .newCallEveryRound)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        do {
+            _ = try await session.respond(to: "Weather?")
+            Issue.record("a model that only calls tools gets no answer")
+        } catch let error as GeneratedContent.ParsingError {
+            #expect(error.debugDescription.contains("more than 5 rounds"), "\(error.debugDescription)")
+        }
+        // Five rounds of calls run; the sixth round's calls are refused.
+        #expect(tool.calls.count == 5)
+        #expect(model.log.callingModes.count == 6)
+        #expect(model.log.toolOutputsSeen == [0, 1, 2, 3, 4, 5])
+        #expect(session.isResponding == false)
+    }
+
+    @Test func aRepeatedCallIsNotRunAgainAndTheModelMustAnswer() async throws {
+        let model = LoopingModel(name: "loop-same", plan: .sameCallEveryRound)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        let response = try await session.respond(to: "Weather in Paris?")
+        #expect(response.content == "Done after 3 rounds.")
+        #expect(tool.calls.count == 1, "the repeated call is answered from the first output")
+        #expect(model.log.callingModes.suffix(1) == [.disallowed], "the last round has tool calling disallowed")
+        #expect(model.log.callingModes.prefix(2).allSatisfy { $0 != .disallowed })
+    }
+
+    @Test func requiredCallsAreMadeOnceThenTheModelMayAnswer() async throws {
+        let model = LoopingModel(name: "loop-required", plan: .callOnceThenAnswer)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        let response = try await session.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "Done after 2 rounds.")
+        #expect(model.log.callingModes == [.required, .allowed])
+        #expect(tool.calls.count == 1)
+    }
+}
