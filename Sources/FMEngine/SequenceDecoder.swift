@@ -4,7 +4,7 @@ import FMLlama
 /// One response being decoded: its grammar state, sampler, loop and repetition guards, output so far, and the tokens that
 /// wait to be evaluated.
 ///
-/// ``Generator`` drives one of these and ``BatchGenerator`` many, so a response decoded in a batch follows
+/// ``Engine``'s loop drives one of these per job, lone or in a batch, so a response decoded in a batch follows
 /// exactly the rules of a lone one: the same forced text, masks, limits and errors. The driver owns the
 /// context; each step is `prepareStep` (forced text and limits), an evaluation of ``pending``, then
 /// ``pickToken(from:)`` and ``accept(_:)`` on the fresh logits.
