@@ -89,7 +89,7 @@ test: llama install browser
 docs: llama
 	FM_ENABLE_DOCS=1 $(SWIFT) package generate-documentation --target FoundationModels --warnings-as-errors
 
-bench: setup
+bench: setup llama-server
 	.build/release/fm model install --quiet tiny gemma
 	scripts/bench.sh
 

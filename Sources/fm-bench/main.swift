@@ -5,6 +5,7 @@
 //   runtime    prefill/decode throughput through LanguageModelSession vs a raw llama.cpp C-API loop
 //   decoding   constrained-decoding engine (schema compile, token masks) on the SmolLM2 and Gemma-3 vocabularies
 //   tagging    texts tagged per second, one at a time versus --parallel batches
+//   throughput our side of the side-by-side comparison with llama-server (scripts/throughput.sh runs both)
 //   all        every suite (the default)
 import Foundation
 
@@ -19,6 +20,8 @@ do {
         DecodingBenchmarks.run(arguments: options)
     case "tagging":
         try await TaggingBenchmarks.run(arguments: options)
+    case "throughput":
+        try await ThroughputBenchmark.run(arguments: options)
     case "all":
         print("== runtime")
         try await RuntimeBenchmarks.run()
@@ -27,7 +30,7 @@ do {
         print("\n== tagging")
         try await TaggingBenchmarks.run(arguments: options)
     default:
-        FileHandle.standardError.write(Data("usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | tagging [--texts N] [--parallel N] | all]\n".utf8))
+        FileHandle.standardError.write(Data("usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | tagging [--texts N] [--parallel N] | throughput [--model NAME] [--texts N] [--parallel N] [--requests FILE] | all]\n".utf8))
         exit(64)
     }
 } catch {

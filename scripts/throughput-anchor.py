@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The anchor side of `scripts/throughput.sh`: replays our exact requests on a running llama-server.
+
+Usage: throughput-anchor.py URL REQUESTS.jsonl CLIENTS
+
+Each line of REQUESTS holds the chat messages our executor renders for one text and the schema as JSON Schema
+(`fm-bench throughput --requests`). Every request goes to /v1/chat/completions with
+`response_format: json_schema` (strict), greedy, `cache_prompt`, from CLIENTS concurrent clients. Prints one
+JSON object: texts per second over the wall time, median latency, errors and each response's content in
+input order.
+"""
+import concurrent.futures
+import json
+import statistics
+import sys
+import time
+import urllib.error
+import urllib.request
+
+
+def send(url, request):
+    body = {
+        "messages": request["messages"],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "result", "schema": request["schema"], "strict": True}},
+        "temperature": 0, "top_k": 1, "cache_prompt": True, "max_tokens": 512,
+    }
+    started = time.perf_counter()
+    try:
+        call = urllib.request.Request(url + "/v1/chat/completions", data=json.dumps(body).encode(),
+                                      headers={"Content-Type": "application/json"})
+        reply = json.load(urllib.request.urlopen(call, timeout=600))
+        content = reply["choices"][0]["message"]["content"]
+        json.loads(content)
+    except (urllib.error.URLError, ValueError, KeyError) as error:
+        content = f"error {error}"
+    return time.perf_counter() - started, content
+
+
+def main():
+    url, path, clients = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    requests = [json.loads(line) for line in open(path) if line.strip()]
+    # Warm-up, as on our side: the shared prefix in the cache, the grammar built.
+    for request in requests[:2]:
+        send(url, request)
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=clients) as pool:
+        outcomes = list(pool.map(lambda request: send(url, request), requests))
+    wall = time.perf_counter() - started
+    print(json.dumps({
+        "clients": clients,
+        "texts": len(requests),
+        "texts_per_second": len(requests) / wall,
+        "median_latency_seconds": statistics.median(latency for latency, _ in outcomes),
+        "errors": sum(1 for _, content in outcomes if content.startswith("error ")),
+        "results": [content for _, content in outcomes],
+    }, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

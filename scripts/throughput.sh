@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Throughput side by side with llama.cpp's own server, in one run, on identical work: the same texts, the same
+# chat messages (ours, replayed), the same schema (`response_format: json_schema` on the anchor), the same
+# model file, greedy. For each model: one text at a time and 8 at once on both sides, median single-text
+# latency, peak resident memory, the ratios, and how many answers agree. Prints a table and writes
+# benchmarks/RESULTS.md with the date, machine and commit.
+#
+#   MODELS="tiny small"   catalogue models (default: tiny and small, the catalogue default)
+#   TEXTS=48               texts from benchmarks/tagging-texts.txt
+#   PARALLEL=8             concurrent texts on both sides (--parallel; clients on a -np server)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FM=.build/release/fm
+BENCH=.build/release/fm-bench
+MODELS=${MODELS:-"tiny small"}  # small is the catalogue default
+TEXTS=${TEXTS:-48}
+PARALLEL=${PARALLEL:-8}
+THREADS=${FM_THREADS:-$(nproc)}
+# shellcheck disable=SC2086
+$FM model install --quiet $MODELS
+SERVER=$(scripts/install-llama-server.sh)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+for model in $MODELS; do
+    echo "[throughput] $model: ours" >&2
+    FM_THREADS=$THREADS $BENCH throughput --model "$model" --texts "$TEXTS" --parallel "$PARALLEL" \
+        --requests "$WORK/$model-requests.jsonl" >"$WORK/$model-ours.json"
+    echo "[throughput] $model: llama-server" >&2
+    port=$(free_port)
+    # One slot per client, each with room for the longest request; continuous batching is the server's default.
+    "$SERVER" -m "$($FM model path "$model")" --host 127.0.0.1 --port "$port" -c $((PARALLEL * 2048)) -np "$PARALLEL" \
+        -t "$THREADS" --no-webui >"$WORK/$model-server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 120); do
+        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+        sleep 1
+    done
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-anchor-1.json"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
+        >"$WORK/$model-anchor-$PARALLEL.json"
+    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$model-anchor.rss"
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+done
+
+python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" | tee benchmarks/RESULTS.md
