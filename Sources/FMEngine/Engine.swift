@@ -192,6 +192,10 @@ extension Engine {
         var started: UInt64
         var prefilled: UInt64?
         var reportedBytes = 0
+        /// The prompt's tokens, where drafts are looked up.
+        var prompt: [Int32] = []
+        /// Tokens proposed after the pending ones and evaluated with them, awaiting verification.
+        var draft: [Int32] = []
     }
 
     /// State only the loop touches, on the engine's queue.
@@ -337,7 +341,7 @@ extension Engine {
                 context.truncate(sequence: 0, to: reuse)
                 let decoder = SequenceDecoder(job: request.job, model: model, promptTokens: tokens.count, reusedTokens: reuse,
                                               pending: Array(tokens[reuse...]))
-                active.append(Slot(request: request, placement: .lone(context), decoder: decoder, started: started))
+                active.append(Slot(request: request, placement: .lone(context), decoder: decoder, started: started, prompt: tokens))
                 continue
             }
             let context: LlamaContext
@@ -433,7 +437,13 @@ extension Engine {
         for index in active.indices {
             guard case .lone(let context) = active[index].placement else { continue }
             do {
-                try context.evaluate(active[index].decoder.pending)
+                let draft = draft(for: active[index], in: context)
+                if draft.isEmpty {
+                    try context.evaluate(active[index].decoder.pending)
+                } else {
+                    try context.evaluate(active[index].decoder.pending + draft, sequence: 0, outputs: draft.count + 1)
+                }
+                active[index].draft = draft
                 markEvaluated(&active[index])
             } catch {
                 ended.append((active[index].request.id, .failure(error.code == .contextFull
@@ -468,6 +478,44 @@ extension Engine {
             } catch {
                 return ended + batched.map { (active[$0].request.id, .failure(.runtime(error.description))) }
             }
+        }
+    }
+
+    /// The tokens to propose after a lone job's pending ones (``SequenceDecoder/draft(from:maximum:choicePoints:)``),
+    /// or none: drafting is for greedy jobs between whole-value choices, within the token limit and the window.
+    private func draft(for slot: Slot, in context: LlamaContext) -> [Int32] {
+        let job = slot.request.job
+        let decoder = slot.decoder
+        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins,
+              !decoder.pending.isEmpty, job.choicePoints?.remainders(after: decoder.outcome.bytes) == nil
+        else { return [] }
+        var room = min(SequenceDecoder.maximumDraftLength, context.batchSize - decoder.pending.count,
+                       model.contextSize - 1 - context.cachedTokens[0].count - decoder.pending.count)
+        if let limit = job.maximumTokens {
+            room = min(room, limit - decoder.outcome.sampledTokens - decoder.outcome.forcedTokens - 1)
+        }
+        return decoder.draft(from: slot.prompt, maximum: room, choicePoints: job.choicePoints)
+    }
+
+    /// Verifies a lone job's draft against the logits after each of its tokens: drafted tokens are kept while
+    /// they are what the job would have picked, then the job's own pick follows, as in single steps.
+    ///
+    /// - Returns: `true` when the job's turn ended.
+    private func verifyDraft(of slot: inout Slot, in context: LlamaContext) throws(GenerationFailure) -> Bool {
+        let draft = slot.draft
+        slot.draft = []
+        var row = 0
+        while true {
+            let token = context.withLogits(sequence: 0, row: row) { slot.decoder.pickToken(from: $0) }
+            if row < draft.count, token == draft[row] {
+                _ = try slot.decoder.accept(token, evaluated: true)
+                slot.decoder.outcome.draftedTokens += 1
+                row += 1
+                continue
+            }
+            // The drafted tokens after this point are not part of the response.
+            context.truncate(sequence: 0, to: context.cachedTokens[0].count - (draft.count - row))
+            return try slot.decoder.accept(token)
         }
     }
 
@@ -515,6 +563,10 @@ extension Engine {
                 continue
             }
             let (context, sequence, spares) = location(of: active[index])
+            if !active[index].draft.isEmpty {
+                results[index] = Result { () throws(GenerationFailure) in try verifyDraft(of: &active[index], in: context) }
+                continue
+            }
             if choosing.contains(index), let points = active[index].request.job.choicePoints, var matcher = active[index].decoder.matcher {
                 do {
                     let job = active[index].request.job

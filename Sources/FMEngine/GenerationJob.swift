@@ -67,6 +67,8 @@ package struct GenerationOutcome: Sendable {
     package var sampledTokens: Int
     /// Tokens appended because the grammar allowed nothing else.
     package var forcedTokens: Int
+    /// Of the sampled tokens, those proposed from the prompt and verified together (prompt-lookup drafting).
+    package var draftedTokens = 0
     /// Seconds until the prompt was evaluated.
     package var prefillSeconds: Double = 0
     /// Seconds spent generating after that.

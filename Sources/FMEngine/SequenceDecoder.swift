@@ -18,12 +18,14 @@ struct SequenceDecoder {
     private var loopGuard = LoopGuard()
     private var repetitionGuard = RepetitionGuard()
     /// The model's token texts and its comma tokens, looked up once rather than at every step.
-    private let tokenBytes: [[UInt8]]
+    let tokenBytes: [[UInt8]]
     private let separatorTokens: [Int32]
     /// The response so far, with its token counts.
     var outcome: GenerationOutcome
     /// Tokens to evaluate before the next sample.
     var pending: [Int32]
+    /// The response's tokens so far, forced and sampled.
+    private(set) var generated: [Int32] = []
 
     init(job: GenerationJob, model: LoadedModel, promptTokens: Int, reusedTokens: Int, pending: [Int32]) {
         self.model = model
@@ -82,8 +84,9 @@ struct SequenceDecoder {
 
     /// Takes a picked token into the response.
     ///
+    /// - Parameter evaluated: The token is already in the KV cache (a verified draft), so it is not pending.
     /// - Returns: `true` when the token ends the turn (end of generation where the value may end).
-    mutating func accept(_ token: Int32?) throws(GenerationFailure) -> Bool {
+    mutating func accept(_ token: Int32?, evaluated: Bool = false) throws(GenerationFailure) -> Bool {
         guard let token else {
             throw .runtime("The grammar allows no token here (output so far: \(outcome.text)).")
         }
@@ -101,6 +104,7 @@ struct SequenceDecoder {
         }
         outcome.sampledTokens += 1
         append([token])
+        if evaluated { pending.removeLast() }
         return false
     }
 
@@ -113,6 +117,7 @@ struct SequenceDecoder {
 
     private mutating func append(_ tokens: [Int32]) {
         pending.append(contentsOf: tokens)
+        generated.append(contentsOf: tokens)
         for token in tokens {
             let bytes = tokenBytes[Int(token)]
             outcome.bytes.append(contentsOf: bytes)

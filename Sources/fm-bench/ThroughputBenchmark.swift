@@ -59,6 +59,7 @@ enum ThroughputBenchmark {
             "sequential_texts_per_second": Double(texts.count) / sequentialSeconds,
             "parallel_texts_per_second": Double(texts.count) / parallelSeconds,
             "median_latency_seconds": median(latencies),
+            "latencies_seconds": latencies,
             "errors": (sequential + batched).filter { if case .failure = $0 { true } else { false } }.count,
             "peak_rss_bytes": peakResidentBytes(),
             "results": sequential.map(outcome),

@@ -134,3 +134,77 @@ import Testing
         }
     }
 }
+
+/// Prompt-lookup drafting: what a response's tail proposes from the prompt, and where the grammar stops it.
+@Suite(.serialized) struct DraftingTests {
+    static func tokens(_ text: String, _ model: LoadedModel) throws -> [Int32] {
+        try model.llama.tokenize(text, addSpecial: false, parseSpecial: false)
+    }
+
+    @Test func aWordOfThePromptProposesWhatFollowsIt() throws {
+        let model = try SequenceDecoderTests.model()
+        let list = SchemaNode.array(items: .string(.any), minimumCount: 0, maximumCount: 3, uniqueItems: false)
+        var decoder = try SequenceDecoderTests.decoder(list)
+        let source = try Self.tokens("Note: the meeting rooms open between one and three pm.", model)
+        for token in try Self.tokens(#"["meeting"#, model) { _ = try decoder.accept(token) }
+        let draft = decoder.draft(from: source, maximum: 6, choicePoints: nil)
+        let text = String(decoding: draft.flatMap { model.llama.tokenBytes[Int($0)] }, as: UTF8.self)
+        #expect(text.hasPrefix(" rooms open"), "drafted \(text)")
+        #expect(draft.count <= 6)
+        #expect(decoder.draft(from: source, maximum: 2, choicePoints: nil).count <= 2)
+        #expect(decoder.draft(from: source, maximum: 0, choicePoints: nil).isEmpty)
+    }
+
+    @Test func theGrammarCutsADraft() throws {
+        let model = try SequenceDecoderTests.model()
+        // A pattern of lowercase letters and spaces: the draft ends before the period.
+        let word = SchemaNode.string(.pattern("[a-z ]+"))
+        var decoder = try SequenceDecoderTests.decoder(word)
+        for token in try Self.tokens(#""three"#, model) { _ = try decoder.accept(token) }
+        let source = try Self.tokens("open between one and three pm. Then closed.", model)
+        let draft = decoder.draft(from: source, maximum: 6, choicePoints: nil)
+        let text = String(decoding: draft.flatMap { model.llama.tokenBytes[Int($0)] }, as: UTF8.self)
+        #expect(text == " pm", "drafted \(text)")
+    }
+
+    @Test func punctuationAloneProposesNothing() throws {
+        let model = try SequenceDecoderTests.model()
+        var decoder = try SequenceDecoderTests.decoder(nil)
+        _ = try decoder.accept(try SequenceDecoderTests.token(",", model: model))
+        #expect(decoder.draft(from: try Self.tokens("a, b, c, d", model), maximum: 6, choicePoints: nil).isEmpty)
+    }
+
+    @Test func draftedTokensAreNotEvaluatedAgain() throws {
+        let model = try SequenceDecoderTests.model()
+        var decoder = try SequenceDecoderTests.decoder(nil, pending: [])
+        let hello = try SequenceDecoderTests.token("hello", model: model)
+        #expect(try decoder.accept(hello, evaluated: true) == false)
+        #expect(decoder.pending.isEmpty && decoder.generated == [hello] && decoder.outcome.sampledTokens == 1)
+    }
+}
+
+/// Drafting through the engine: drafted tokens are verified against the model's own picks.
+@Suite(.serialized) struct DraftVerificationTests {
+    @Test func copiedTextIsVerifiedAndGivesTheSingleStepResponse() async throws {
+        let model = try SequenceDecoderTests.model()
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        let schema = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "quote", schema: .string(.any)),
+        ]))
+        let constraint = try model.constraint(for: schema)
+        let text = "the meeting rooms open between one and three pm on weekdays"
+        var job = GenerationJob(messages: [ChatMessage(role: "user", content: "Repeat this sentence exactly: \(text)")],
+                                sampling: .greedy, maximumTokens: 64, constraint: constraint)
+        job.levers.draftsFromPrompt = true
+        let drafted = try await engine.generate(job)
+        job.levers.draftsFromPrompt = false
+        let single = try await engine.generate(job)
+
+        #expect(single.draftedTokens == 0)
+        #expect(drafted.draftedTokens > 0, "the copy was drafted: \(drafted.text)")
+        // Verification keeps a drafted token only where the model picks it, so the response is the one single
+        // steps give (this prompt has no near-tie that batched arithmetic could break).
+        #expect(drafted.text == single.text)
+        #expect(drafted.stop == single.stop && drafted.sampledTokens == single.sampledTokens)
+    }
+}

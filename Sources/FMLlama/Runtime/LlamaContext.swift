@@ -23,6 +23,8 @@ public final class LlamaContext {
     /// The tokens held in the KV cache, per sequence.
     public private(set) var cachedTokens: [[Int32]]
     private var logitsLocation: [LogitsLocation]
+    /// Per sequence, the output-buffer rows of the last evaluation's tokens that have logits, in order.
+    private var outputRows: [[Int32]]
 
     private enum LogitsLocation {
         case none
@@ -52,6 +54,7 @@ public final class LlamaContext {
         self.batch = llama_batch_init(Int32(batchSize), 0, Int32(sequences))
         self.cachedTokens = Array(repeating: [], count: sequences)
         self.logitsLocation = Array(repeating: .none, count: sequences)
+        self.outputRows = Array(repeating: [], count: sequences)
     }
 
     deinit {
@@ -95,6 +98,20 @@ public final class LlamaContext {
     /// All or nothing: when a decode call fails, every sequence is cut back to what it held before, so the
     /// caller can free cells and try the same call again.
     public func evaluate(_ items: [(sequence: Int, tokens: [Int32])]) throws(LlamaError) {
+        try evaluate(items, outputs: 1)
+    }
+
+    /// Appends `tokens` to `sequence` and evaluates them in one decode call, keeping logits for each of the
+    /// last `outputs` tokens: ``withLogits(sequence:row:_:)`` row 0 is the first of them. Verifying several
+    /// proposed tokens at once needs the model's prediction after each.
+    ///
+    /// - Precondition: `tokens` fit one decode call (at most ``batchSize``) and `outputs <= tokens.count`.
+    public func evaluate(_ tokens: [Int32], sequence: Int, outputs: Int) throws(LlamaError) {
+        precondition(tokens.count <= batchSize && (1...max(1, tokens.count)).contains(outputs))
+        try evaluate([(sequence, tokens)], outputs: outputs)
+    }
+
+    private func evaluate(_ items: [(sequence: Int, tokens: [Int32])], outputs: Int) throws(LlamaError) {
         let total = items.reduce(0) { $0 + $1.tokens.count }
         // With several sequences, copied prefixes share cells, so only llama.cpp knows whether the batch fits.
         let used = sequenceCount == 1 ? cachedTokens[0].count : 0
@@ -102,11 +119,12 @@ public final class LlamaContext {
             throw LlamaError(.contextFull, "\(used + total) tokens exceed the context window of \(contextLength)")
         }
         // Flatten into (sequence, token, isLast) in item order.
-        var pending: [(sequence: Int, token: Int32, isLast: Bool)] = []
+        var pending: [(sequence: Int, token: Int32, isLast: Bool, hasOutput: Bool)] = []
         pending.reserveCapacity(total)
         for item in items where !item.tokens.isEmpty {
+            outputRows[item.sequence] = []
             for (offset, token) in item.tokens.enumerated() {
-                pending.append((item.sequence, token, offset == item.tokens.count - 1))
+                pending.append((item.sequence, token, offset == item.tokens.count - 1, offset >= item.tokens.count - outputs))
             }
         }
         let lengthsBefore = items.map { ($0.sequence, cachedTokens[$0.sequence].count) }
@@ -121,7 +139,7 @@ public final class LlamaContext {
                 batch.pos[index] = Int32(cachedTokens[entry.sequence].count)
                 batch.n_seq_id[index] = 1
                 batch.seq_id[index]![0] = Int32(entry.sequence)
-                batch.logits[index] = entry.isLast ? 1 : 0
+                batch.logits[index] = entry.hasOutput ? 1 : 0
                 batch.n_tokens += 1
                 cachedTokens[entry.sequence].append(entry.token)
             }
@@ -134,8 +152,12 @@ public final class LlamaContext {
                 }
                 throw LlamaError(.decode, "llama_decode returned \(status)")
             }
+            for (offset, entry) in zip(0..., chunk) where entry.hasOutput && !entry.isLast && isFinalChunk {
+                outputRows[entry.sequence].append(Int32(offset))
+            }
             for (offset, entry) in zip(0..., chunk) where entry.isLast {
                 if isFinalChunk {
+                    outputRows[entry.sequence].append(Int32(offset))
                     logitsLocation[entry.sequence] = .output(Int32(offset))
                 } else {
                     // The next decode call overwrites the output buffer: keep a copy.
@@ -197,6 +219,15 @@ public final class LlamaContext {
         case .copied(let values):
             return try values.withUnsafeBufferPointer(body)
         }
+    }
+
+    /// Calls `body` with the logits after the `row`-th token that has them in the last
+    /// ``evaluate(_:sequence:outputs:)`` of `sequence` (row 0 is the earliest).
+    ///
+    /// - Precondition: No other decode call on this context since that evaluation.
+    public func withLogits<R>(sequence: Int, row: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        precondition(row < outputRows[sequence].count, "no logits row \(row) for sequence \(sequence)")
+        return try body(rawLogits(output: outputRows[sequence][row]))
     }
 
     private func rawLogits(output index: Int32) -> UnsafeBufferPointer<Float> {
