@@ -7,7 +7,7 @@ struct QualityLeversTests {
         let base = QualityLevers()
         let switches: [WritableKeyPath<QualityLevers, Bool>] = [
             \.holdsBackBoundaryTokens, \.usesTaggingExamples, \.describesTaggingSchemaInSystemText, \.scoresChoices,
-            \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.shortlistsLargeChoiceSets,
+            \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.shortlistsLargeChoiceSets, \.draftsFromPrompt,
         ]
         var fingerprints: Set<String> = [base.fingerprint]
         for key in switches {
