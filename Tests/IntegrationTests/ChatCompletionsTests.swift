@@ -31,7 +31,7 @@ struct RemoteWeatherTool: Tool {
 }
 
 /// `ChatCompletionsLanguageModel` against a real llama-server running the tiny model, started for each test on
-/// a free loopback port and killed at its end.
+/// a free loopback port and killed at its end; the retry tests use a Python HTTP server that turns requests away.
 @Suite("ChatCompletionsLanguageModel against llama-server", .serialized, .timeLimit(.minutes(10)))
 struct ChatCompletionsTests {
     static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 32)
@@ -219,5 +219,32 @@ struct ChatCompletionsTests {
                 .respond(to: "Say hi.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
             #expect(Date().timeIntervalSince(started) < 5)
         }
+    }
+
+    @Test func rateLimitsAreRetriedWithBackoffThenReported() async throws {
+        let server = try await BusyServer(status: 429)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(
+            endpoint: server.url, model: "tiny",
+            retryPolicy: ChatCompletionsRetryPolicy(maximumRetries: 2, initialDelay: 0.05, maximumDelay: 1))
+        await #expect {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        } throws: { error in
+            guard case LanguageModelError.rateLimited(let info) = error else { return false }
+            return info.debugDescription.contains("busy, try later")
+        }
+        #expect(server.requestCount == 3, "the first request and two retries")
+    }
+
+    @Test func anUnavailableServerIsRetriedThenReportedWithItsStatus() async throws {
+        let server = try await BusyServer(status: 503)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(
+            endpoint: server.url, model: "tiny",
+            retryPolicy: ChatCompletionsRetryPolicy(maximumRetries: 1, initialDelay: 0.05, maximumDelay: 1))
+        await #expect(throws: ChatCompletionsError.httpError(status: 503, message: "busy, try later")) {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        }
+        #expect(server.requestCount == 2)
     }
 }
