@@ -107,7 +107,8 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                     head = response
                 case .body(let data):
                     guard let head, (200..<300).contains(head.statusCode) else {
-                        errorBody.append(data)
+                        // An error page is only read for its message: keep the first megabyte.
+                        if errorBody.count < 1 << 20 { errorBody.append(data.prefix((1 << 20) - errorBody.count)) }
                         continue
                     }
                     for serverEvent in parser.feed(data) {
