@@ -48,7 +48,11 @@ final class BusyServer: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.script, "\(port)", "\(status)", countFile.path]
         try process.run()
-        // Ready once the port accepts connections.
+        try await Self.waitForPort(port)
+    }
+
+    /// Returns once a server accepts connections on the loopback `port` (at most 5 seconds).
+    static func waitForPort(_ port: Int) async throws {
         for _ in 0..<100 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
