@@ -73,8 +73,9 @@ chat: setup
 # Tests about mechanics run on the tiny model (FM_MODEL=tiny); tests about answer quality name the
 # catalogue's default model themselves. `install` first: the Quick start test builds a package that depends
 # on this one with plain `swift build`, and runs it on the default model. `browser`: the HTML report tests
-# render the pages in headless Chromium.
-test: llama install browser
+# render the pages in headless Chromium. `llama-server`: the ChatCompletionsLanguageModel tests start llama.cpp's
+# own server on a free loopback port.
+test: llama llama-server install browser
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	.build/debug/fm model install --quiet tiny default gemma

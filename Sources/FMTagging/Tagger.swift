@@ -42,6 +42,7 @@ public struct Tagger: Sendable {
     ///
     /// - Parameter id: The text's record id, so the example index never offers the record itself.
     public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
+        if let remote = configuration.remoteEngines { return await tagRemotely(text, id: id, model: remote.nextModel()) }
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
@@ -58,6 +59,28 @@ public struct Tagger: Sendable {
                     + "set a larger one with --max-tokens (GenerationOptions.maximumResponseTokens)."))
             }
             return .failure(Self.failure(for: error))
+        } catch {
+            return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))
+        }
+    }
+
+    /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the
+    /// in-process engine's use-case prompting and quality levers.
+    private func tagRemotely(_ text: String, id: String?, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text, id: id))
+        do {
+            let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+            return .success(response.content)
+        } catch let error as LanguageModelError {
+            let message = error.errorDescription ?? "\(error)"
+            switch error {
+            case .contextSizeExceeded: return .failure(TaggingFailure(code: "context-overflow", message: message))
+            case .unsupportedGenerationGuide: return .failure(TaggingFailure(code: "unsupported-schema", message: message))
+            case .rateLimited, .timeout: return .failure(TaggingFailure(code: "server-error", message: message))
+            default: return .failure(TaggingFailure(code: "generation-failed", message: message))
+            }
+        } catch let error as ChatCompletionsError {
+            return .failure(TaggingFailure(code: "server-error", message: error.debugDescription))
         } catch {
             return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))
         }

@@ -24,6 +24,9 @@ public struct TaggingConfiguration: Sendable {
     /// The quality switches every request runs under (all on by default; `fm` takes them from `FM_DISABLE`
     /// and `FM_CHOICE_SCORE`). Part of ``fingerprint``, so an ablation never reads cached results of a normal run.
     package var levers: QualityLevers
+    /// OpenAI-compatible servers that generate instead of ``model``'s in-process engine, in turn; `nil` runs
+    /// locally. Their endpoints and model name replace the model file in cache keys.
+    public var remoteEngines: RemoteEngines?
 
     /// Creates a configuration.
     public init(

@@ -23,6 +23,10 @@ public struct TaggingRunner: Sendable {
         // With an example index the record's id matters too: a record never gets itself as an example.
         let recordID = tagger.configuration.exampleIndex == nil ? "" : id
         // Batched decoding can tip near-ties (llama.cpp's arithmetic differs), so its results are kept apart.
+        if let remote = tagger.configuration.remoteEngines {
+            // A remote job's results depend on the servers and their model, not on a local file or batching.
+            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote", text, recordID])
+        }
         let path = parallel == 1 ? "one-at-a-time" : "batched"
         return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])
     }

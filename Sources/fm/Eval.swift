@@ -70,7 +70,7 @@ extension FM {
                               schema: schema, decoding: "as recorded")
                 return
             }
-            let configuration = TaggingConfiguration(
+            var configuration = TaggingConfiguration(
                 model: modelOptions.systemModel(useCase: .contentTagging),
                 schema: schema,
                 instructions: tagging.instructions,
@@ -79,7 +79,8 @@ extension FM {
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
                 calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() })
             )
-            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
+            configuration.remoteEngines = tagging.remoteEngines
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.width)
             var predictions: [LabelledExample.Gold?] = []
             var progress = ProgressLine(total: examples.count)
             try await runner.run(examples.map(\.record)) { record, outcome in

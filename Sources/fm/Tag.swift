@@ -48,7 +48,7 @@ extension FM {
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()
-            let configuration = TaggingConfiguration(
+            var configuration = TaggingConfiguration(
                 model: modelOptions.systemModel(useCase: .contentTagging),
                 schema: schema,
                 instructions: tagging.instructions,
@@ -63,7 +63,8 @@ extension FM {
                 FileHandle.standardError.write(Data("resuming: \(records.count - remaining.count) of \(records.count) records already done\n".utf8))
             }
             var progress = ProgressLine(total: remaining.count)
-            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.parallel)
+            configuration.remoteEngines = tagging.remoteEngines
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.width)
             try await runner.run(remaining) { record, outcome in
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 progress.advance()

@@ -36,7 +36,23 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .long, help: "How many of the most similar --examples each text gets (default 4).")
     var shots = 4
 
+    @Option(name: .long, help: "Send the texts to OpenAI-compatible servers instead of the local engine: base URLs, comma-separated, used in turn (e.g. http://127.0.0.1:8080). The servers must enforce response_format JSON schemas.")
+    var endpoint: String?
+    @Option(name: .customLong("endpoint-model"), help: "The model name sent to --endpoint servers (default: default).")
+    var endpointModel = "default"
+    @Option(name: .customLong("api-key-env"), help: "The environment variable holding the --endpoint servers' API key.")
+    var apiKeyEnv: String?
+    @Option(name: .long, help: "Requests in flight at once across the --endpoint servers (default 4).")
+    var concurrency = 4
+
     func validate() throws {
+        if endpoint != nil {
+            if endpointURLs.isEmpty { throw ValidationError("--endpoint needs at least one http(s) URL.") }
+            if concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
+            if let apiKeyEnv, ProcessInfo.processInfo.environment[apiKeyEnv] == nil {
+                throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
+            }
+        }
         if preset != nil, schema != nil { throw ValidationError("--preset and --schema exclude each other.") }
         if let preset, TaggingPreset(rawValue: preset) == nil {
             throw ValidationError("Unknown preset \(preset); choose one of \(TaggingPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -48,6 +64,26 @@ struct TaggingOptions: ParsableArguments {
         if let examples, !FileManager.default.fileExists(atPath: examples) { throw ValidationError("No examples file at \(examples).") }
         if shots < 0 || shots > 32 { throw ValidationError("--shots must be between 0 and 32.") }
     }
+
+    /// The URLs of --endpoint.
+    var endpointURLs: [URL] {
+        (endpoint ?? "").split(separator: ",").compactMap { part in
+            let text = part.trimmingCharacters(in: .whitespaces)
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
+            return url
+        }
+    }
+
+    /// The servers of --endpoint, or `nil` to tag locally.
+    var remoteEngines: RemoteEngines? {
+        guard endpoint != nil, !endpointURLs.isEmpty else { return nil }
+        return RemoteEngines(models: endpointURLs.map {
+            ChatCompletionsLanguageModel(endpoint: $0, model: endpointModel, apiKeyEnvironmentVariable: apiKeyEnv, enforcesSchemas: true)
+        })
+    }
+
+    /// Requests in flight at once: --concurrency for servers, --parallel for the local engine.
+    var width: Int { endpoint != nil ? concurrency : parallel }
 
     /// The schema chosen by --preset or --schema, else `fallback`.
     func generationSchema(fallback: GenerationSchema = TaggingPreset.contentTagging.schema) throws -> GenerationSchema {

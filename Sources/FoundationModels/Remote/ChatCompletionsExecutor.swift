@@ -1,0 +1,254 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a session's requests to an OpenAI-compatible `/v1/chat/completions` endpoint and streams the answers
+/// back: the executor of ``ChatCompletionsLanguageModel``.
+///
+/// Each request renders the transcript as chat messages, offers the enabled tools, and asks for a server-sent
+/// event stream with usage. Text reaches the channel as it arrives; tool calls are sent once the stream ends.
+/// A structured answer is checked against the request's schema before the executor returns.
+public struct ChatCompletionsExecutor: LanguageModelExecutor {
+    /// The model type this executor serves.
+    public typealias Model = ChatCompletionsLanguageModel
+
+    /// The server this executor talks to.
+    public let configuration: ChatCompletionsConfiguration
+
+    /// Creates an executor; nothing is sent until the first request.
+    public init(configuration: ChatCompletionsConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Sends `request` and streams the server's answer into `channel`.
+    ///
+    /// Requests the server turns away with 429 or 503 are sent again after the policy's backoff (or the server's
+    /// `Retry-After`). Cancelling the calling task cancels the HTTP request.
+    ///
+    /// - Throws: ``ChatCompletionsError`` when the server cannot be reached, answers an HTTP error, or sends
+    ///   something other than a chat completion; ``LanguageModelError/rateLimited(_:)`` when 429s outlast the
+    ///   retries; ``LanguageModelError/timeout(_:)``; ``LanguageModelError/contextSizeExceeded(_:)`` when the
+    ///   server says the prompt does not fit; ``GeneratedContent/ParsingError`` when a structured answer does not
+    ///   follow its schema; `CancellationError`.
+    public nonisolated(nonsending) func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        model: ChatCompletionsLanguageModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        // Compiled before sending: a schema that cannot be checked fails without a round trip.
+        let validator = try request.schema.map(StructuredOutputValidator.init)
+        let body = try ChatCompletionsRequest(
+            model: configuration.model, request: request, sendsResponseFormat: model.enforcesSchemas).body
+        let urlRequest = try makeURLRequest(body: body)
+        var retries = 0
+        while true {
+            let outcome = try await send(urlRequest, channel: channel)
+            switch outcome {
+            case .completed(let state):
+                try await finish(state, validator: validator, channel: channel)
+                return
+            case .turnedAway(let status, let retryAfter, let message):
+                guard retries < configuration.retryPolicy.maximumRetries else {
+                    if status == 429 {
+                        throw LanguageModelError.rateLimited(.init(
+                            resetDate: retryAfter.map { Date().addingTimeInterval($0) },
+                            debugDescription: "The server answered HTTP 429 after \(retries) retries: \(message)"))
+                    }
+                    throw ChatCompletionsError.httpError(status: status, message: message)
+                }
+                retries += 1
+                let delay = configuration.retryPolicy.delay(beforeRetry: retries, retryAfter: retryAfter)
+                try await Task.sleep(for: .seconds(delay))
+            }
+        }
+    }
+
+    /// How one attempt ended.
+    private enum Outcome {
+        /// The stream ended normally.
+        case completed(ChatCompletionsStreamState)
+        /// The server answered 429 or 503: try again later.
+        case turnedAway(status: Int, retryAfter: TimeInterval?, message: String)
+    }
+
+    private func makeURLRequest(body: Data) throws -> URLRequest {
+        var request = URLRequest(url: configuration.chatCompletionsURL)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.timeoutInterval = configuration.requestTimeout
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        if let name = configuration.apiKeyEnvironmentVariable {
+            guard let key = ProcessInfo.processInfo.environment[name], !key.isEmpty else {
+                throw ChatCompletionsError.missingAPIKey(environmentVariable: name)
+            }
+            request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        }
+        return request
+    }
+
+    /// Sends one attempt and reads its answer, passing text and reasoning on as they arrive.
+    private func send(_ request: URLRequest, channel: LanguageModelExecutorGenerationChannel) async throws -> Outcome {
+        let stream = HTTPStreamingTask.start(
+            request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
+        var head: HTTPURLResponse?
+        var errorBody = Data()
+        var wholeBody = Data()
+        var parser = ServerSentEventParser()
+        var state = ChatCompletionsStreamState()
+        var sawEvents = false
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            for try await event in stream {
+                switch event {
+                case .head(let response):
+                    head = response
+                case .body(let data):
+                    guard let head, (200..<300).contains(head.statusCode) else {
+                        // An error page is only read for its message: keep the first megabyte.
+                        if errorBody.count < 1 << 20 { errorBody.append(data.prefix((1 << 20) - errorBody.count)) }
+                        continue
+                    }
+                    for serverEvent in parser.feed(data) {
+                        sawEvents = true
+                        try await handle(serverEvent, state: &state, decoder: decoder, channel: channel)
+                    }
+                    // Kept in case the server ignored `stream` and sent one JSON completion.
+                    if !sawEvents, wholeBody.count < 16 << 20 { wholeBody.append(data) }
+                }
+            }
+        } catch {
+            throw Self.mapped(error, endpoint: configuration.endpoint, timeout: configuration.requestTimeout)
+        }
+        // A cancelled reader sees the stream end early; that is not a complete answer.
+        try Task.checkCancellation()
+        guard let head else {
+            throw ChatCompletionsError.invalidResponse("The connection closed before a response arrived.")
+        }
+        guard (200..<300).contains(head.statusCode) else {
+            return try Self.failure(status: head.statusCode, head: head, body: errorBody)
+        }
+        for serverEvent in parser.finish() {
+            sawEvents = true
+            try await handle(serverEvent, state: &state, decoder: decoder, channel: channel)
+        }
+        if !sawEvents {
+            guard let chunk = try? decoder.decode(ChatCompletionsChunk.self, from: wholeBody) else {
+                throw ChatCompletionsError.invalidResponse(
+                    "Neither an event stream nor a completion: \(String(decoding: wholeBody.prefix(500), as: UTF8.self))")
+            }
+            let outputs = try state.apply(chunk)
+            await pass(outputs, channel: channel)
+        }
+        return .completed(state)
+    }
+
+    private func handle(
+        _ event: ServerSentEvent, state: inout ChatCompletionsStreamState, decoder: JSONDecoder,
+        channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let data = event.data.trimmingCharacters(in: .whitespaces)
+        if data == "[DONE]" || data.isEmpty { return }
+        let chunk: ChatCompletionsChunk
+        do {
+            chunk = try decoder.decode(ChatCompletionsChunk.self, from: Data(data.utf8))
+        } catch {
+            throw ChatCompletionsError.invalidResponse("An event is not a completion chunk (\(error)): \(data.prefix(500))")
+        }
+        let outputs = try state.apply(chunk)
+        await pass(outputs, channel: channel)
+    }
+
+    private func pass(_ outputs: [ChatCompletionsStreamState.Output], channel: LanguageModelExecutorGenerationChannel) async {
+        for output in outputs {
+            switch output {
+            // One chunk is about one token on the servers we know; the usage report corrects the total.
+            case .text(let text): await channel.send(.response(action: .appendText(text, tokenCount: 1)))
+            case .reasoning(let text): await channel.send(.reasoning(action: .appendText(text, tokenCount: 1)))
+            }
+        }
+    }
+
+    /// Sends the tool calls or checks the structured answer, then reports usage and the server's identifiers.
+    private func finish(
+        _ state: ChatCompletionsStreamState, validator: StructuredOutputValidator?,
+        channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let usage = state.usage.map { usage in
+            LanguageModelExecutorGenerationChannel.Usage(
+                input: .init(totalTokenCount: usage.promptTokens ?? 0,
+                             cachedTokenCount: usage.promptTokensDetails?.cachedTokens ?? 0),
+                output: .init(totalTokenCount: usage.completionTokens ?? state.textChunks,
+                              reasoningTokenCount: usage.completionTokensDetails?.reasoningTokens ?? 0))
+        }
+        let calls = state.toolCalls.filter { !$0.name.isEmpty }
+        if !calls.isEmpty {
+            for call in calls {
+                let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
+                await channel.send(.toolCalls(action: .toolCall(
+                    id: call.id, name: call.name, action: .appendArguments(arguments.isEmpty ? "{}" : arguments, tokenCount: 0))))
+            }
+            if let usage { await channel.send(.toolCalls(action: .updateUsage(input: usage.input, output: usage.output))) }
+            return
+        }
+        if let validator {
+            do {
+                _ = try validator.validate(state.text)
+            } catch {
+                var error = error
+                if state.finishReason == "length" {
+                    error.debugDescription += " (The answer reached the token limit.)"
+                }
+                throw error
+            }
+        }
+        var metadata: [String: any Sendable & Codable & Equatable] = [:]
+        if let model = state.model { metadata["model"] = model }
+        if let id = state.completionID { metadata["completionID"] = id }
+        if !metadata.isEmpty { await channel.send(.response(action: .updateMetadata(metadata))) }
+        if let usage { await channel.send(.response(action: .updateUsage(input: usage.input, output: usage.output))) }
+    }
+
+    /// The outcome or error of an HTTP error status.
+    private static func failure(status: Int, head: HTTPURLResponse, body: Data) throws -> Outcome {
+        let serverError = (try? JSONDecoder.snakeCase.decode(ChatCompletionsServerError.Body.self, from: body))?.error
+        var message = serverError?.message ?? String(decoding: body.prefix(2_000), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if message.isEmpty { message = HTTPURLResponse.localizedString(forStatusCode: status) }
+        if ChatCompletionsRetryPolicy.isRetryable(status: status) {
+            let retryAfter = (head.value(forHTTPHeaderField: "Retry-After")).flatMap { ChatCompletionsRetryPolicy.retryAfterSeconds($0) }
+            return .turnedAway(status: status, retryAfter: retryAfter, message: message)
+        }
+        if let serverError, serverError.type == "exceed_context_size_error" {
+            throw LanguageModelError.contextSizeExceeded(.init(
+                contextSize: serverError.nCtx ?? 0, tokenCount: serverError.nPromptTokens ?? 0,
+                debugDescription: "The server answered HTTP \(status): \(message)"))
+        }
+        throw ChatCompletionsError.httpError(status: status, message: message)
+    }
+
+    /// The error a caller sees for a transport failure.
+    static func mapped(_ error: any Error, endpoint: URL, timeout: TimeInterval) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        switch urlError.code {
+        case .cancelled:
+            return CancellationError()
+        case .timedOut:
+            return LanguageModelError.timeout(.init(debugDescription:
+                "The server at \(endpoint.absoluteString) sent nothing for \(timeout) seconds, or the response took longer than allowed."))
+        default:
+            return ChatCompletionsError.unreachable(endpoint: endpoint, reason: urlError.localizedDescription)
+        }
+    }
+}
+
+extension JSONDecoder {
+    /// A decoder for OpenAI's snake_case JSON.
+    static var snakeCase: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}

@@ -1,0 +1,51 @@
+/// Turns a transcript into OpenAI chat messages.
+///
+/// Instructions become `system` messages, prompts `user` messages, responses `assistant` messages, tool calls an
+/// `assistant` message with `tool_calls`, and tool outputs `tool` messages naming the call they answer.
+/// Structured content is written as compact JSON. Reasoning stays out: OpenAI-compatible servers do not take it
+/// back. When the schema goes in the prompt, it joins the leading system message (some chat templates refuse a
+/// system message anywhere else).
+enum ChatMessageRenderer {
+    /// The messages for `transcript`.
+    ///
+    /// - Parameter schema: The schema to describe in the system message, or `nil`.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` for image attachments.
+    static func messages(for transcript: Transcript, schema: GenerationSchema?) throws -> [ChatCompletionsMessage] {
+        var messages: [ChatCompletionsMessage] = []
+        for entry in transcript {
+            switch entry {
+            case .instructions(let instructions):
+                messages.append(ChatCompletionsMessage(role: "system", content: try text(of: instructions.segments, entry: entry)))
+            case .prompt(let prompt):
+                messages.append(ChatCompletionsMessage(role: "user", content: try text(of: prompt.segments, entry: entry)))
+            case .response(let response):
+                messages.append(ChatCompletionsMessage(role: "assistant", content: try text(of: response.segments, entry: entry)))
+            case .toolCalls(let calls):
+                let toolCalls = calls.map { ChatCompletionsToolCall(id: $0.id, name: $0.toolName, arguments: $0.arguments.compactJSONString) }
+                messages.append(ChatCompletionsMessage(role: "assistant", content: nil, toolCalls: toolCalls))
+            case .toolOutput(let output):
+                messages.append(ChatCompletionsMessage(role: "tool", content: try text(of: output.segments, entry: entry), toolCallID: output.id))
+            case .reasoning:
+                continue
+            }
+        }
+        if let schema {
+            let note = "Respond with JSON that matches this schema: \(ChatCompletionsSchema.text(for: schema))"
+            if messages.first?.role == "system" {
+                messages[0].content = [messages[0].content ?? "", note].filter { !$0.isEmpty }.joined(separator: "\n\n")
+            } else {
+                messages.insert(ChatCompletionsMessage(role: "system", content: note), at: 0)
+            }
+        }
+        return messages
+    }
+
+    /// The segments' text: text as is, structures as compact JSON, custom segments by their description.
+    private static func text(of segments: [Transcript.Segment], entry: Transcript.Entry) throws -> String {
+        if segments.contains(where: { if case .attachment = $0 { true } else { false } }) {
+            throw LanguageModelError.unsupportedTranscriptContent(.init(
+                unsupportedContent: [entry], debugDescription: "Chat completions requests carry text only; the transcript holds an image."))
+        }
+        return segments.modelText
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+@testable import FoundationModels
+import Testing
+
+/// A structure whose properties are declared out of alphabetical order, one of them named like the private
+/// ordering keyword.
+@Generable
+struct WireForecast {
+    var zone: String
+    @Guide(.range(1...3))
+    var level: Int
+    var propertyOrdering: Bool
+}
+
+/// The pure parts of `ChatCompletionsLanguageModel`: SSE parsing, stream bookkeeping, message rendering, schema
+/// text, request body, backoff and structured-answer validation.
+struct ChatCompletionsWireTests {
+    // MARK: Server-sent events
+
+    @Test func sseEventsSurviveAnyChunkingAndLineEnding() {
+        let body = ": comment\r\ndata: {\"a\":1}\r\n\r\nevent: ping\ndata: line one\ndata: line two\nid: 7\n\ndata: [DONE]\r\r"
+        let expected = [
+            ServerSentEvent(type: nil, data: #"{"a":1}"#, id: nil),
+            ServerSentEvent(type: "ping", data: "line one\nline two", id: "7"),
+            ServerSentEvent(type: nil, data: "[DONE]", id: "7"),
+        ]
+        let bytes = Array(body.utf8)
+        for chunkSize in [1, 2, 3, 5, bytes.count] {
+            var parser = ServerSentEventParser()
+            var events: [ServerSentEvent] = []
+            var start = 0
+            while start < bytes.count {
+                events += parser.feed(bytes[start..<min(start + chunkSize, bytes.count)])
+                start += chunkSize
+            }
+            events += parser.finish()
+            #expect(events == expected, "chunks of \(chunkSize) bytes")
+        }
+    }
+
+    @Test func anEventWithoutItsBlankLineIsDropped() {
+        var parser = ServerSentEventParser()
+        #expect(parser.feed(Array("data: partial".utf8)).isEmpty)
+        #expect(parser.finish().isEmpty)
+    }
+
+    // MARK: Stream bookkeeping
+
+    static func chunk(_ json: String) throws -> ChatCompletionsChunk {
+        try JSONDecoder.snakeCase.decode(ChatCompletionsChunk.self, from: Data(json.utf8))
+    }
+
+    @Test func textToolCallPiecesAndUsageAreAssembled() throws {
+        var state = ChatCompletionsStreamState()
+        #expect(try state.apply(Self.chunk(#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":null}}]}"#)).isEmpty)
+        #expect(try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"Hi"}}]}"#)) == [.text("Hi")])
+        #expect(try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]}"#)) == [.reasoning("hmm")])
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"getWeather","arguments":"{\"ci"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"name":"getTime","arguments":""}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"ty\":\"Paris\"}"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":4}}}"#))
+        #expect(state.text == "Hi")
+        #expect(state.toolCalls == [
+            .init(id: "call_a", name: "getWeather", arguments: #"{"city":"Paris"}"#),
+            .init(id: "call_b", name: "getTime", arguments: ""),
+        ])
+        #expect(state.finishReason == "tool_calls")
+        #expect(state.usage?.promptTokens == 12 && state.usage?.completionTokens == 5)
+        #expect(state.usage?.promptTokensDetails?.cachedTokens == 4)
+        #expect(state.completionID == "c1" && state.model == "m")
+    }
+
+    @Test func anErrorInsideTheStreamIsThrownWithTheServersMessage() throws {
+        var state = ChatCompletionsStreamState()
+        #expect(throws: ChatCompletionsError.httpError(status: 500, message: "slot crashed")) {
+            _ = try state.apply(Self.chunk(#"{"error":{"code":500,"message":"slot crashed","type":"server_error"}}"#))
+        }
+    }
+
+    // MARK: Messages
+
+    @Test func theTranscriptBecomesChatMessages() throws {
+        let call = Transcript.ToolCall(id: "call_1", toolName: "getWeather",
+                                       arguments: GeneratedContent(properties: ["city": "Paris"]))
+        let transcript = Transcript(entries: [
+            .instructions(.init(segments: [.text(.init(content: "Be brief."))], toolDefinitions: [])),
+            .prompt(.init(segments: [.text(.init(content: "Weather in Paris?"))])),
+            .toolCalls(.init([call])),
+            .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
+            .response(.init(assetIDs: [], segments: [.structure(.init(schemaName: "X", content: GeneratedContent(properties: ["ok": true])))])),
+            .reasoning(.init(segments: [.text(.init(content: "not sent"))])),
+        ])
+        let messages = try ChatMessageRenderer.messages(for: transcript, schema: nil)
+        #expect(messages == [
+            ChatCompletionsMessage(role: "system", content: "Be brief."),
+            ChatCompletionsMessage(role: "user", content: "Weather in Paris?"),
+            ChatCompletionsMessage(role: "assistant", content: nil,
+                                   toolCalls: [.init(id: "call_1", name: "getWeather", arguments: #"{"city":"Paris"}"#)]),
+            ChatCompletionsMessage(role: "tool", content: "Sunny.", toolCallID: "call_1"),
+            ChatCompletionsMessage(role: "assistant", content: #"{"ok":true}"#),
+        ])
+        #expect(messages[2].json.compactJSONString ==
+            #"{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"getWeather","arguments":"{\"city\":\"Paris\"}"}}]}"#)
+    }
+
+    @Test func theSchemaInThePromptJoinsTheLeadingSystemMessage() throws {
+        let schema = WireForecast.generationSchema
+        let withInstructions = Transcript(entries: [
+            .instructions(.init(segments: [.text(.init(content: "Be brief."))], toolDefinitions: [])),
+            .prompt(.init(segments: [.text(.init(content: "Forecast?"))])),
+        ])
+        let messages = try ChatMessageRenderer.messages(for: withInstructions, schema: schema)
+        #expect(messages.count == 2)
+        #expect(messages[0].content == "Be brief.\n\nRespond with JSON that matches this schema: \(ChatCompletionsSchema.text(for: schema))")
+        let bare = try ChatMessageRenderer.messages(for: Transcript(entries: [withInstructions[1]]), schema: schema)
+        #expect(bare.map(\.role) == ["system", "user"])
+    }
+
+    // MARK: Schema text and request body
+
+    @Test func schemaTextListsPropertiesInDeclarationOrderWithoutPrivateKeywords() {
+        let text = ChatCompletionsSchema.text(for: WireForecast.generationSchema)
+        let zone = text.range(of: #""zone""#)!.lowerBound
+        let level = text.range(of: #""level""#)!.lowerBound
+        let flag = text.range(of: #""propertyOrdering":{"#)!.lowerBound
+        #expect(zone < level && level < flag, "\(text)")
+        #expect(!text.contains(#""propertyOrdering":["#), "the ordering list is left out: \(text)")
+        #expect(text.contains(#""required":["zone","level","propertyOrdering"]"#))
+        #expect(ChatCompletionsSchema.name(for: WireForecast.generationSchema) == "WireForecast")
+        #expect(ChatCompletionsSchema.isStrictCompatible(WireForecast.generationSchema))
+    }
+
+    @Test func theRequestBodyCarriesFormatToolsOptionsAndStreaming() throws {
+        let tool = Transcript.ToolDefinition(name: "getWeather", description: "Weather.", parameters: WireForecast.generationSchema)
+        let request = LanguageModelExecutorGenerationRequest(
+            id: UUID(), transcript: Transcript(entries: [.prompt(.init(segments: [.text(.init(content: "Hi"))]))]),
+            enabledTools: [tool], schema: WireForecast.generationSchema,
+            generationOptions: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 20, toolCallingMode: .required),
+            contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
+        let body = try ChatCompletionsRequest(model: "m", request: request, sendsResponseFormat: true).json.compactJSONString
+        let schema = ChatCompletionsSchema.text(for: WireForecast.generationSchema)
+        #expect(body.hasPrefix(#"{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"getWeather","description":"Weather.","parameters":"# + schema))
+        #expect(body.contains(#""tool_choice":"required""#))
+        #expect(body.contains(#""response_format":{"type":"json_schema","json_schema":{"name":"WireForecast","strict":true,"schema":"# + schema + "}}"))
+        #expect(body.hasSuffix(#""temperature":0,"max_tokens":20,"stream":true,"stream_options":{"include_usage":true}}"#))
+        let unenforced = try ChatCompletionsRequest(model: "m", request: request, sendsResponseFormat: false).json.compactJSONString
+        #expect(!unenforced.contains("response_format"))
+    }
+
+    @Test(arguments: [
+        ("http://h:8080", "http://h:8080/v1/chat/completions"),
+        ("http://h:8080/", "http://h:8080/v1/chat/completions"),
+        ("https://api.example.com/v1", "https://api.example.com/v1/chat/completions"),
+        ("http://h/proxy/v1/chat/completions", "http://h/proxy/v1/chat/completions"),
+    ])
+    func theChatCompletionsRouteIsAppendedOnce(_ endpoint: String, _ expected: String) {
+        let configuration = ChatCompletionsConfiguration(endpoint: URL(string: endpoint)!, model: "m")
+        #expect(configuration.chatCompletionsURL.absoluteString == expected)
+    }
+
+    // MARK: Backoff
+
+    @Test func backoffDoublesUpToTheBoundAndHonoursRetryAfter() {
+        let policy = ChatCompletionsRetryPolicy(maximumRetries: 10, initialDelay: 0.5, maximumDelay: 4)
+        #expect((1...6).map { policy.delay(beforeRetry: $0, retryAfter: nil) } == [0.5, 1, 2, 4, 4, 4])
+        #expect(policy.delay(beforeRetry: 1, retryAfter: 3) == 3)
+        #expect(policy.delay(beforeRetry: 1, retryAfter: 120) == 4, "a server's Retry-After is bounded")
+        #expect(policy.delay(beforeRetry: 1_000, retryAfter: nil) == 4)
+        #expect(ChatCompletionsRetryPolicy(maximumRetries: -2).maximumRetries == 0)
+    }
+
+    @Test func retryAfterIsReadAsSecondsOrAnHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_000_000_000)  // Sun, 09 Sep 2001 01:46:40 GMT
+        #expect(ChatCompletionsRetryPolicy.retryAfterSeconds(" 7 ", now: now) == 7)
+        #expect(ChatCompletionsRetryPolicy.retryAfterSeconds("Sun, 09 Sep 2001 01:46:50 GMT", now: now) == 10)
+        #expect(ChatCompletionsRetryPolicy.retryAfterSeconds("Sun, 09 Sep 2001 01:40:00 GMT", now: now) == 0)
+        #expect(ChatCompletionsRetryPolicy.retryAfterSeconds("soon", now: now) == nil)
+        #expect(ChatCompletionsRetryPolicy.retryAfterSeconds("-3", now: now) == nil)
+    }
+
+    // MARK: Validation
+
+    @Test func validAnswersAreAcceptedWhateverTheirSpacingAndMemberOrder() throws {
+        let validator = try StructuredOutputValidator(schema: WireForecast.generationSchema)
+        for text in [
+            #"{"zone":"north","level":2,"propertyOrdering":true}"#,
+            "{ \"zone\": \"north\",\n  \"level\": 2, \"propertyOrdering\": true }\n",
+            #"{"level":2,"propertyOrdering":true,"zone":"north"}"#,
+        ] {
+            let value = try validator.validate(text)
+            #expect(value.compactJSONString == #"{"zone":"north","level":2,"propertyOrdering":true}"#, "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        "Hello there!",
+        #"{"zone":"north","level":2"#,
+        #"{"zone":"north","level":7,"propertyOrdering":true}"#,
+        #"{"zone":"north","level":"2","propertyOrdering":true}"#,
+        #"{"zone":"north","propertyOrdering":true}"#,
+        #"{"zone":"north","level":2,"propertyOrdering":true,"extra":1}"#,
+        #"["north",2,true]"#,
+    ])
+    func invalidAnswersThrowTheParsingError(_ text: String) throws {
+        let validator = try StructuredOutputValidator(schema: WireForecast.generationSchema)
+        #expect(throws: GeneratedContent.ParsingError.self) { _ = try validator.validate(text) }
+    }
+}

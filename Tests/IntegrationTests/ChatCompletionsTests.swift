@@ -1,0 +1,279 @@
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+/// A city, generated as a structure with two properties in a fixed order.
+@Generable
+struct RemoteCity {
+    @Guide(description: "The city's name")
+    var name: String
+    @Guide(description: "The country the city is in")
+    var country: String
+}
+
+/// A tool that reports the weather and records each city it was asked about.
+struct RemoteWeatherTool: Tool {
+    let name = "getWeather"
+    let description = "Get the current weather for a city."
+    let calls = CallLog()
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The city to get the weather for")
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        calls.cities.withLock { $0.append(arguments.city) }
+        return "The weather in \(arguments.city) is 31 degrees and sunny."
+    }
+}
+
+/// `ChatCompletionsLanguageModel` against a real llama-server running the tiny model, started for each test on
+/// a free loopback port and killed at its end; the retry and tool round-trip tests use small Python HTTP servers.
+@Suite("ChatCompletionsLanguageModel against llama-server", .serialized, .timeLimit(.minutes(10)))
+struct ChatCompletionsTests {
+    static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 32)
+
+    static func model(_ server: LlamaServer, enforcesSchemas: Bool = true) -> ChatCompletionsLanguageModel {
+        ChatCompletionsLanguageModel(endpoint: server.url, model: "tiny", enforcesSchemas: enforcesSchemas,
+                                     requestTimeout: 60, retryPolicy: .none)
+    }
+
+    @Test func respondsWithTextAndReportsUsage() async throws {
+        try await LlamaServer.with { server in
+            let session = LanguageModelSession(model: Self.model(server), instructions: "You are a helpful assistant.")
+            let response = try await session.respond(to: "Say hello to Ada.", options: Self.greedy)
+            #expect(!response.content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            #expect(session.usage.input.totalTokenCount > 0, "the server's usage is reported")
+            #expect(session.usage.output.totalTokenCount > 0 && session.usage.output.totalTokenCount <= 32)
+            #expect(session.transcript.count == 3, "instructions, prompt, response")
+            guard case .response(let entry)? = session.transcript.last else { Issue.record("no response entry"); return }
+            #expect(entry.metadata["completionID"] != nil, "the server's completion id is kept")
+
+            // A second turn sends the first one back as history.
+            let second = try await session.respond(to: "Now say goodbye.", options: Self.greedy)
+            #expect(!second.content.isEmpty)
+            #expect(session.transcript.count == 5)
+        }
+    }
+
+    @Test func streamsTextAsItArrives() async throws {
+        try await LlamaServer.with { server in
+            let session = LanguageModelSession(model: Self.model(server))
+            let stream = session.streamResponse(
+                to: "Write two sentences about the sea.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40))
+            var snapshots: [String] = []
+            for try await snapshot in stream { snapshots.append(snapshot.content) }
+            #expect(snapshots.count > 3, "text arrives in several pieces, not at the end")
+            for (earlier, later) in zip(snapshots, snapshots.dropFirst()) {
+                #expect(later.hasPrefix(earlier), "each snapshot extends the previous one")
+            }
+            let response = try await stream.collect()
+            #expect(response.content == snapshots.last)
+        }
+    }
+
+    @Test func guidedGenerationFollowsTheSchema() async throws {
+        try await LlamaServer.with { server in
+            let session = LanguageModelSession(model: Self.model(server, enforcesSchemas: true))
+            let response = try await session.respond(
+                to: "Name a large city in Japan.", generating: RemoteCity.self,
+                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64))
+            #expect(!response.content.name.isEmpty)
+            #expect(!response.content.country.isEmpty)
+            #expect(response.rawContent.jsonString.range(of: "name")!.lowerBound < response.rawContent.jsonString.range(of: "country")!.lowerBound,
+                    "properties come in declaration order")
+        }
+    }
+
+    @Test func guidedGenerationNeedsAServerThatEnforcesSchemas() async throws {
+        // No request is sent: the session refuses before the executor runs.
+        let model = ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:9")!, model: "tiny", enforcesSchemas: false)
+        #expect(!model.capabilities.contains(.guidedGeneration))
+        let session = LanguageModelSession(model: model)
+        await #expect {
+            _ = try await session.respond(to: "Name a city.", generating: RemoteCity.self)
+        } throws: { error in
+            guard case LanguageModelError.unsupportedCapability(let info) = error else { return false }
+            return info.capability == .guidedGeneration
+        }
+    }
+
+    @Test func anAnswerThatIsNotAValueOfTheSchemaThrowsTheDecodingError() async throws {
+        try await LlamaServer.with { server in
+            // Without enforcement no `response_format` is sent; a greeting prompt gets prose, which must not
+            // become a value.
+            let model = Self.model(server, enforcesSchemas: false)
+            let executor = ChatCompletionsExecutor(configuration: model.executorConfiguration)
+            let transcript = Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(.init(content: "Say hello in one short sentence."))]))])
+            let request = LanguageModelExecutorGenerationRequest(
+                id: UUID(), transcript: transcript, enabledTools: [], schema: RemoteCity.generationSchema,
+                generationOptions: Self.greedy, contextOptions: ContextOptions(includeSchemaInPrompt: false), metadata: [:])
+            let channel = LanguageModelExecutorGenerationChannel()
+            await #expect(throws: GeneratedContent.ParsingError.self) {
+                try await executor.respond(to: request, model: model, streamingInto: channel)
+            }
+        }
+    }
+
+    // The tiny model's chat template has no tool section, so the pinned llama-server answers its tool requests
+    // with plain text. With a tool-format template (Qwen3-Coder XML, tried by hand) the server recognises the
+    // format, but its grammar for `tool_choice: required` allows free text before the call and the tiny model
+    // never starts one within its token budget, so a run could only fail. The mapping both ways — transcript calls
+    // and outputs to messages, streamed `tool_calls` pieces to tool-call events — is tested without a server in
+    // FoundationModelsTests/ChatCompletionsWireTests, and over HTTP with a scripted server below.
+    @Test(.disabled("the tiny model never makes a tool call under the pinned llama-server; see the comment above"))
+    func toolCallsRoundTripThroughTheSession() async throws {
+        try await LlamaServer.with { server in
+            let tool = RemoteWeatherTool()
+            let session = LanguageModelSession(model: Self.model(server), tools: [tool],
+                                               instructions: "Use the getWeather tool to answer questions about the weather.")
+            // `required` makes llama-server constrain the first answer to a call of one of the tools.
+            let response = try await session.respond(
+                to: "What is the weather in Paris?",
+                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64, toolCallingMode: .required))
+            #expect(!tool.calls.cities.withLock { $0 }.isEmpty, "the tool ran")
+            let entries = Array(session.transcript)
+            let callEntry = entries.first { if case .toolCalls = $0 { true } else { false } }
+            let outputEntry = entries.first { if case .toolOutput = $0 { true } else { false } }
+            guard case .toolCalls(let calls)? = callEntry, case .toolOutput(let output)? = outputEntry else {
+                Issue.record("the transcript has no tool calls and outputs: \(entries)")
+                return
+            }
+            #expect(calls.first?.toolName == "getWeather")
+            #expect(output.id == calls.first?.id, "the output answers the call the server made")
+            #expect(output.segments.description.contains("sunny"))
+            if case .response? = entries.last {} else { Issue.record("the session ends with a response") }
+            _ = response
+        }
+    }
+
+    @Test func anUnreachableServerIsReportedAsSuch() async throws {
+        let port = try LlamaServer.freePort()
+        let model = ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:\(port)")!, model: "tiny")
+        let session = LanguageModelSession(model: model)
+        await #expect {
+            _ = try await session.respond(to: "Hello")
+        } throws: { error in
+            guard case ChatCompletionsError.unreachable(let endpoint, _) = error else { return false }
+            return endpoint.port == port
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let listener = try Listener()
+        defer { listener.close() }
+        let model = ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:\(listener.port)")!, model: "tiny",
+                                                 requestTimeout: 1, retryPolicy: .none)
+        let started = Date()
+        await #expect {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        } throws: { error in
+            if case LanguageModelError.timeout = error { return true }
+            return false
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    @Test func httpErrorsCarryTheStatusAndTheServersMessage() async throws {
+        try await LlamaServer.with { server in
+            let model = ChatCompletionsLanguageModel(endpoint: server.url.appendingPathComponent("no/such/route"), model: "tiny")
+            await #expect {
+                _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+            } throws: { error in
+                guard case ChatCompletionsError.httpError(let status, let message) = error else { return false }
+                return status == 404 && !message.isEmpty
+            }
+            // A prompt beyond the server's 2048-token context is refused by the server, and said so.
+            let long = String(repeating: "word ", count: 3_000)
+            await #expect {
+                _ = try await LanguageModelSession(model: Self.model(server)).respond(to: long, options: Self.greedy)
+            } throws: { error in
+                if case LanguageModelError.contextSizeExceeded(let info) = error { return info.contextSize == 2048 }
+                if case ChatCompletionsError.httpError(let status, _) = error { return status == 400 }
+                return false
+            }
+        }
+    }
+
+    @Test func cancellingTheTaskStopsTheRequest() async throws {
+        try await LlamaServer.with { server in
+            let model = Self.model(server)
+            let executor = ChatCompletionsExecutor(configuration: model.executorConfiguration)
+            let transcript = Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(.init(content: "Write a very long story about a dragon."))]))])
+            let request = LanguageModelExecutorGenerationRequest(
+                id: UUID(), transcript: transcript, enabledTools: [], schema: nil,
+                generationOptions: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 1_500),
+                contextOptions: ContextOptions(), metadata: [:])
+            let channel = LanguageModelExecutorGenerationChannel()
+            let task = Task { try await executor.respond(to: request, model: model, streamingInto: channel) }
+            // Cancel once the first text has arrived: the request is under way.
+            for try await event in channel where event is LanguageModelExecutorGenerationChannel.Response { break }
+            let cancelled = Date()
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(Date().timeIntervalSince(cancelled) < 5, "the request ends promptly")
+            // The server's only slot is free again: a new request is answered at once, not after 1,500 tokens.
+            let started = Date()
+            _ = try await LanguageModelSession(model: model)
+                .respond(to: "Say hi.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 8))
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+    }
+
+    @Test func rateLimitsAreRetriedWithBackoffThenReported() async throws {
+        let server = try await BusyServer(status: 429)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(
+            endpoint: server.url, model: "tiny",
+            retryPolicy: ChatCompletionsRetryPolicy(maximumRetries: 2, initialDelay: 0.05, maximumDelay: 1))
+        await #expect {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        } throws: { error in
+            guard case LanguageModelError.rateLimited(let info) = error else { return false }
+            return info.debugDescription.contains("busy, try later")
+        }
+        #expect(server.requestCount == 3, "the first request and two retries")
+    }
+
+    @Test func anUnavailableServerIsRetriedThenReportedWithItsStatus() async throws {
+        let server = try await BusyServer(status: 503)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(
+            endpoint: server.url, model: "tiny",
+            retryPolicy: ChatCompletionsRetryPolicy(maximumRetries: 1, initialDelay: 0.05, maximumDelay: 1))
+        await #expect(throws: ChatCompletionsError.httpError(status: 503, message: "busy, try later")) {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        }
+        #expect(server.requestCount == 2)
+    }
+
+    @Test func toolCallsStreamedByTheServerAreRunAndTheirOutputSentBack() async throws {
+        let server = try await ScriptedChatServer()
+        defer { server.stop() }
+        let tool = RemoteWeatherTool()
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        let session = LanguageModelSession(model: model, tools: [tool], instructions: "Use tools.")
+        let response = try await session.respond(to: "Weather in Paris?")
+        #expect(response.content == "It is sunny in Paris.")
+        #expect(tool.calls.cities.withLock { $0 } == ["Paris"], "arguments assembled from their streamed pieces")
+        #expect(session.usage.input.totalTokenCount == 120 && session.usage.output.totalTokenCount == 14)
+
+        let requests = server.requests
+        try #require(requests.count == 2)
+        let first = requests[0]
+        let tools = try #require(first["tools"] as? [[String: Any]])
+        #expect((tools.first?["function"] as? [String: Any])?["name"] as? String == "getWeather")
+        #expect(first["stream"] as? Bool == true)
+        let messages = try #require(requests[1]["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["role"] as? String } == ["system", "user", "assistant", "tool"])
+        let call = try #require((messages[2]["tool_calls"] as? [[String: Any]])?.first)
+        #expect(call["id"] as? String == "call_7")
+        let function = try #require(call["function"] as? [String: Any])
+        #expect(function["name"] as? String == "getWeather" && function["arguments"] as? String == #"{"city":"Paris"}"#)
+        #expect(messages[3]["tool_call_id"] as? String == "call_7")
+        #expect((messages[3]["content"] as? String)?.contains("sunny") == true)
+    }
+}

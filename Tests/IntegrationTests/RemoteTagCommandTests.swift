@@ -1,0 +1,77 @@
+import Foundation
+import FoundationModels
+import Testing
+
+/// `fm tag --endpoint` against a real llama-server running the tiny model: output in input order, endpoints
+/// taken in turn, and cache keys that name the endpoints and the model.
+@Suite("fm tag --endpoint against llama-server", .serialized, .timeLimit(.minutes(10)))
+struct RemoteTagCommandTests {
+    /// Runs `fm` with its result cache in `cacheHome`, returning its exit status and standard error.
+    static func run(_ arguments: [String], cacheHome: URL) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cacheHome.path
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func endpointsAreTakenInTurnAndCachedResultsNameEndpointAndModel() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: TagCommandTests.fm.path), "no fm binary at \(TagCommandTests.fm.path)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl")
+        let output = directory.appendingPathComponent("out.jsonl")
+        try [
+            #"{"id":"a","text":"Today we had a lovely picnic with friends at the beach."}"#,
+            #"{"id":"b","text":"My order arrived broken and nobody answers my emails."}"#,
+            #"{"id":"c","text":"The new phone has a great camera."}"#,
+            #"{"id":"d","text":"Traffic was terrible this morning."}"#,
+        ].joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let dead = "http://127.0.0.1:\(try LlamaServer.freePort())"
+
+        let server = try await LlamaServer.start()
+        defer { server.stop() }
+        let live = server.url.absoluteString
+        // One request at a time over a live and a dead server: the records alternate between them.
+        let mixed = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
+                                  "--endpoint", "\(live),\(dead)", "--concurrency", "1"], cacheHome: directory)
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let records = try TagCommandTests.lines(output)
+        #expect(records.map { $0["id"] as? String } == ["a", "b", "c", "d"], "input order")
+        for index in [0, 2] { #expect(records[index]["result"] != nil, "\(records[index])") }
+        for index in [1, 3] {
+            #expect((records[index]["error"] as? [String: Any])?["code"] as? String == "server-error", "\(records[index])")
+        }
+
+        // All through the live server, cached; then the server is gone.
+        let cached = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
+                                   "--endpoint", live, "--concurrency", "2"], cacheHome: directory)
+        #expect(cached.status == 0, "\(cached.stderr)")
+        let results = try TagCommandTests.lines(output).map { $0["result"] as? [String: Any] }
+        #expect(results.allSatisfy { $0 != nil }, "\(results)")
+        server.stop()
+
+        // The same endpoint and model: every result comes from the cache, though nothing answers.
+        let again = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
+                                  "--endpoint", live], cacheHome: directory)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil })
+        // Another model name on the same endpoint, or another endpoint: not the cached results.
+        for arguments in [["--endpoint", live, "--endpoint-model", "other"], ["--endpoint", "\(live)/v1"]] {
+            let miss = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation"] + arguments,
+                                    cacheHome: directory)
+            #expect(miss.status == 0, "\(miss.stderr)")
+            #expect(try TagCommandTests.lines(output).allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "server-error" },
+                    "\(arguments)")
+        }
+    }
+}

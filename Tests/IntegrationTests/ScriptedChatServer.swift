@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP server (Python's `http.server`) that answers chat completion requests with llama-server's SSE
+/// chunks — a tool call to `getWeather` first, then text — and records each request body. It tests the tool-call
+/// round trip over HTTP where the tiny model cannot be made to call a tool (see ChatCompletionsTests).
+final class ScriptedChatServer: Sendable {
+    let process: Process
+    let port: Int
+    let logFile: URL
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The JSON bodies received so far.
+    var requests: [[String: Any]] {
+        ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static let script = #"""
+    import http.server, json, sys
+    port, log_file = int(sys.argv[1]), sys.argv[2]
+    def chunk(delta, finish=None, usage=None):
+        body = {"id": "chatcmpl-1", "model": "scripted", "object": "chat.completion.chunk",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if usage is not None:
+            body = {"id": "chatcmpl-1", "model": "scripted", "choices": [], "usage": usage}
+        return "data: " + json.dumps(body) + "\n\n"
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            with open(log_file, "a") as log:
+                log.write(body.decode() + "\n")
+            first = sum(1 for _ in open(log_file)) == 1
+            if first:
+                events = [chunk({"role": "assistant", "content": None}),
+                          chunk({"tool_calls": [{"index": 0, "id": "call_7", "type": "function",
+                                                  "function": {"name": "getWeather", "arguments": "{\"ci"}}]}),
+                          chunk({"tool_calls": [{"index": 0, "function": {"arguments": "ty\": \"Paris\"}"}}]}),
+                          chunk({}, "tool_calls"),
+                          chunk(None, usage={"prompt_tokens": 40, "completion_tokens": 9})]
+            else:
+                events = [chunk({"role": "assistant", "content": None}), chunk({"content": "It is sunny"}),
+                          chunk({"content": " in Paris."}), chunk({}, "stop"),
+                          chunk(None, usage={"prompt_tokens": 80, "completion_tokens": 5})]
+            payload = ("".join(events) + "data: [DONE]\n\n").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+        def log_message(self, *args):
+            pass
+    http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    """#
+
+    init() async throws {
+        port = try LlamaServer.freePort()
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, "\(port)", logFile.path]
+        try process.run()
+        try await BusyServer.waitForPort(port)
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: logFile)
+    }
+}
