@@ -118,37 +118,13 @@ struct ChatCompletionsTests {
         }
     }
 
-    // The tiny model's chat template has no tool section, so the pinned llama-server answers its tool requests
-    // with plain text. With a tool-format template (Qwen3-Coder XML, tried by hand) the server recognises the
-    // format, but its grammar for `tool_choice: required` allows free text before the call and the tiny model
-    // never starts one within its token budget, so a run could only fail. The mapping both ways — transcript calls
-    // and outputs to messages, streamed `tool_calls` pieces to tool-call events — is tested without a server in
+    // No tool round trip runs against llama-server: the tiny model's chat template has no tool section, so the
+    // pinned server answers tool requests with plain text; with a tool-format template its grammar for
+    // `tool_choice: required` allows free text before the call and the tiny model never starts one; and the
+    // default model (Qwen2.5-Coder-0.5B, Hermes template under `--jinja`) writes the call as bare JSON without
+    // `<tool_call>` tags, which the server returns as content. The mapping both ways — transcript calls and
+    // outputs to messages, streamed `tool_calls` pieces to tool-call events — is tested without a server in
     // FoundationModelsTests/ChatCompletionsWireTests, and over HTTP with a scripted server below.
-    @Test(.disabled("the tiny model never makes a tool call under the pinned llama-server; see the comment above"))
-    func toolCallsRoundTripThroughTheSession() async throws {
-        try await LlamaServer.with { server in
-            let tool = RemoteWeatherTool()
-            let session = LanguageModelSession(model: Self.model(server), tools: [tool],
-                                               instructions: "Use the getWeather tool to answer questions about the weather.")
-            // `required` makes llama-server constrain the first answer to a call of one of the tools.
-            let response = try await session.respond(
-                to: "What is the weather in Paris?",
-                options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 64, toolCallingMode: .required))
-            #expect(!tool.calls.cities.withLock { $0 }.isEmpty, "the tool ran")
-            let entries = Array(session.transcript)
-            let callEntry = entries.first { if case .toolCalls = $0 { true } else { false } }
-            let outputEntry = entries.first { if case .toolOutput = $0 { true } else { false } }
-            guard case .toolCalls(let calls)? = callEntry, case .toolOutput(let output)? = outputEntry else {
-                Issue.record("the transcript has no tool calls and outputs: \(entries)")
-                return
-            }
-            #expect(calls.first?.toolName == "getWeather")
-            #expect(output.id == calls.first?.id, "the output answers the call the server made")
-            #expect(output.segments.description.contains("sunny"))
-            if case .response? = entries.last {} else { Issue.record("the session ends with a response") }
-            _ = response
-        }
-    }
 
     @Test func anUnreachableServerIsReportedAsSuch() async throws {
         let port = try LlamaServer.freePort()
