@@ -12,23 +12,6 @@ struct RemoteCity {
     var country: String
 }
 
-/// A tool that reports the weather and records each city it was asked about.
-struct RemoteWeatherTool: Tool {
-    let name = "getWeather"
-    let description = "Get the current weather for a city."
-    let calls = CallLog()
-
-    @Generable
-    struct Arguments {
-        @Guide(description: "The city to get the weather for")
-        var city: String
-    }
-
-    func call(arguments: Arguments) async throws -> String {
-        calls.cities.withLock { $0.append(arguments.city) }
-        return "The weather in \(arguments.city) is 31 degrees and sunny."
-    }
-}
 
 /// `ChatCompletionsLanguageModel` against a real llama-server running the tiny model, started for each test on
 /// a free loopback port and killed at its end; the retry and tool round-trip tests use small Python HTTP servers.
@@ -229,7 +212,7 @@ struct ChatCompletionsTests {
     @Test func toolCallsStreamedByTheServerAreRunAndTheirOutputSentBack() async throws {
         let server = try await ScriptedChatServer()
         defer { server.stop() }
-        let tool = RemoteWeatherTool()
+        let tool = WeatherTool()
         let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
         let session = LanguageModelSession(model: model, tools: [tool], instructions: "Use tools.")
         let response = try await session.respond(to: "Weather in Paris?")
