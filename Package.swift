@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: Public API
@@ -63,6 +66,15 @@ let package = Package(
         // Self-contained HTML reports (inline SVG and CSS) of evaluations and tag statistics.
         .target(name: "FMReports", dependencies: ["FMTagging"], swiftSettings: swiftSettings),
 
+        // MARK: HTTP server (`fm serve`): OpenAI-compatible chat completions and batch tagging over the engine
+        .target(
+            name: "FMServer",
+            dependencies: ["FoundationModels", "FMTagging", "FMEngine",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Command-line tool
         .executableTarget(
             name: "fm",
@@ -71,6 +83,7 @@ let package = Package(
                 "FMTagging",
                 "FMReports",
                 "FMCache",
+                "FMServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -13,6 +13,6 @@ struct FM: AsyncParsableCommand {
 
             Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails.
             """,
-        subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self]
+        subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self, Serve.self]
     )
 }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// The executor is created from the model's ``LanguageModel/executorConfiguration`` on first use and shared
 /// by every session whose model has an equal configuration (``ExecutorCache``).
-struct ModelBackend: Sendable {
+package struct ModelBackend: Sendable {
     /// The model's capabilities, read when a request starts.
     let capabilities: @Sendable () -> LanguageModelCapabilities
     /// The model when it is the on-device one.
@@ -13,7 +13,7 @@ struct ModelBackend: Sendable {
     private let respondBody: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     private let prewarmBody: @Sendable (Transcript) -> Void
 
-    init<Model: LanguageModel>(_ model: Model) {
+    package init<Model: LanguageModel>(_ model: Model) {
         capabilities = { model.capabilities }
         systemModel = model as? SystemLanguageModel
         respondBody = { request, channel in
@@ -30,7 +30,7 @@ struct ModelBackend: Sendable {
     ///
     /// - Parameter onEvent: Called with each event, in order.
     /// - Throws: What the executor throws.
-    func respond(
+    package func respond(
         to request: LanguageModelExecutorGenerationRequest,
         onEvent: (any LanguageModelExecutorGenerationChannel.Event) throws -> Void
     ) async throws {
@@ -51,7 +51,7 @@ struct ModelBackend: Sendable {
     }
 
     /// Asks the executor to prepare for a request continuing `transcript`.
-    func prewarm(_ transcript: Transcript) {
+    package func prewarm(_ transcript: Transcript) {
         prewarmBody(transcript)
     }
 }

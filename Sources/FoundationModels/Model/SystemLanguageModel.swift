@@ -109,7 +109,7 @@ public final class SystemLanguageModel: Sendable {
     }
 
     /// The message users see when the model file is missing.
-    var missingModelMessage: String {
+    package var missingModelMessage: String {
         if let entry = ModelCatalog.entry(at: modelURL) {
             if case .incomplete(let bytes) = entry.installState {
                 return "The model file \(modelURL.path) has \(bytes) of \(entry.byteCount) bytes: it is truncated or "

@@ -123,19 +123,19 @@ package struct JSONSchemaImport: Sendable {
 
 extension GeneratedContent {
     /// An object with ordered members.
-    static func object(_ members: [(String, GeneratedContent)]) -> GeneratedContent {
+    package static func object(_ members: [(String, GeneratedContent)]) -> GeneratedContent {
         var properties: [String: GeneratedContent] = [:]
         for (key, value) in members { properties[key] = value }
         return GeneratedContent(kind: .structure(properties: properties, orderedKeys: members.map(\.0)))
     }
 
     /// A string value.
-    static func text(_ value: String) -> GeneratedContent { GeneratedContent(kind: .string(value)) }
+    package static func text(_ value: String) -> GeneratedContent { GeneratedContent(kind: .string(value)) }
 
     /// A number value.
-    static func number(_ value: Double) -> GeneratedContent { GeneratedContent(kind: .number(value)) }
+    package static func number(_ value: Double) -> GeneratedContent { GeneratedContent(kind: .number(value)) }
 
     /// An array of strings.
-    static func texts(_ values: [String]) -> GeneratedContent { GeneratedContent(kind: .array(values.map(text))) }
+    package static func texts(_ values: [String]) -> GeneratedContent { GeneratedContent(kind: .array(values.map(text))) }
 }
 

@@ -1,0 +1,173 @@
+import HTTPTypes
+import Foundation
+import FoundationModels
+
+/// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
+///
+/// Fields that would change the answer and that the server cannot honour (`n` above 1, `stop`, `logprobs`,
+/// penalties, image parts, `json_object`) are refused with a 400 naming them, never ignored.
+struct ChatCompletionRequest: Sendable {
+    /// The model name the client asked for.
+    var model: String
+    /// The conversation, tools, schema and options for the executor.
+    var generation: LanguageModelExecutorGenerationRequest
+    /// Whether to answer with server-sent events.
+    var stream: Bool
+    /// Whether a streamed answer ends with a usage chunk (`stream_options.include_usage`).
+    var includeUsage: Bool
+    /// The response's token limit (the request's, or the server's cap).
+    var maximumTokens: Int
+
+    /// Parses and checks `body`.
+    ///
+    /// - Parameters:
+    ///   - maximumTokensCap: The most tokens a response may have on this server.
+    /// - Throws: ``APIError`` (400) naming the field at fault.
+    init(body: JSONField, maximumTokensCap: Int) throws(APIError) {
+        model = try body.required("model").string()
+        stream = try body["stream"]?.bool() ?? false
+        includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
+        if let n = try body["n"]?.integer(), n != 1 {
+            throw APIError.invalid("n", "Only one choice per request is generated ('n' must be 1).")
+        }
+        if let stop = body["stop"], !(try Self.isEmptyStop(stop)) {
+            throw APIError.invalid("stop", "Stop sequences are not supported: the response ends where the model or the schema ends it.")
+        }
+        if try body["logprobs"]?.bool() == true {
+            throw APIError.invalid("logprobs", "Log probabilities are not returned by this server.")
+        }
+        for penalty in ["frequency_penalty", "presence_penalty"] {
+            if let value = try body[penalty]?.number(), value != 0 {
+                throw APIError.invalid(penalty, "'\(penalty)' is not supported; leave it out or send 0.")
+            }
+        }
+
+        var requested = try body["max_completion_tokens"]?.integer()
+        if requested == nil { requested = try body["max_tokens"]?.integer() }
+        if let requested {
+            let field = body["max_completion_tokens"] != nil ? "max_completion_tokens" : "max_tokens"
+            guard requested > 0 else { throw APIError.invalid(field, "'\(field)' must be positive.") }
+            guard requested <= maximumTokensCap else {
+                throw APIError.invalid(field, "'\(field)' is \(requested); this server allows at most \(maximumTokensCap).")
+            }
+        }
+        maximumTokens = requested ?? maximumTokensCap
+
+        let tools = try Self.tools(in: body)
+        let (mode, enabledTools) = try Self.toolChoice(in: body, tools: tools)
+        let transcript = try ChatMessages.transcript(from: body.required("messages"), tools: tools)
+        let schema = try Self.responseSchema(in: body)
+        let options = try Self.options(in: body, maximumTokens: maximumTokens, toolMode: tools.isEmpty ? nil : mode)
+        generation = LanguageModelExecutorGenerationRequest(
+            id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema,
+            generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+    }
+
+    private static func isEmptyStop(_ stop: JSONField) throws(APIError) -> Bool {
+        if case .string(let text) = stop.value.kind { return text.isEmpty }
+        return try stop.array().isEmpty
+    }
+
+    // MARK: Tools
+
+    /// The `function` tools, with their parameter schemas imported.
+    private static func tools(in body: JSONField) throws(APIError) -> [Transcript.ToolDefinition] {
+        guard let list = body["tools"] else { return [] }
+        var definitions: [Transcript.ToolDefinition] = []
+        for tool in try list.array() {
+            let type = try tool.object().required("type").string()
+            guard type == "function" else { throw APIError.invalid("\(tool.path).type", "Only 'function' tools are supported, not '\(type)'.") }
+            let function = try tool.required("function").object()
+            let name = try function.required("name").string()
+            guard !name.isEmpty, name.utf8.count <= 64 else {
+                throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters.")
+            }
+            if definitions.contains(where: { $0.name == name }) {
+                throw APIError.invalid("\(function.path).name", "Two tools are named '\(name)'.")
+            }
+            let description = try function["description"]?.string() ?? ""
+            let parameters: GenerationSchema
+            if let document = function["parameters"] {
+                parameters = try importSchema(document, name: name)
+            } else {
+                parameters = try importSchema(JSONField(value: .object([("type", .text("object")), ("properties", .object([]))]),
+                                                        path: "\(function.path).parameters"), name: name)
+            }
+            definitions.append(Transcript.ToolDefinition(name: name, description: description, parameters: parameters))
+        }
+        return definitions
+    }
+
+    /// `tool_choice`: `auto`, `none`, `required`, or one named function (which is then the only tool offered).
+    private static func toolChoice(in body: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError)
+        -> (GenerationOptions.ToolCallingMode, [Transcript.ToolDefinition]) {
+        guard let choice = body["tool_choice"] else { return (.allowed, tools) }
+        if case .string(let text) = choice.value.kind {
+            switch text {
+            case "auto": return (.allowed, tools)
+            case "none": return (.disallowed, tools)
+            case "required":
+                guard !tools.isEmpty else { throw APIError.invalid("tool_choice", "'required' needs at least one tool in 'tools'.") }
+                return (.required, tools)
+            default: throw APIError.invalid("tool_choice", "'tool_choice' must be auto, none, required or a function, not '\(text)'.")
+            }
+        }
+        let name = try choice.object().required("function").object().required("name").string()
+        guard let tool = tools.first(where: { $0.name == name }) else {
+            throw APIError.invalid("tool_choice", "'tool_choice' names '\(name)', which is not in 'tools'.")
+        }
+        return (.required, [tool])
+    }
+
+    // MARK: Response format
+
+    /// The schema of `response_format`, or `nil` for text.
+    private static func responseSchema(in body: JSONField) throws(APIError) -> GenerationSchema? {
+        guard let format = body["response_format"] else { return nil }
+        let type = try format.object().required("type").string()
+        switch type {
+        case "text":
+            return nil
+        case "json_schema":
+            let wrapper = try format.required("json_schema").object()
+            let name = try wrapper["name"]?.string() ?? "response"
+            return try importSchema(wrapper.required("schema"), name: name)
+        case "json_object":
+            throw APIError.invalid("response_format.type", "'json_object' asks for any JSON object, which cannot be enforced token by token here; send a 'json_schema' that describes the object.", code: "unsupported_response_format")
+        default:
+            throw APIError.invalid("response_format.type", "'response_format.type' must be text or json_schema, not '\(type)'.")
+        }
+    }
+
+    /// Imports a JSON Schema; a keyword that cannot be enforced is a 400 naming it.
+    private static func importSchema(_ document: JSONField, name: String) throws(APIError) -> GenerationSchema {
+        _ = try document.object()
+        do {
+            return try GenerationSchema.importing(jsonSchema: document.value).schema
+        } catch {
+            throw APIError.invalid(document.path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
+        }
+    }
+
+    // MARK: Sampling
+
+    /// Temperature 0 is greedy; `top_p` below 1 is nucleus sampling; `seed` makes sampling repeatable.
+    private static func options(in body: JSONField, maximumTokens: Int, toolMode: GenerationOptions.ToolCallingMode?) throws(APIError) -> GenerationOptions {
+        let temperature = try body["temperature"]?.number()
+        let topP = try body["top_p"]?.number()
+        let seed = try body["seed"]?.integer()
+        if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
+        if let topP, !(0...1).contains(topP) || topP == 0 { throw APIError.invalid("top_p", "'top_p' must lie in (0, 1].") }
+        let sampling: GenerationOptions.SamplingMode?
+        if temperature == 0 {
+            sampling = .greedy
+        } else if topP != nil || seed != nil {
+            sampling = .random(probabilityThreshold: topP ?? 1, seed: seed.map { UInt64(bitPattern: Int64($0)) })
+        } else {
+            sampling = nil
+        }
+        var options = GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
+        options.toolCallingMode = toolMode
+        return options
+    }
+}

@@ -1,0 +1,124 @@
+import HTTPTypes
+import FoundationModels
+
+/// What a chat completion produces, in order: text, tool calls, and the token counts at the end.
+enum ChatCompletionEvent: Sendable {
+    /// More response text.
+    case text(String)
+    /// A complete tool call, with its arguments as JSON text.
+    case toolCall(id: String, name: String, arguments: String)
+    /// Token counts.
+    case usage(prompt: Int, cached: Int, completion: Int)
+}
+
+/// Runs one chat completion on the executor and translates its channel events into ``ChatCompletionEvent``s.
+enum ChatCompletionRun {
+    /// The events of `request`, produced as the executor works. Cancelling the consumer cancels the generation;
+    /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``.
+    static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ChatCompletionEvent, any Error>.makeStream()
+        let task = Task {
+            do {
+                try await withTimeout(timeout) {
+                    try await produce(request, backend: backend, into: continuation)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: apiError(for: error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Runs `body`, cancelling it and throwing a 504 when it takes longer than `limit`.
+    private static func withTimeout(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try await body(); return true }
+            group.addTask { try await Task.sleep(for: limit); return false }
+            let finished = try await group.next() ?? false
+            group.cancelAll()
+            if !finished {
+                throw APIError(.gatewayTimeout, type: "timeout_error", code: "timeout",
+                               "The request took longer than the server's limit of \(limit.components.seconds) s.")
+            }
+        }
+    }
+
+    private static func produce(
+        _ request: ChatCompletionRequest, backend: ModelBackend,
+        into continuation: AsyncThrowingStream<ChatCompletionEvent, any Error>.Continuation
+    ) async throws {
+                var calls: [(id: String, name: String, arguments: String)] = []
+                try await backend.respond(to: request.generation) { event in
+                    if let response = event as? LanguageModelExecutorGenerationChannel.Response {
+                        switch response.action {
+                        case .appendText(let fragment):
+                            continuation.yield(.text(fragment.content))
+                        case .updateUsage(let usage):
+                            continuation.yield(Self.usage(usage))
+                        // The on-device executor only appends text and sends metadata; the rest has no chat form.
+                        case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment, .updateMetadata:
+                            break
+                        }
+                    } else if let toolCalls = event as? LanguageModelExecutorGenerationChannel.ToolCalls {
+                        switch toolCalls.action {
+                        case .toolCall(let call):
+                            guard case .appendArguments(let fragment) = call.action else { break }
+                            if let index = calls.firstIndex(where: { $0.id == call.id }) {
+                                calls[index].arguments += fragment.content
+                            } else {
+                                calls.append((call.id, call.name, fragment.content))
+                            }
+                        case .updateUsage(let usage):
+                            continuation.yield(Self.usage(usage))
+                        case .removeToolCall(let id):
+                            calls.removeAll { $0.id == id }
+                        case .updateMetadata:
+                            break
+                        }
+                    }
+                }
+                for call in calls { continuation.yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+    }
+
+    private static func usage(_ usage: LanguageModelExecutorGenerationChannel.Usage) -> ChatCompletionEvent {
+        .usage(prompt: usage.input.totalTokenCount, cached: usage.input.cachedTokenCount, completion: usage.output.totalTokenCount)
+    }
+
+    /// The API error for what the executor threw.
+    static func apiError(for error: any Error) -> APIError {
+        if let error = error as? APIError { return error }
+        if error is CancellationError {
+            return APIError(.serviceUnavailable, type: "server_error", code: "cancelled", "The request was cancelled.")
+        }
+        if let error = error as? LanguageModelError {
+            switch error {
+            case .contextSizeExceeded:
+                return APIError(.badRequest, code: "context_length_exceeded", param: "messages", error.debugDescription)
+            case .guardrailViolation, .refusal:
+                return APIError(.badRequest, code: "content_filter", error.debugDescription)
+            case .unsupportedGenerationGuide:
+                return APIError(.badRequest, code: "unsupported_schema", param: "response_format", error.debugDescription)
+            case .unsupportedCapability, .unsupportedTranscriptContent, .unsupportedLanguageOrLocale:
+                return APIError(.badRequest, code: "unsupported_content", error.debugDescription)
+            case .rateLimited:
+                return APIError(.tooManyRequests, type: "rate_limit_error", code: "rate_limited", error.debugDescription)
+            case .timeout:
+                return APIError(.gatewayTimeout, type: "timeout_error", code: "timeout", error.debugDescription)
+            }
+        }
+        if let error = error as? GeneratedContent.ParsingError {
+            // Guided output that reached the token limit before the value closed is the request's limit, not a fault.
+            if error.debugDescription.contains("maximumResponseTokens") {
+                return APIError(.badRequest, code: "max_tokens_reached", param: "max_tokens",
+                                "The response reached max_tokens before the JSON value was complete; raise max_tokens.")
+            }
+            return APIError(.internalServerError, type: "server_error", code: "generation_failed", error.debugDescription)
+        }
+        if let error = error as? SystemLanguageModel.Error {
+            return APIError(.serviceUnavailable, type: "server_error", code: "model_unavailable", "\(error)")
+        }
+        return APIError(.internalServerError, type: "server_error", code: "internal_error", "\(error)")
+    }
+}

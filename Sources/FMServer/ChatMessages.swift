@@ -1,0 +1,88 @@
+import HTTPTypes
+import FoundationModels
+
+/// OpenAI chat messages as a transcript: `system`/`developer` messages become the instructions, `user`
+/// messages prompts, `assistant` messages responses or tool calls, and `tool` messages tool outputs.
+enum ChatMessages {
+    /// The transcript for `messages`.
+    ///
+    /// - Parameter tools: The request's tools, attached to the instructions.
+    /// - Throws: ``APIError`` (400) for an unknown role, content that is not text, a tool message answering no
+    ///   earlier call, instructions after the conversation started, or a conversation that ends with the model.
+    static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
+        let list = try messages.array()
+        guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
+        var instructions: [String] = []
+        var entries: [Transcript.Entry] = []
+        var callNames: [String: String] = [:]
+        for message in list {
+            let role = try message.object().required("role").string()
+            switch role {
+            case "system", "developer":
+                guard entries.isEmpty else {
+                    throw APIError.invalid("\(message.path).role", "System messages must come before the conversation.")
+                }
+                instructions.append(try text(of: message))
+            case "user":
+                entries.append(.prompt(Transcript.Prompt(segments: [segment(try text(of: message))])))
+            case "assistant":
+                if let calls = message["tool_calls"], !(try calls.array().isEmpty) {
+                    var toolCalls: [Transcript.ToolCall] = []
+                    for call in try calls.array() {
+                        let id = try call.object().required("id").string()
+                        let function = try call.required("function").object()
+                        let name = try function.required("name").string()
+                        let argumentsText = try function["arguments"]?.string() ?? "{}"
+                        guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
+                            throw APIError.invalid("\(function.path).arguments", "The arguments of '\(name)' are not valid JSON.")
+                        }
+                        callNames[id] = name
+                        toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
+                    }
+                    entries.append(.toolCalls(Transcript.ToolCalls(toolCalls)))
+                } else {
+                    entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(try text(of: message))])))
+                }
+            case "tool":
+                let id = try message.required("tool_call_id").string()
+                guard let name = callNames[id] else {
+                    throw APIError.invalid("\(message.path).tool_call_id", "No earlier assistant message made the call '\(id)'.")
+                }
+                entries.append(.toolOutput(Transcript.ToolOutput(id: id, toolName: name, segments: [segment(try text(of: message))])))
+            default:
+                throw APIError.invalid("\(message.path).role", "Unknown role '\(role)': use system, developer, user, assistant or tool.")
+            }
+        }
+        switch entries.last {
+        case .prompt?, .toolOutput?:
+            break
+        default:
+            throw APIError.invalid("messages", "The last message must come from the user or a tool.")
+        }
+        if !instructions.isEmpty || !tools.isEmpty {
+            let text = instructions.joined(separator: "\n\n")
+            entries.insert(.instructions(Transcript.Instructions(segments: text.isEmpty ? [] : [segment(text)], toolDefinitions: tools)), at: 0)
+        }
+        return Transcript(entries: entries)
+    }
+
+    private static func segment(_ text: String) -> Transcript.Segment {
+        .text(Transcript.TextSegment(content: text))
+    }
+
+    /// A message's text: a string, or an array of `text` parts joined.
+    private static func text(of message: JSONField) throws(APIError) -> String {
+        guard let content = message["content"] else { return "" }
+        if case .string(let text) = content.value.kind { return text }
+        guard case .array = content.value.kind else { throw content.mismatch("a string or an array of parts") }
+        var parts: [String] = []
+        for part in try content.array() {
+            let type = try part.object().required("type").string()
+            guard type == "text" else {
+                throw APIError.invalid("\(part.path).type", "Only text parts are supported, not '\(type)'.", code: "unsupported_content")
+            }
+            parts.append(try part.required("text").string())
+        }
+        return parts.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,229 @@
+import HTTPTypes
+import FMEngine
+import FMTagging
+import Foundation
+import FoundationModels
+import Hummingbird
+import Logging
+
+/// An OpenAI-compatible HTTP server over the in-process engine (`fm serve`).
+///
+/// Routes: `POST /v1/chat/completions` (JSON or server-sent events), `GET /v1/models`, `GET /health`,
+/// `GET /metrics` (Prometheus text) and `POST /v1/tag` (JSONL in, JSONL out, the lines `fm tag` writes).
+/// Requests in flight at the same time are decoded together by the engine, one llama.cpp batch per step.
+/// `SIGINT`/`SIGTERM` stop accepting connections and let the requests in flight finish.
+public struct FoundationModelsServer: Sendable {
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    let backend: ModelBackend
+    let gate: AdmissionGate
+    let metrics = ServerMetrics()
+
+    /// Creates a server; nothing listens until ``run(onListening:)``.
+    public init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        backend = ModelBackend(configuration.model)
+        gate = AdmissionGate(active: configuration.concurrentRequests, queued: configuration.queuedRequests)
+    }
+
+    /// Loads the model, listens, and serves until the process receives `SIGINT` or `SIGTERM`.
+    ///
+    /// - Parameter onListening: Called with the bound port once the server accepts connections.
+    /// - Throws: When the address cannot be bound.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        backend.prewarm(Transcript())
+        let router = Router()
+        router.add(middleware: ServerMiddleware(metrics: metrics, apiKey: configuration.apiKey))
+        addRoutes(to: router)
+        var logger = Logger(label: "fm-serve")
+        logger.logLevel = .warning
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fm-serve"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        try await app.runService()
+    }
+
+    private func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/health") { _, _ in
+            Self.json(.object([("status", .text("ok")), ("model", .text(configuration.modelName))]))
+        }
+        router.get("/v1/models") { _, _ in
+            Self.json(.object([("object", .text("list")), ("data", .array([.object([
+                ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
+                ("owned_by", .text("foundation-models")),
+            ])]))]))
+        }
+        router.get("/metrics") { _, _ in
+            let depth = gate.depth
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(running: depth.running, waiting: depth.waiting))))
+        }
+        router.post("/v1/chat/completions") { request, _ in
+            try await chatCompletion(request)
+        }
+        router.post("/v1/tag") { request, _ in
+            try await tag(request)
+        }
+    }
+
+    // MARK: Chat completions
+
+    private func chatCompletion(_ request: Request) async throws -> Response {
+        let bodyText = try await Self.bodyText(of: request, limit: configuration.maximumBodyBytes)
+        let cap = configuration.maximumTokens
+        // Importing a schema compiles its grammar, which is CPU work: keep it off the cooperative pool.
+        let parsed = try await Self.offload { () throws(APIError) in
+            try ChatCompletionRequest(body: JSONField.body(bodyText), maximumTokensCap: cap)
+        }
+        try checkModel(parsed.model)
+        let ticket = try await gate.admit()
+        let response = ChatCompletionResponse(model: configuration.modelName)
+        if parsed.stream {
+            return streamedCompletion(parsed, response: response, ticket: ticket)
+        }
+        defer { ticket.release() }
+        var text = ""
+        var calls: [ToolCallText] = []
+        var usage = ChatUsage()
+        for try await event in ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout) {
+            switch event {
+            case .text(let fragment): text += fragment
+            case .toolCall(let id, let name, let arguments): calls.append(ToolCallText(id: id, name: name, arguments: arguments))
+            case .usage(let prompt, let cached, let completion): usage = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+            }
+        }
+        metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
+        return Self.json(response.completion(text: text, calls: calls, finishReason: Self.finishReason(calls: calls, usage: usage, request: parsed), usage: usage))
+    }
+
+    private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) -> Response {
+        let metrics = metrics
+        let backend = backend
+        let timeout = configuration.requestTimeout
+        let body = ResponseBody { writer in
+            defer { ticket.release() }
+            try await writer.write(Self.event(response.chunk(delta: [("role", .text("assistant")), ("content", .text(""))])))
+            var calls: [ToolCallText] = []
+            var usage = ChatUsage()
+            do {
+                for try await event in ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout) {
+                    switch event {
+                    case .text(let fragment):
+                        guard !fragment.isEmpty else { continue }
+                        try await writer.write(Self.event(response.chunk(delta: [("content", .text(fragment))])))
+                    case .toolCall(let id, let name, let arguments):
+                        let call = ToolCallText(id: id, name: name, arguments: arguments)
+                        try await writer.write(Self.event(response.chunk(delta: [("tool_calls", .array([call.json(index: calls.count)]))])))
+                        calls.append(call)
+                    case .usage(let prompt, let cached, let completion):
+                        usage = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+                    }
+                }
+                metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
+                let reason = Self.finishReason(calls: calls, usage: usage, request: parsed)
+                try await writer.write(Self.event(response.chunk(delta: [], finishReason: reason)))
+                if parsed.includeUsage { try await writer.write(Self.event(response.usageChunk(usage))) }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                // The status line is gone already: report the error inside the stream, as OpenAI and llama-server do.
+                try await writer.write(Self.event(ChatCompletionRun.apiError(for: error).json))
+            }
+            try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    private static func finishReason(calls: [ToolCallText], usage: ChatUsage, request: ChatCompletionRequest) -> String {
+        if !calls.isEmpty { return "tool_calls" }
+        return usage.completion >= request.maximumTokens ? "length" : "stop"
+    }
+
+    private func checkModel(_ name: String) throws(APIError) {
+        guard name == configuration.modelName || name == "default" else {
+            throw APIError(.notFound, code: "model_not_found", param: "model",
+                           "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The body as UTF-8 text, refused with a 413 beyond `limit` bytes.
+    static func bodyText(of request: Request, limit: Int) async throws -> String {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: limit)
+            return String(buffer: buffer)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
+        }
+    }
+
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () throws(APIError) -> T) async throws -> T {
+        do {
+            return try await Engine.offload { try work() }
+        } catch let error as APIError {
+            throw error
+        }
+    }
+
+    static func json(_ content: GeneratedContent, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: content.compactJSONString)))
+    }
+
+    static func event(_ content: GeneratedContent) -> ByteBuffer {
+        ByteBuffer(string: "data: \(content.compactJSONString)\n\n")
+    }
+}
+
+// MARK: Batch tagging
+
+extension FoundationModelsServer {
+    /// Tags JSONL texts and streams one result line per text, in input order.
+    func tag(_ request: Request) async throws -> Response {
+        let text = try await Self.bodyText(of: request, limit: configuration.maximumBodyBytes)
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        let frozenQuery = query
+        let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: text, query: frozenQuery) }
+        let ticket = try await gate.admit()
+        let texts = parsed.records.compactMap { try? $0.text.get() }
+        let tagging = TaggingConfiguration(
+            model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging),
+            schema: parsed.schema,
+            instructions: parsed.instructions,
+            calibrationTexts: TaggingConfiguration.sample(of: texts)
+        )
+        let runner = TaggingRunner(tagger: Tagger(configuration: tagging), parallel: configuration.tagParallel)
+        let metrics = metrics
+        let records = parsed.records
+        let body = ResponseBody { writer in
+            defer { ticket.release() }
+            let (lines, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+            let work = Task {
+                do {
+                    try await runner.run(records) { record, outcome in
+                        continuation.yield(TaggingOutput.line(for: record, outcome: outcome) + "\n")
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            // A client that goes away stops the job.
+            defer { work.cancel() }
+            var count = 0
+            for try await line in lines {
+                try await writer.write(ByteBuffer(string: line))
+                count += 1
+            }
+            metrics.recordTagged(count)
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
+    }
+}

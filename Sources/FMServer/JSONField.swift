@@ -1,0 +1,99 @@
+import HTTPTypes
+import FoundationModels
+
+/// A value inside a request body, with its path, so every type error names the field at fault
+/// (`messages[2].content must be a string or an array of parts`).
+struct JSONField: Sendable {
+    /// The value.
+    let value: GeneratedContent
+    /// Where it is: `messages[2].content`.
+    let path: String
+
+    /// The body of a request: JSON text that must be an object.
+    ///
+    /// - Throws: ``APIError`` (400) when the text is not JSON, is cut off, or is not an object.
+    static func body(_ text: String) throws(APIError) -> JSONField {
+        let content: GeneratedContent
+        do { content = try GeneratedContent(json: text) } catch {
+            throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON.")
+        }
+        guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
+        let root = JSONField(value: content, path: "")
+        guard root.isObject else { throw APIError(.badRequest, code: "invalid_json", "The request body must be a JSON object.") }
+        return root
+    }
+
+    /// Whether the value is an object.
+    var isObject: Bool { if case .structure = value.kind { true } else { false } }
+
+    /// Whether the value is `null`.
+    var isNull: Bool { if case .null = value.kind { true } else { false } }
+
+    /// The member `key`, or `nil` when it is missing or `null`.
+    subscript(key: String) -> JSONField? {
+        guard case .structure(let properties, _) = value.kind, let member = properties[key] else { return nil }
+        if case .null = member.kind { return nil }
+        return JSONField(value: member, path: path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    /// The member `key`, which must be present.
+    func required(_ key: String) throws(APIError) -> JSONField {
+        guard let member = self[key] else {
+            throw APIError.invalid(path.isEmpty ? key : "\(path).\(key)", "'\(path.isEmpty ? key : "\(path).\(key)")' is required.")
+        }
+        return member
+    }
+
+    /// The value as a string.
+    func string() throws(APIError) -> String {
+        guard case .string(let text) = value.kind else { throw mismatch("a string") }
+        return text
+    }
+
+    /// The value as a number.
+    func number() throws(APIError) -> Double {
+        guard case .number(let number) = value.kind else { throw mismatch("a number") }
+        return number
+    }
+
+    /// The value as a whole number.
+    func integer() throws(APIError) -> Int {
+        let number = try number()
+        guard number.rounded() == number, abs(number) < 1e15 else { throw mismatch("an integer") }
+        return Int(number)
+    }
+
+    /// The value as a Boolean.
+    func bool() throws(APIError) -> Bool {
+        guard case .bool(let flag) = value.kind else { throw mismatch("a Boolean") }
+        return flag
+    }
+
+    /// The value's elements.
+    func array() throws(APIError) -> [JSONField] {
+        guard case .array(let elements) = value.kind else { throw mismatch("an array") }
+        return elements.enumerated().map { JSONField(value: $1, path: "\(path)[\($0)]") }
+    }
+
+    /// The value, which must be an object.
+    func object() throws(APIError) -> JSONField {
+        guard isObject else { throw mismatch("an object") }
+        return self
+    }
+
+    /// A 400 saying what the value should have been.
+    func mismatch(_ expected: String) -> APIError {
+        APIError.invalid(path, "'\(path)' must be \(expected), not \(Self.describe(value.kind)).")
+    }
+
+    private static func describe(_ kind: GeneratedContent.Kind) -> String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a Boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .structure: "an object"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import HTTPTypes
+import FMTagging
+import Foundation
+import FoundationModels
+
+/// A `POST /v1/tag` request: the texts, and the schema each result follows.
+///
+/// Two body forms:
+/// - JSONL, one text per line (plain text or `{"id", "text", …}`, as `fm tag` reads), with the schema chosen by
+///   the query (`?preset=support-ticket`, `&instructions=…`);
+/// - one JSON object: `{"texts": [text or {"id", "text", …}], "preset" | "schema", "instructions"}`.
+struct TagRequest: Sendable {
+    /// The records, in input order; unreadable lines become error lines in the output.
+    var records: [TaggingRecord]
+    /// The schema of each result.
+    var schema: GenerationSchema
+    /// Instructions for the tagging session.
+    var instructions: String?
+
+    /// Parses `body` with the query's parameters.
+    ///
+    /// - Throws: ``APIError`` (400) for an unknown preset, a schema that cannot be enforced, or no texts.
+    init(body: String, query: [String: String]) throws(APIError) {
+        if let object = try? JSONField.body(body), let texts = object["texts"] {
+            records = try texts.array().enumerated().map { index, text throws(APIError) in
+                let line: String
+                switch text.value.kind {
+                case .string(let value): line = GeneratedContent.text(value).compactJSONString
+                case .structure: line = text.value.compactJSONString
+                default: throw text.mismatch("a string or an object with 'text'")
+                }
+                return TaggingRecord.parse(line: Array(line.utf8), lineNumber: index + 1)
+            }
+            schema = try Self.schema(preset: object["preset"]?.string(), document: object["schema"], parameter: "preset")
+            instructions = try object["instructions"]?.string()
+        } else {
+            records = TaggingRecord.parse(input: Array(body.utf8))
+            schema = try Self.schema(preset: query["preset"], document: nil, parameter: "preset")
+            instructions = query["instructions"]
+        }
+        guard !records.isEmpty else { throw APIError.invalid("texts", "The request has no texts to tag.") }
+    }
+
+    private static func schema(preset: String?, document: JSONField?, parameter: String) throws(APIError) -> GenerationSchema {
+        if preset != nil, document != nil { throw APIError.invalid("schema", "Give a preset or a schema, not both.") }
+        if let document {
+            _ = try document.object()
+            do {
+                return try GenerationSchema.importing(jsonSchema: document.value).schema
+            } catch {
+                throw APIError.invalid(document.path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
+            }
+        }
+        guard let preset else { return TaggingPreset.contentTagging.schema }
+        guard let value = TaggingPreset(rawValue: preset) else {
+            throw APIError.invalid(parameter, "Unknown preset '\(preset)'; choose one of \(TaggingPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return value.schema
+    }
+}

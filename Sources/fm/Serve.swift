@@ -1,0 +1,77 @@
+import ArgumentParser
+import FMServer
+import Foundation
+import FoundationModels
+
+extension FM {
+    /// `fm serve`: an OpenAI-compatible HTTP server over the in-process model.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the model over HTTP: OpenAI-compatible chat completions, and batch tagging.",
+            discussion: """
+                Routes: POST /v1/chat/completions (stream or not; response_format json_schema and tools are \
+                enforced by the constrained decoder), GET /v1/models, GET /health, GET /metrics (Prometheus), \
+                POST /v1/tag (JSONL texts in, the lines `fm tag` writes out). Prints "listening on URL" once ready; \
+                SIGINT or SIGTERM finishes the requests in flight, then exits.
+                """
+        )
+
+        @Option(name: .long, help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(name: .long, help: "The port (0 picks a free one).")
+        var port = 8080
+
+        @Option(name: .customLong("max-body-bytes"), help: "The largest request body.")
+        var maximumBodyBytes = 4 << 20
+
+        @Option(name: .customLong("max-tokens"), help: "The most tokens one response may have.")
+        var maximumTokens = 1_024
+
+        @Option(name: .long, help: "Requests generating at once (decoded together).")
+        var concurrency = 16
+
+        @Option(name: .long, help: "Requests that may wait for a turn; beyond that the server answers 429.")
+        var queue = 64
+
+        @Option(name: .long, help: "Seconds one request may take before it is cancelled (504).")
+        var timeout = 300
+
+        @Option(name: .customLong("api-key-env"), help: "An environment variable holding the API key clients must send as a Bearer token.")
+        var apiKeyEnv: String?
+
+        @OptionGroup var modelOptions: ModelOptions
+
+        func validate() throws {
+            if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+            if maximumBodyBytes < 1_024 { throw ValidationError("--max-body-bytes must be at least 1024.") }
+            if maximumTokens < 1 { throw ValidationError("--max-tokens must be positive.") }
+            if !(1...256).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 256.") }
+            if !(0...100_000).contains(queue) { throw ValidationError("--queue must be between 0 and 100000.") }
+            if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
+            if let apiKeyEnv, (ProcessInfo.processInfo.environment[apiKeyEnv] ?? "").isEmpty {
+                throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
+            }
+        }
+
+        func run() async throws {
+            let model = modelOptions.systemModel()
+            guard model.isAvailable else { throw CommandFailure(model.missingModelMessage) }
+            var configuration = ServerConfiguration(model: model, modelName: ModelCatalog.entry(at: model.modelURL)?.name
+                ?? model.modelURL.deletingPathExtension().lastPathComponent)
+            configuration.host = host
+            configuration.port = port
+            configuration.maximumBodyBytes = maximumBodyBytes
+            configuration.maximumTokens = maximumTokens
+            configuration.concurrentRequests = concurrency
+            configuration.queuedRequests = queue
+            configuration.requestTimeout = .seconds(timeout)
+            configuration.apiKey = apiKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+            let host = host
+            try await FoundationModelsServer(configuration: configuration).run { port in
+                // Written unbuffered: scripts and tests wait for this line to learn the port.
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+        }
+    }
+}
