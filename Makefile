@@ -82,6 +82,8 @@ test: llama llama-server install browser
 	scripts/make-test-adapter.sh >/dev/null
 	# The JSON Schema suite tests check generated values with an independent validator (PyPI `jsonschema`).
 	python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema
+	# The fm serve tests drive the server with the official OpenAI Python client (PyPI `openai`).
+	python3 -c "import openai" 2>/dev/null || python3 -m pip install --quiet openai
 	FM_MODEL=tiny FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 	$(MAKE) docs
 

@@ -158,7 +158,7 @@ public struct FoundationModelsServer: Sendable {
         do {
             let buffer = try await request.collectBody(upTo: limit)
             return String(buffer: buffer)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
         }
     }

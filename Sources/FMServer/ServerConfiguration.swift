@@ -13,7 +13,7 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body, in bytes.
     public var maximumBodyBytes: Int = 4 << 20
     /// The most tokens one response may have; also the limit of requests that give none.
-    public var maximumTokens: Int = 1_024
+    public var maximumTokens: Int = 4_096
     /// Generation requests running at once; the engine decodes them together, one batch per step.
     public var concurrentRequests: Int = 16
     /// Requests that may wait for a turn; more are answered 429.

@@ -44,8 +44,8 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private static func apiError(for error: any Error) -> APIError {
         if let error = error as? APIError { return error }
-        if let error = error as? HTTPError {
-            let message = error.body ?? (error.status == .notFound ? "No such route." : error.status.reasonPhrase)
+        if let error = error as? any HTTPResponseError {
+            let message = (error as? HTTPError)?.body ?? (error.status == .notFound ? "No such route." : error.status.reasonPhrase)
             return APIError(error.status, type: error.status.code < 500 ? "invalid_request_error" : "server_error", message)
         }
         return ChatCompletionRun.apiError(for: error)

@@ -26,7 +26,7 @@ extension FM {
         var maximumBodyBytes = 4 << 20
 
         @Option(name: .customLong("max-tokens"), help: "The most tokens one response may have.")
-        var maximumTokens = 1_024
+        var maximumTokens = 4_096
 
         @Option(name: .long, help: "Requests generating at once (decoded together).")
         var concurrency = 16

@@ -90,8 +90,10 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
 
     /// Sends one attempt and reads its answer, passing text and reasoning on as they arrive.
     private func send(_ request: URLRequest, channel: LanguageModelExecutorGenerationChannel) async throws -> Outcome {
-        let stream = HTTPStreamingTask.start(
-            request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
+        // Plain http skips URLSession, which keeps a core busy while it waits (see PlainHTTPStream).
+        let stream = request.url?.scheme == "http"
+            ? PlainHTTPStream.start(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
+            : HTTPStreamingTask.start(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
         var head: HTTPURLResponse?
         var errorBody = Data()
         var wholeBody = Data()

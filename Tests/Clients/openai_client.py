@@ -1,0 +1,70 @@
+"""The official `openai` Python package against `fm serve`: chat, stream, json_schema, tools and errors.
+
+Usage: python3 openai_client.py BASE_URL API_KEY. Exits non-zero with the failed check on any mismatch.
+"""
+import json
+import sys
+
+import openai
+
+base_url, api_key = sys.argv[1], sys.argv[2]
+client = openai.OpenAI(base_url=base_url + "/v1", api_key=api_key, max_retries=0)
+model = client.models.list().data[0].id
+messages = [{"role": "user", "content": "Name three fruits."}]
+
+# Chat, then the same request streamed: greedy decoding gives the same text.
+reply = client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24)
+text = reply.choices[0].message.content
+assert text, reply
+assert reply.usage.completion_tokens > 0, reply.usage
+pieces = []
+usage = None
+for chunk in client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24,
+                                            stream=True, stream_options={"include_usage": True}):
+    if chunk.usage is not None:
+        usage = chunk.usage
+    for choice in chunk.choices:
+        pieces.append(choice.delta.content or "")
+assert "".join(pieces) == text, ("".join(pieces), text)
+assert usage is not None and usage.completion_tokens == reply.usage.completion_tokens, usage
+
+# A JSON schema: the content always parses and follows it.
+schema = {"type": "object", "additionalProperties": False, "required": ["fruit", "count"],
+          "properties": {"fruit": {"type": "string", "enum": ["apple", "pear", "plum"]},
+                         "count": {"type": "integer", "minimum": 1, "maximum": 9}}}
+structured = client.chat.completions.create(
+    model=model, messages=[{"role": "user", "content": "I ate two pears."}], temperature=0,
+    response_format={"type": "json_schema", "json_schema": {"name": "Fruit", "strict": True, "schema": schema}})
+value = json.loads(structured.choices[0].message.content)
+assert set(value) == {"fruit", "count"} and value["fruit"] in ("apple", "pear", "plum") and 1 <= value["count"] <= 9, value
+
+# Tools: a call with arguments of the tool's schema, then an answer to its output.
+tools = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Get the current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+ask = [{"role": "user", "content": "What is the weather in Paris?"}]
+calling = client.chat.completions.create(model=model, messages=ask, tools=tools, tool_choice="required", temperature=0)
+choice = calling.choices[0]
+assert choice.finish_reason == "tool_calls", choice
+call = choice.message.tool_calls[0]
+assert call.function.name == "get_weather", call
+assert isinstance(json.loads(call.function.arguments)["city"], str), call
+followup = ask + [choice.message.model_dump(exclude_none=True),
+                  {"role": "tool", "tool_call_id": call.id, "content": "31 degrees and sunny."}]
+answer = client.chat.completions.create(model=model, messages=followup, tools=tools, tool_choice="none",
+                                        temperature=0, max_tokens=40)
+assert answer.choices[0].message.content, answer
+
+# Errors arrive as the client's typed exceptions, with the server's message.
+try:
+    client.chat.completions.create(model="no-such-model", messages=messages)
+    raise AssertionError("an unknown model was accepted")
+except openai.NotFoundError as error:
+    assert "no-such-model" in str(error), error
+try:
+    client.chat.completions.create(model=model, messages=messages, n=2)
+    raise AssertionError("n=2 was accepted")
+except openai.BadRequestError as error:
+    assert error.body["param"] == "n", error.body
+
+print(json.dumps({"text": text, "structured": value, "call": call.function.arguments}))

@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// Our own `fm serve`, started on a free loopback port (port 0, read back from its "listening on" line) for one
+/// test, with the model `make test` chooses (FM_MODEL=tiny), and stopped when the test ends.
+final class FMServe: Sendable {
+    let process: Process
+    let port: Int
+
+    /// The server's base URL.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Runs `body` against a server started with `arguments`, then stops it.
+    static func with<Result>(
+        arguments: [String] = [], environment: [String: String] = [:], _ body: (FMServe) async throws -> Result
+    ) async throws -> Result {
+        let server = try await start(arguments: arguments, environment: environment)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    static func start(arguments: [String] = [], environment: [String: String] = [:]) async throws -> FMServe {
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens; reading blocks, so it runs off the cooperative pool.
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes: [UInt8] = []
+                while let chunk = try? output.fileHandleForReading.read(upToCount: 1), let byte = chunk.first, byte != 10 {
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0) }), line.hasPrefix("listening on ") else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            Issue.record("fm serve did not start: \(line)")
+            throw CancellationError()
+        }
+        return FMServe(process: process, port: port)
+    }
+
+    /// Stops the server with SIGKILL if it is still running.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A request's status, headers and body.
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        /// The body as a JSON object.
+        var json: [String: Any] {
+            get throws { try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(text)") }
+        }
+
+        /// The body as text.
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The `data:` payloads of a server-sent event stream.
+        var events: [String] {
+            text.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        }
+
+        /// The `error` object of an OpenAI error body.
+        var error: [String: Any] {
+            get throws { try #require(try json["error"] as? [String: Any], "no error object: \(text)") }
+        }
+    }
+
+    /// Sends `body` (JSON text) to `path` with POST, or GETs `path` when `body` is nil.
+    func request(_ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await Self.request(url.appendingPathComponent(path), body: body.map { Data($0.utf8) }, headers: headers)
+    }
+
+    static func request(_ url: URL, body: Data?, headers: [String: String] = [:]) async throws -> Reply {
+        let path = url.path + (url.query.map { "?" + $0 } ?? "")
+        return try await LoopbackHTTPClient.send(port: try #require(url.port), path: path, body: body, headers: headers)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking HTTP/1.1 client for loopback servers, each request on a thread of its own.
+///
+/// The tests use it instead of URLSession: corelibs Foundation's URLSession keeps a core busy while it waits for
+/// a slow response, and on a 2-core machine that starves the very server under test (a 400-token answer took
+/// minutes instead of seconds).
+enum LoopbackHTTPClient {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends one request (`POST` with `body`, else `GET`) and reads the whole response.
+    static func send(port: Int, path: String, body: Data?, headers: [String: String]) async throws -> FMServe.Reply {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try exchange(port: port, path: path, body: body, headers: headers) })
+            }
+            thread.start()
+        }
+    }
+
+    private static func exchange(port: Int, path: String, body: Data?, headers: [String: String]) throws -> FMServe.Reply {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        defer { Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
+
+        var head = "\(body == nil ? "GET" : "POST") \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        var request = Data((head + "\r\n").utf8)
+        if let body { request.append(body) }
+        request.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                // The server may answer and close before reading a body it refuses (413): read what it said.
+                guard sent > 0 else { break }
+                offset += sent
+            }
+        }
+
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            response.append(contentsOf: chunk[0..<count])
+        }
+        return try parse(response)
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws -> FMServe.Reply {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else {
+            throw Failure(description: "no HTTP response head in \(bytes.count) bytes")
+        }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line \(lines[0])") }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(bytes[(end + 4)...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunk(body) }
+        return FMServe.Reply(status: status, headers: headers, body: Data(body))
+    }
+
+    private static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard let lineEnd = (index..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else { break }
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
+                throw Failure(description: "bad chunk size \(sizeText)")
+            }
+            if size == 0 { break }
+            let start = lineEnd + 2
+            guard start + size <= bytes.count else { throw Failure(description: "truncated chunk") }
+            output.append(contentsOf: bytes[start..<start + size])
+            index = start + size + 2
+        }
+        return output
+    }
+}

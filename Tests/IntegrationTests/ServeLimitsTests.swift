@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// `fm serve`'s limits with the real tiny model: a full queue answers 429, a slow request 504, a missing API key
+/// 401, and SIGTERM lets the request in flight finish before the process exits.
+@Suite("fm serve limits", .serialized, .timeLimit(.minutes(10)))
+struct ServeLimitsTests {
+    /// A request that generates until its token limit (greedy text on a tiny model repeats itself).
+    static let long = #"{"model":"default","messages":[{"role":"user","content":"Write a long story about a dragon."}],"temperature":0,"max_tokens":400}"#
+
+    @Test func aFullQueueIsAnswered429WithAJSONError() async throws {
+        try await FMServe.with(arguments: ["--concurrency", "1", "--queue", "1"]) { server in
+            let replies = try await withThrowingTaskGroup(of: FMServe.Reply.self) { group in
+                for _ in 0..<4 { group.addTask { try await server.request("v1/chat/completions", body: Self.long) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let statuses = replies.map(\.status).sorted()
+            // One runs, one waits for it, the other two are turned away at once.
+            #expect(statuses == [200, 200, 429, 429], "\(statuses)")
+            for reply in replies where reply.status == 429 {
+                #expect(try reply.error["code"] as? String == "queue_full")
+                #expect(reply.headers["retry-after"] == "1")
+            }
+        }
+    }
+
+    @Test func aRequestBeyondTheTimeoutIsCancelledWith504() async throws {
+        try await FMServe.with(arguments: ["--timeout", "1", "--max-tokens", "4000"]) { server in
+            let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000"#)
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 504, "\(reply.text)")
+            #expect(try reply.error["code"] as? String == "timeout")
+            // The cancelled generation gave its turn back.
+            let next = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(next.status == 200, "\(next.text)")
+        }
+    }
+
+    @Test func anAPIKeyGuardsEveryRouteButHealth() async throws {
+        try await FMServe.with(arguments: ["--api-key-env", "FM_TEST_KEY"], environment: ["FM_TEST_KEY": "s3cret"]) { server in
+            let body = #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#
+            let missing = try await server.request("v1/chat/completions", body: body)
+            #expect(missing.status == 401)
+            #expect(try missing.error["code"] as? String == "invalid_api_key")
+            let wrong = try await server.request("v1/models", headers: ["Authorization": "Bearer nope"])
+            #expect(wrong.status == 401)
+            let right = try await server.request("v1/chat/completions", body: body, headers: ["Authorization": "Bearer s3cret"])
+            #expect(right.status == 200, "\(right.text)")
+            #expect(try await server.request("health").status == 200)
+        }
+    }
+
+    @Test func sigtermFinishesTheRequestInFlightThenExits() async throws {
+        let server = try await FMServe.start()
+        defer { server.stop() }
+        async let reply = server.request("v1/chat/completions", body: Self.long)
+        // Let the request reach the engine, then ask the server to stop.
+        try await Task.sleep(for: .milliseconds(500))
+        kill(server.process.processIdentifier, SIGTERM)
+        let finished = try await reply
+        #expect(finished.status == 200, "\(finished.text)")
+        let usage = try #require(try finished.json["usage"] as? [String: Any])
+        #expect(usage["completion_tokens"] as? Int == 400)
+        let deadline = Date().addingTimeInterval(30)
+        while server.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!server.process.isRunning)
+        #expect(server.process.terminationStatus == 0)
+    }
+}

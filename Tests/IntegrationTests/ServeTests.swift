@@ -1,0 +1,219 @@
+import Foundation
+import FoundationModels
+import Testing
+
+/// `fm serve` over HTTP with the real tiny model: chat completions (JSON and streamed), schemas, tools, batch
+/// tagging, metrics, and a 4xx JSON answer for every kind of bad request.
+@Suite("fm serve", .serialized, .timeLimit(.minutes(10)))
+struct ServeTests {
+    static let weatherTool = #"{"type":"function","function":{"name":"get_weather","description":"Get the current weather for a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}"#
+
+    @Test func chatCompletionAnswersInOpenAIsShapeAndTheStreamCarriesTheSameText() async throws {
+        try await FMServe.with { server in
+            let body = #"{"model":"default","messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Name three fruits."}],"temperature":0,"max_tokens":24}"#
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let json = try reply.json
+            #expect(json["object"] as? String == "chat.completion")
+            let choice = try #require((json["choices"] as? [[String: Any]])?.first)
+            let message = try #require(choice["message"] as? [String: Any])
+            #expect(message["role"] as? String == "assistant")
+            let text = try #require(message["content"] as? String)
+            #expect(!text.isEmpty)
+            #expect(["stop", "length"].contains(choice["finish_reason"] as? String ?? ""))
+            let usage = try #require(json["usage"] as? [String: Any])
+            let completionTokens = try #require(usage["completion_tokens"] as? Int)
+            #expect(completionTokens > 0 && completionTokens <= 24)
+            #expect(usage["total_tokens"] as? Int == (usage["prompt_tokens"] as? Int ?? 0) + completionTokens)
+
+            let streamed = try await server.request("v1/chat/completions",
+                body: body.replacingOccurrences(of: #""max_tokens":24"#, with: #""max_tokens":24,"stream":true,"stream_options":{"include_usage":true}"#))
+            #expect(streamed.status == 200)
+            #expect(streamed.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+            let events = streamed.events
+            #expect(events.last == "[DONE]")
+            var pieces = ""
+            var reasons: [String] = []
+            var streamedUsage: [String: Any]?
+            for event in events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                #expect(chunk["object"] as? String == "chat.completion.chunk")
+                if let usage = chunk["usage"] as? [String: Any] { streamedUsage = usage }
+                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                    pieces += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                    if let reason = choice["finish_reason"] as? String { reasons.append(reason) }
+                }
+            }
+            // Greedy decoding: the stream is the same answer, cut into pieces.
+            #expect(pieces == text)
+            #expect(reasons == [choice["finish_reason"] as? String ?? ""])
+            #expect(streamedUsage?["completion_tokens"] as? Int == completionTokens)
+        }
+    }
+
+    @Test func jsonSchemaResponsesAlwaysMatchTheSchema() async throws {
+        try await FMServe.with { server in
+            let schema = #"{"type":"object","properties":{"mood":{"type":"string","enum":["happy","sad","neutral"]},"score":{"type":"integer","minimum":1,"maximum":5},"words":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["mood","score","words"],"additionalProperties":false}"#
+            for text in ["We won the final!", "The train was late again.", "It is Tuesday."] {
+                let body = #"{"model":"tiny","messages":[{"role":"user","content":"\#(text)"}],"temperature":0,"response_format":{"type":"json_schema","json_schema":{"name":"Mood","strict":true,"schema":\#(schema)}}}"#
+                let reply = try await server.request("v1/chat/completions", body: body)
+                #expect(reply.status == 200, "\(reply.text)")
+                let choices = try #require(try reply.json["choices"] as? [[String: Any]])
+                let content = try #require((choices.first?["message"] as? [String: Any])?["content"] as? String)
+                let value = try #require(try JSONSerialization.jsonObject(with: Data(content.utf8)) as? [String: Any], "\(content)")
+                #expect(Set(value.keys) == ["mood", "score", "words"])
+                #expect(["happy", "sad", "neutral"].contains(value["mood"] as? String ?? ""))
+                #expect((1...5).contains(value["score"] as? Int ?? 0))
+                #expect((1...3).contains((value["words"] as? [String])?.count ?? 0))
+            }
+        }
+    }
+
+    @Test func toolsAreCalledWithArgumentsOfTheirSchemaAndTheirOutputIsAnswered() async throws {
+        try await FMServe.with { server in
+            let ask = #"{"role":"user","content":"What is the weather in Paris?"}"#
+            let body = #"{"model":"tiny","messages":[\#(ask)],"temperature":0,"tool_choice":"required","tools":[\#(Self.weatherTool)]}"#
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first)
+            #expect(choice["finish_reason"] as? String == "tool_calls")
+            let message = try #require(choice["message"] as? [String: Any])
+            #expect(message["content"] is NSNull)
+            let call = try #require((message["tool_calls"] as? [[String: Any]])?.first)
+            let function = try #require(call["function"] as? [String: Any])
+            #expect(function["name"] as? String == "get_weather")
+            let arguments = try #require(function["arguments"] as? String)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [String: Any])
+            #expect(parsed["city"] is String, "\(arguments)")
+            let id = try #require(call["id"] as? String)
+
+            // The client runs the tool and sends its output back; with tools off, the model must answer in text.
+            let callMessage = #"{"role":"assistant","content":null,"tool_calls":[{"id":"\#(id)","type":"function","function":{"name":"get_weather","arguments":\#(Self.quoted(arguments))}}]}"#
+            let output = #"{"role":"tool","tool_call_id":"\#(id)","content":"31 degrees and sunny."}"#
+            let second = #"{"model":"tiny","messages":[\#(ask),\#(callMessage),\#(output)],"temperature":0,"max_tokens":40,"tool_choice":"none","tools":[\#(Self.weatherTool)]}"#
+            let answer = try await server.request("v1/chat/completions", body: second)
+            #expect(answer.status == 200, "\(answer.text)")
+            let answerChoice = try #require((try answer.json["choices"] as? [[String: Any]])?.first)
+            #expect(answerChoice["finish_reason"] as? String != "tool_calls")
+            let text = try #require((answerChoice["message"] as? [String: Any])?["content"] as? String)
+            #expect(!text.isEmpty)
+        }
+    }
+
+    @Test func tagEndpointWritesTheLinesOfFMTag() async throws {
+        let input = """
+            Today we had a lovely picnic with friends at the beach.
+            {"id":"ticket","text":"I can't log in since the update.","source":"mail"}
+            {"id":"broken","text":
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-tag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputURL = directory.appendingPathComponent("in.jsonl")
+        let outputURL = directory.appendingPathComponent("out.jsonl")
+        try Data(input.utf8).write(to: inputURL)
+        let cli = try TagCommandTests.run(["tag", "--preset", "support-ticket", "--file", inputURL.path, "--output", outputURL.path, "--no-cache"])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        let expected = try String(contentsOf: outputURL, encoding: .utf8)
+
+        try await FMServe.with { server in
+            let reply = try await FMServe.request(
+                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket")), body: Data(input.utf8))
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.headers["content-type"] == "application/x-ndjson")
+            #expect(reply.text == expected)
+            #expect(reply.text.split(separator: "\n").count == 3)
+
+            // The JSON form, with a schema of its own.
+            let schema = #"{"type":"object","properties":{"positive":{"type":"boolean"}},"required":["positive"]}"#
+            let object = try await server.request("v1/tag", body: #"{"texts":["I love it.",{"id":"x","text":"I hate it."}],"schema":\#(schema)}"#)
+            #expect(object.status == 200, "\(object.text)")
+            let lines = object.text.split(separator: "\n").map { String($0) }
+            try #require(lines.count == 2)
+            for line in lines {
+                let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect((record["result"] as? [String: Any])?["positive"] is Bool, "\(line)")
+            }
+        }
+    }
+
+    @Test func badRequestsGetA4xxJSONErrorAndTheServerStaysUp() async throws {
+        try await FMServe.with(arguments: ["--max-tokens", "64", "--max-body-bytes", "4096"]) { server in
+            let user = #"[{"role":"user","content":"Hi"}]"#
+            let cases: [(body: String, status: Int, param: String?)] = [
+                ("{not json", 400, nil),
+                ("[1, 2]", 400, nil),
+                (#"{"messages":\#(user)}"#, 400, "model"),
+                (#"{"model":"gpt-4","messages":\#(user)}"#, 404, "model"),
+                (#"{"model":"default","messages":"Hi"}"#, 400, "messages"),
+                (#"{"model":"default","messages":[]}"#, 400, "messages"),
+                (#"{"model":"default","messages":[{"role":"wizard","content":"Hi"}]}"#, 400, "messages[0].role"),
+                (#"{"model":"default","messages":[{"role":"user","content":42}]}"#, 400, "messages[0].content"),
+                (#"{"model":"default","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}]}"#, 400, "messages[0].content[0].type"),
+                (#"{"model":"default","messages":[{"role":"assistant","content":"Hi"}]}"#, 400, "messages"),
+                (#"{"model":"default","messages":[{"role":"tool","tool_call_id":"nope","content":"x"}]}"#, 400, "messages[0].tool_call_id"),
+                (#"{"model":"default","messages":\#(user),"temperature":"hot"}"#, 400, "temperature"),
+                (#"{"model":"default","messages":\#(user),"max_tokens":100000}"#, 400, "max_tokens"),
+                (#"{"model":"default","messages":\#(user),"n":3}"#, 400, "n"),
+                (#"{"model":"default","messages":\#(user),"stop":["\n"]}"#, 400, "stop"),
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_object"}}"#, 400, "response_format.type"),
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"a":{"not":{"type":"string"}}}}}}}"#, 400, "response_format.json_schema.schema"),
+                (#"{"model":"default","messages":\#(user),"tools":[{"type":"retrieval"}]}"#, 400, "tools[0].type"),
+                (#"{"model":"default","messages":\#(user),"tool_choice":{"type":"function","function":{"name":"missing"}},"tools":[\#(Self.weatherTool)]}"#, 400, "tool_choice"),
+            ]
+            for item in cases {
+                let reply = try await server.request("v1/chat/completions", body: item.body)
+                #expect(reply.status == item.status, "\(item.body) → \(reply.status) \(reply.text)")
+                #expect(reply.headers["content-type"] == "application/json", "\(item.body)")
+                let error = try reply.error
+                #expect(!(error["message"] as? String ?? "").isEmpty, "\(item.body)")
+                if let param = item.param { #expect(error["param"] as? String == param, "\(item.body) → \(reply.text)") }
+            }
+            // The schema error names the keyword it cannot enforce.
+            let schemaError = try await server.request("v1/chat/completions", body: cases[16].body).error
+            #expect((schemaError["message"] as? String ?? "").contains("not"))
+
+            // Too large a body, a prompt beyond the context window, an unknown route, an unknown preset.
+            let huge = #"{"model":"default","messages":[{"role":"user","content":""# + String(repeating: "a", count: 5_000) + #""}]}"#
+            let tooLarge = try await server.request("v1/chat/completions", body: huge)
+            #expect(tooLarge.status == 413)
+            #expect(try tooLarge.error["code"] as? String == "request_too_large")
+            let unknown = try await server.request("v1/embeddings", body: "{}")
+            #expect(unknown.status == 404)
+            _ = try unknown.error
+            let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
+            #expect(preset.status == 400)
+            #expect(try preset.error["param"] as? String == "preset")
+
+            let health = try await server.request("health")
+            #expect(health.status == 200)
+        }
+        try await FMServe.with { server in
+            let words = String(repeating: "committee budget review ", count: 3_000)
+            let overflow = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"\#(words)"}]}"#)
+            #expect(overflow.status == 400, "\(overflow.text)")
+            #expect(try overflow.error["code"] as? String == "context_length_exceeded")
+        }
+    }
+
+    @Test func metricsCountRequestsTokensAndLatency() async throws {
+        try await FMServe.with { server in
+            _ = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":5,"temperature":0}"#)
+            _ = try await server.request("v1/chat/completions", body: "{}")
+            let metrics = try await server.request("metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+            let text = metrics.text
+            #expect(text.contains(#"fm_requests_total{route="/v1/chat/completions",status="200"} 1"#), "\(text)")
+            #expect(text.contains(#"fm_requests_total{route="/v1/chat/completions",status="400"} 1"#), "\(text)")
+            #expect(text.contains("fm_completion_tokens_total 5"), "\(text)")
+            #expect(text.contains("fm_request_duration_seconds_count 2"), "\(text)")
+            #expect(text.contains("fm_queue_depth 0"))
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
+}
