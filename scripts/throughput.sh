@@ -2,7 +2,8 @@
 # Throughput side by side with llama.cpp's own server, in one run, on identical work: the same texts, the same
 # chat messages (ours, replayed), the same schema (`response_format: json_schema` on the anchor), the same
 # model file, greedy. For each model: one text at a time and 8 at once on both sides, median single-text
-# latency, peak resident memory, the ratios, and how many answers agree. Prints a table and writes
+# latency, peak resident memory, the ratios, and how many answers agree. Then `fm serve` against llama-server,
+# server against server: the same requests from the same Python client. Prints a table and writes
 # benchmarks/RESULTS.md with the date, machine and commit.
 #
 #   MODELS="tiny small"   catalogue models (default: tiny and small, the catalogue default)
@@ -41,6 +42,23 @@ for model in $MODELS; do
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
         >"$WORK/$model-anchor-$PARALLEL.json"
     awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$model-anchor.rss"
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+
+    # fm serve on the same model, sent the same requests by the same client: server against server over HTTP.
+    echo "[throughput] $model: fm serve" >&2
+    port=$(free_port)
+    FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$WORK/$model-serve.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 120); do
+        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+        sleep 1
+    done
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-serve-1.json"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
+        >"$WORK/$model-serve-$PARALLEL.json"
+    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$model-serve.rss"
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""

@@ -7,8 +7,8 @@ import FoundationModels
 /// Fields that would change the answer and that the server cannot honour (`n` above 1, `stop`, `logprobs`,
 /// penalties, image parts, `json_object`) are refused with a 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
-    /// The model name the client asked for.
-    var model: String
+    /// The model name the client asked for; `nil` (llama-server's habit) means the served model.
+    var model: String?
     /// The conversation, tools, schema and options for the executor.
     var generation: LanguageModelExecutorGenerationRequest
     /// Whether to answer with server-sent events.
@@ -24,7 +24,7 @@ struct ChatCompletionRequest: Sendable {
     ///   - maximumTokensCap: The most tokens a response may have on this server.
     /// - Throws: ``APIError`` (400) naming the field at fault.
     init(body: JSONField, maximumTokensCap: Int) throws(APIError) {
-        model = try body.required("model").string()
+        model = try body["model"]?.string()
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
         if let n = try body["n"]?.integer(), n != 1 {

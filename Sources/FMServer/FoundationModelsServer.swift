@@ -143,7 +143,8 @@ public struct FoundationModelsServer: Sendable {
         return usage.completion >= request.maximumTokens ? "length" : "stop"
     }
 
-    private func checkModel(_ name: String) throws(APIError) {
+    private func checkModel(_ name: String?) throws(APIError) {
+        guard let name else { return }
         guard name == configuration.modelName || name == "default" else {
             throw APIError(.notFound, code: "model_not_found", param: "model",
                            "The model '\(name)' does not exist; this server serves '\(configuration.modelName)'.")

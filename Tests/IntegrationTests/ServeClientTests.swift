@@ -80,6 +80,40 @@ struct ServeClientTests {
         }
     }
 
+    @Test func fmEvalWithAnEndpointScoresEveryExample() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-eval-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("spam.jsonl")
+        try Data("""
+            {"id":"a","text":"WINNER! Claim your free prize now, call 0800 123 456.","label":"spam"}
+            {"id":"b","text":"Are we still meeting for lunch tomorrow?","label":"ham"}
+            {"id":"c","text":"URGENT: your account is suspended, send your PIN to reactivate.","label":"spam"}
+            {"id":"d","text":"Thanks for the photos, they made my day.","label":"ham"}
+
+            """.utf8).write(to: data)
+        try await FMServe.with { server in
+            let process = Process()
+            process.executableURL = TagCommandTests.fm
+            process.arguments = ["eval", data.path, "--json", "--no-cache", "--endpoint", server.url.absoluteString, "--concurrency", "2"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let stdout = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let report = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any], "\(String(decoding: stdout, as: UTF8.self))")
+            #expect(report["count"] as? Int == 4)
+            // A failed request counts as a wrong answer: none may fail.
+            #expect(report["failures"] as? Int == 0, "\(report)")
+            // Every example went to the server: one chat completion each (plus calibration requests).
+            let metrics = try await server.request("metrics").text
+            let served = metrics.split(separator: "\n").first { $0.hasPrefix(#"fm_requests_total{route="/v1/chat/completions",status="200"}"#) }
+            #expect(Int(served?.split(separator: " ").last ?? "") ?? 0 >= 4, "\(metrics)")
+        }
+    }
+
     @Test func boundedLoadOf200RequestsFrom16ClientsHasNoErrors() async throws {
         try await FMServe.with { server in
             let body = Data(#"{"model":"default","messages":[{"role":"user","content":"Give one word."}],"temperature":0,"max_tokens":6}"#.utf8)

@@ -143,7 +143,7 @@ struct ServeTests {
             let cases: [(body: String, status: Int, param: String?)] = [
                 ("{not json", 400, nil),
                 ("[1, 2]", 400, nil),
-                (#"{"messages":\#(user)}"#, 400, "model"),
+                (#"{"model":5,"messages":\#(user)}"#, 400, "model"),
                 (#"{"model":"gpt-4","messages":\#(user)}"#, 404, "model"),
                 (#"{"model":"default","messages":"Hi"}"#, 400, "messages"),
                 (#"{"model":"default","messages":[]}"#, 400, "messages"),
