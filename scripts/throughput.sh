@@ -23,6 +23,13 @@ SERVER=$(scripts/install-llama-server.sh)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Waits until the server on port $1 answers /health (both servers answer 200 once they can serve).
+wait_healthy() {
+    for _ in $(seq 1 120); do
+        curl -sf "http://127.0.0.1:$1/health" >/dev/null 2>&1 && return 0
+        sleep 1
+    done
+}
 
 for model in $MODELS; do
     echo "[throughput] $model: ours" >&2
@@ -34,10 +41,7 @@ for model in $MODELS; do
     "$SERVER" -m "$($FM model path "$model")" --host 127.0.0.1 --port "$port" -c $((PARALLEL * 2048)) -np "$PARALLEL" \
         -t "$THREADS" --no-webui >"$WORK/$model-server.log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-        sleep 1
-    done
+    wait_healthy "$port"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-anchor-1.json"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
         >"$WORK/$model-anchor-$PARALLEL.json"
@@ -51,10 +55,7 @@ for model in $MODELS; do
     port=$(free_port)
     FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$WORK/$model-serve.log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-        sleep 1
-    done
+    wait_healthy "$port"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-serve-1.json"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
         >"$WORK/$model-serve-$PARALLEL.json"

@@ -83,17 +83,6 @@ struct JSONField: Sendable {
 
     /// A 400 saying what the value should have been.
     func mismatch(_ expected: String) -> APIError {
-        APIError.invalid(path, "'\(path)' must be \(expected), not \(Self.describe(value.kind)).")
-    }
-
-    private static func describe(_ kind: GeneratedContent.Kind) -> String {
-        switch kind {
-        case .null: "null"
-        case .bool: "a Boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .structure: "an object"
-        }
+        APIError.invalid(path, "'\(path)' must be \(expected), not \(value.kind.typeName).")
     }
 }

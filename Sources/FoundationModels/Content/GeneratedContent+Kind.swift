@@ -30,7 +30,7 @@ extension GeneratedContent {
         }
 
         /// A short name for this kind of value, used in error messages.
-        var typeName: String {
+        package var typeName: String {
             switch self {
             case .null: "null"
             case .bool: "a Boolean"
