@@ -31,6 +31,18 @@ wait_healthy() {
     done
 }
 
+# Replays model $1's requests on the server $SERVER_PID listening on port $2, from 1 and from $PARALLEL clients,
+# into $WORK/$1-$3-*.json with its peak RSS in $WORK/$1-$3.rss, then stops that server.
+replay() {
+    wait_healthy "$2"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" 1 >"$WORK/$1-$3-1.json"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" "$PARALLEL" >"$WORK/$1-$3-$PARALLEL.json"
+    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$1-$3.rss"
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
 for model in $MODELS; do
     echo "[throughput] $model: ours" >&2
     FM_THREADS=$THREADS $BENCH throughput --model "$model" --texts "$TEXTS" --parallel "$PARALLEL" \
@@ -41,28 +53,14 @@ for model in $MODELS; do
     "$SERVER" -m "$($FM model path "$model")" --host 127.0.0.1 --port "$port" -c $((PARALLEL * 2048)) -np "$PARALLEL" \
         -t "$THREADS" --no-webui >"$WORK/$model-server.log" 2>&1 &
     SERVER_PID=$!
-    wait_healthy "$port"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-anchor-1.json"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
-        >"$WORK/$model-anchor-$PARALLEL.json"
-    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$model-anchor.rss"
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=""
+    replay "$model" "$port" anchor
 
     # fm serve on the same model, sent the same requests by the same client: server against server over HTTP.
     echo "[throughput] $model: fm serve" >&2
     port=$(free_port)
     FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$WORK/$model-serve.log" 2>&1 &
     SERVER_PID=$!
-    wait_healthy "$port"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" 1 >"$WORK/$model-serve-1.json"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$port" "$WORK/$model-requests.jsonl" "$PARALLEL" \
-        >"$WORK/$model-serve-$PARALLEL.json"
-    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$model-serve.rss"
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=""
+    replay "$model" "$port" serve
 done
 
 python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" | tee benchmarks/RESULTS.md

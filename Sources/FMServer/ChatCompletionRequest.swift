@@ -88,10 +88,10 @@ struct ChatCompletionRequest: Sendable {
             let description = try function["description"]?.string() ?? ""
             let parameters: GenerationSchema
             if let document = function["parameters"] {
-                parameters = try importSchema(document, name: name)
+                parameters = try document.importedSchema()
             } else {
-                parameters = try importSchema(JSONField(value: .object([("type", .text("object")), ("properties", .object([]))]),
-                                                        path: "\(function.path).parameters"), name: name)
+                parameters = try JSONField(value: .object([("type", .text("object")), ("properties", .object([]))]),
+                                           path: "\(function.path).parameters").importedSchema()
             }
             definitions.append(Transcript.ToolDefinition(name: name, description: description, parameters: parameters))
         }
@@ -130,22 +130,12 @@ struct ChatCompletionRequest: Sendable {
             return nil
         case "json_schema":
             let wrapper = try format.required("json_schema").object()
-            let name = try wrapper["name"]?.string() ?? "response"
-            return try importSchema(wrapper.required("schema"), name: name)
+            _ = try wrapper["name"]?.string()
+            return try wrapper.required("schema").importedSchema()
         case "json_object":
             throw APIError.invalid("response_format.type", "'json_object' asks for any JSON object, which cannot be enforced token by token here; send a 'json_schema' that describes the object.", code: "unsupported_response_format")
         default:
             throw APIError.invalid("response_format.type", "'response_format.type' must be text or json_schema, not '\(type)'.")
-        }
-    }
-
-    /// Imports a JSON Schema; a keyword that cannot be enforced is a 400 naming it.
-    private static func importSchema(_ document: JSONField, name: String) throws(APIError) -> GenerationSchema {
-        _ = try document.object()
-        do {
-            return try GenerationSchema.importing(jsonSchema: document.value).schema
-        } catch {
-            throw APIError.invalid(document.path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
         }
     }
 

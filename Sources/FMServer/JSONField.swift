@@ -85,4 +85,14 @@ struct JSONField: Sendable {
     func mismatch(_ expected: String) -> APIError {
         APIError.invalid(path, "'\(path)' must be \(expected), not \(value.kind.typeName).")
     }
+
+    /// The value as a JSON Schema, imported; a keyword that cannot be enforced is a 400 naming it.
+    func importedSchema() throws(APIError) -> GenerationSchema {
+        _ = try object()
+        do {
+            return try GenerationSchema.importing(jsonSchema: value).schema
+        } catch {
+            throw APIError.invalid(path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
+        }
+    }
 }

@@ -43,14 +43,7 @@ struct TagRequest: Sendable {
 
     private static func schema(preset: String?, document: JSONField?, parameter: String) throws(APIError) -> GenerationSchema {
         if preset != nil, document != nil { throw APIError.invalid("schema", "Give a preset or a schema, not both.") }
-        if let document {
-            _ = try document.object()
-            do {
-                return try GenerationSchema.importing(jsonSchema: document.value).schema
-            } catch {
-                throw APIError.invalid(document.path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
-            }
-        }
+        if let document { return try document.importedSchema() }
         guard let preset else { return TaggingPreset.contentTagging.schema }
         guard let value = TaggingPreset(rawValue: preset) else {
             throw APIError.invalid(parameter, "Unknown preset '\(preset)'; choose one of \(TaggingPreset.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import FoundationModels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,39 +65,20 @@ enum LoopbackHTTPClient {
         return try parse(response)
     }
 
+    /// The reply in `bytes`, read with the remote client's own response parser.
     private static func parse(_ bytes: [UInt8]) throws -> FMServe.Reply {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else {
-            throw Failure(description: "no HTTP response head in \(bytes.count) bytes")
-        }
-        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line \(lines[0])") }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Array(bytes[(end + 4)...])
-        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunk(body) }
-        return FMServe.Reply(status: status, headers: headers, body: Data(body))
-    }
-
-    private static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            guard let lineEnd = (index..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else { break }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
-                throw Failure(description: "bad chunk size \(sizeText)")
+        var reader = ResponseReader()
+        var reply = FMServe.Reply(status: 0, headers: [:], body: Data())
+        for event in try reader.feed(bytes, url: URL(string: "http://127.0.0.1/")!) {
+            switch event {
+            case .head(let head):
+                reply.status = head.statusCode
+                for (name, value) in head.allHeaderFields { reply.headers["\(name)".lowercased()] = "\(value)" }
+            case .body(let data):
+                reply.body.append(data)
             }
-            if size == 0 { break }
-            let start = lineEnd + 2
-            guard start + size <= bytes.count else { throw Failure(description: "truncated chunk") }
-            output.append(contentsOf: bytes[start..<start + size])
-            index = start + size + 2
         }
-        return output
+        guard reply.status != 0 else { throw Failure(description: "no HTTP response head in \(bytes.count) bytes") }
+        return reply
     }
 }

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// What an HTTP response delivers, in order: its head once, then its body in pieces.
-enum HTTPStreamEvent: Sendable {
+package enum HTTPStreamEvent: Sendable {
     case head(HTTPURLResponse)
     case body(Data)
 }

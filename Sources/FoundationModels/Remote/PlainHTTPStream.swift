@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -159,15 +159,18 @@ enum PlainHTTPStream {
 
 /// Parses an HTTP/1.1 response as its bytes arrive: the head, then a body framed by `Content-Length`, by
 /// chunked transfer encoding, or by the end of the connection.
-struct ResponseReader {
+package struct ResponseReader {
     private enum Framing { case length(Int), chunked, untilClose }
     private var pending: [UInt8] = []
     private var framing: Framing?
     private var remainingInChunk = 0
-    private(set) var isComplete = false
+    package private(set) var isComplete = false
+
+    /// A reader waiting for a response's first byte.
+    package init() {}
 
     /// The events that `bytes` completes.
-    mutating func feed(_ bytes: some Collection<UInt8>, url: URL) throws -> [HTTPStreamEvent] {
+    package mutating func feed(_ bytes: some Collection<UInt8>, url: URL) throws -> [HTTPStreamEvent] {
         pending.append(contentsOf: bytes)
         var events: [HTTPStreamEvent] = []
         if framing == nil {
@@ -197,7 +200,7 @@ struct ResponseReader {
     }
 
     /// Whether the body was complete when the connection closed.
-    mutating func finishAtEndOfStream() -> Bool {
+    package mutating func finishAtEndOfStream() -> Bool {
         if case .untilClose? = framing { isComplete = true }
         return isComplete
     }
