@@ -5,7 +5,7 @@ import FoundationModels
 /// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
 ///
 /// Fields that would change the answer and that the server cannot honour (`n` above 1, `stop`, `logprobs`,
-/// penalties, image parts, `json_object`) are refused with a 400 naming them, never ignored.
+/// penalties, image parts) are refused with a 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
     /// The model name the client asked for; `nil` (llama-server's habit) means the served model.
     var model: String?
@@ -133,9 +133,9 @@ struct ChatCompletionRequest: Sendable {
             _ = try wrapper["name"]?.string()
             return try wrapper.required("schema").importedSchema()
         case "json_object":
-            throw APIError.invalid("response_format.type", "'json_object' asks for any JSON object, which cannot be enforced token by token here; send a 'json_schema' that describes the object.", code: "unsupported_response_format")
+            return GenerationSchema(root: .object(.anyObject(name: "JSONObject")))
         default:
-            throw APIError.invalid("response_format.type", "'response_format.type' must be text or json_schema, not '\(type)'.")
+            throw APIError.invalid("response_format.type", "'response_format.type' must be text, json_object or json_schema, not '\(type)'.")
         }
     }
 

@@ -114,6 +114,10 @@ enum ChatCompletionRun {
                 return APIError(.badRequest, code: "max_tokens_reached", param: "max_tokens",
                                 "The response reached max_tokens before the JSON value was complete; raise max_tokens.")
             }
+            if error.debugDescription.contains("end of the context window") {
+                return APIError(.badRequest, code: "context_length_exceeded", param: "messages",
+                                "The response reached the end of the context window before the JSON value was complete; shorten the messages or lower max_tokens.")
+            }
             return APIError(.internalServerError, type: "server_error", code: "generation_failed", error.debugDescription)
         }
         if let error = error as? SystemLanguageModel.Error {

@@ -38,6 +38,13 @@ structured = client.chat.completions.create(
 value = json.loads(structured.choices[0].message.content)
 assert set(value) == {"fruit", "count"} and value["fruit"] in ("apple", "pear", "plum") and 1 <= value["count"] <= 9, value
 
+# json_object: any JSON object, parsed by the client.
+anything = client.chat.completions.create(
+    model=model, messages=[{"role": "system", "content": "Answer in JSON."},
+                           {"role": "user", "content": "Give me a JSON profile of Ada."}],
+    temperature=0, max_tokens=300, response_format={"type": "json_object"})
+assert isinstance(json.loads(anything.choices[0].message.content), dict), anything
+
 # Tools: a call with arguments of the tool's schema, then an answer to its output.
 tools = [{"type": "function", "function": {
     "name": "get_weather", "description": "Get the current weather for a city.",

@@ -155,6 +155,7 @@ struct GenerationSchemaTests {
     @Test(arguments: [
         Cat.generationSchema, TreeNode.generationSchema, Person.generationSchema, Shape.generationSchema,
         [Cat].generationSchema, GeneratedContent.generationSchema,
+        GenerationSchema(root: .object(.anyObject(name: "JSONObject"))),
     ])
     func codableRoundTrip(_ schema: GenerationSchema) throws {
         let data = try JSONEncoder().encode(schema)

@@ -87,6 +87,8 @@ struct GrammarCompiler {
             addLiteral(literal(text), from: from, to: to)
         case .object(let properties):
             try buildObject(properties, from: from, to: to)
+        case .dictionary(let values):
+            try buildDictionary(values, from: from, to: to)
         case .anyOf(let alternatives):
             guard !alternatives.isEmpty else {
                 throw GrammarError(.unsatisfiable, construct: "anyOf", "anyOf has no alternatives")
@@ -308,6 +310,21 @@ struct GrammarCompiler {
         for state in [nothingWritten, somethingWritten].compactMap({ $0 }) {
             addLiteral([UInt8(ascii: "}")], from: state, to: to)
         }
+    }
+
+    /// `{` then any number of `"key":value` entries separated by commas, then `}`. Keys are free strings; a
+    /// repeated key is valid JSON (the last value counts).
+    private mutating func buildDictionary(_ values: SchemaNode, from: Int32, to: Int32) throws(GrammarError) {
+        let open = nfa.addLiteral([UInt8(ascii: "{")], from: from)
+        addLiteral([UInt8(ascii: "}")], from: open, to: to)
+        let entry = nfa.addState()
+        nfa.addEpsilon(open, entry)
+        let keyEnd = nfa.addAnyString(from: entry)
+        let valueStart = nfa.addLiteral([UInt8(ascii: ":")], from: keyEnd)
+        let valueEnd = nfa.addState()
+        try build(values, from: valueStart, to: valueEnd)
+        addLiteral([UInt8(ascii: ",")], from: valueEnd, to: entry)
+        addLiteral([UInt8(ascii: "}")], from: valueEnd, to: to)
     }
 
     /// Every canonical text of `node` when there are few of them (for exact uniqueness bookkeeping).

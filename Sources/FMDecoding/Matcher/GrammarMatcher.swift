@@ -153,6 +153,8 @@ public struct GrammarMatcher: Sendable {
         for frame in automaton.uniqueFrames[Int(state)] {
             let info = automaton.frames[Int(frame)]
             var written = record.element(of: frame, in: output)
+            // An object's canonical spelling sorts its members, so its raw text is no prefix of it.
+            if written.contains(UInt8(ascii: "{")) { return nil }
             if written.contains(0x5C) {
                 // A string with complete escapes compares by its canonical spelling (tokens with `\\` are
                 // always checked exactly); anything else falls back to exact checks of every dependent token.

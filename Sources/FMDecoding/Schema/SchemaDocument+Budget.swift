@@ -11,7 +11,8 @@ extension SchemaDocument {
     /// A grammar bounds the shape but not the size of a value wherever the schema leaves an array or a map
     /// open, and a small model can fill such an array until the context window is full. The estimate counts
     /// about 3 bytes per token, 48 tokens for a free string, 8 elements for an array without `maxItems` (at
-    /// most 64 with one), and the largest alternative of a union; recursion is followed 3 levels deep.
+    /// most 64 with one), 8 entries for a map, and the largest alternative of a union; recursion is followed 3
+    /// levels deep.
     public var responseTokenBudget: Int {
         let estimate = Self.estimate(root, definitions: definitions, depth: 0)
         return min(Self.largestResponseBudget, max(Self.smallestResponseBudget, 2 * estimate))
@@ -47,6 +48,8 @@ extension SchemaDocument {
             return total
         case .object(let properties):
             return 2 + properties.reduce(0) { $0 + 2 + $1.name.utf8.count / 3 + estimate($1.schema, definitions: definitions, depth: depth) }
+        case .dictionary(let values):
+            return 2 + 8 * (6 + estimate(values, definitions: definitions, depth: depth))
         case .anyOf(let alternatives):
             return alternatives.map { estimate($0, definitions: definitions, depth: depth) }.max() ?? 2
         case .reference(let name):

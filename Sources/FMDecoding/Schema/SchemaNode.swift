@@ -18,6 +18,9 @@ public indirect enum SchemaNode: Sendable, Hashable {
     case array(items: SchemaNode, minimumCount: Int, maximumCount: Int?, uniqueItems: Bool)
     /// A JSON object whose properties appear in exactly this order; optional ones may be left out.
     case object(properties: [SchemaProperty])
+    /// A JSON object with any keys, in any number, each holding a value of shape `values` (a map, or a JSON
+    /// object of unknown keys).
+    case dictionary(values: SchemaNode)
     /// A JSON array whose first elements follow `prefix` position by position and any further ones `items`
     /// (`nil`: no further elements), with inclusive element-count bounds.
     case tuple(prefix: [SchemaNode], items: SchemaNode?, minimumCount: Int, maximumCount: Int?)

@@ -35,12 +35,12 @@ enum ChatCompletionsSchema {
         return name.isEmpty ? "response" : name
     }
 
-    /// Whether every object requires all its properties, as OpenAI's `strict` mode demands; with optional
-    /// properties `strict: true` would make such a server refuse the request.
+    /// Whether every object requires all its properties and allows no others, as OpenAI's `strict` mode
+    /// demands; with optional properties or a map `strict: true` would make such a server refuse the request.
     static func isStrictCompatible(_ schema: GenerationSchema) -> Bool {
         func check(_ node: GenerationSchema.Node) -> Bool {
             switch node {
-            case .object(let object): object.properties.allSatisfy { !$0.isOptional && check($0.node) }
+            case .object(let object): object.additionalValues == nil && object.properties.allSatisfy { !$0.isOptional && check($0.node) }
             case .array(let array): check(array.items) && array.prefixItems.allSatisfy(check)
             case .anyOf(let union): union.choices.allSatisfy(check)
             default: true

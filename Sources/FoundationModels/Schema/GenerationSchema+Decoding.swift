@@ -71,12 +71,12 @@ extension GenerationSchema {
         return SchemaDocument(root: rootNode, definitions: definitions)
     }
 
-    /// Any JSON value; objects are limited to `{}` because the decoder only knows fixed properties.
+    /// Any JSON value.
     private static var anyValueNode: SchemaNode {
         let any = SchemaNode.reference(anyValueDefinitionName)
         return .anyOf([
             .string(.any), .number(minimum: nil, maximum: nil), .boolean, .null,
-            .array(items: any, minimumCount: 0, maximumCount: nil, uniqueItems: false), .object(properties: []),
+            .array(items: any, minimumCount: 0, maximumCount: nil, uniqueItems: false), .dictionary(values: any),
         ])
     }
 }
@@ -127,6 +127,11 @@ private struct Lowering {
             return .array(items: items, minimumCount: minimum, maximumCount: array.maximumCount,
                           uniqueItems: array.uniqueItems)
         case .object(let object):
+            // Keys beyond declared properties cannot be told apart from them token by token, so a map's values
+            // are generated only for objects that declare none.
+            if object.properties.isEmpty, let values = object.additionalValues {
+                return .dictionary(values: try lower(values, at: path + "[]"))
+            }
             return .object(properties: try object.properties.map { property in
                 var schema = try lower(property.node, at: "\(path).\(property.name)")
                 var isOptional = property.isOptional

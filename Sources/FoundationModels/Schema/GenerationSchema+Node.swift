@@ -132,18 +132,28 @@ extension GenerationSchema {
         package var properties: [PropertyNode]
         /// Whether a `nil` optional appears as an explicit `null` rather than being left out.
         package var representsNilExplicitly = false
+        /// For an object without declared properties: the shape of the values under any keys it holds (a map).
+        /// `nil` means no keys beyond the declared properties.
+        package var additionalValues: Node?
 
         /// Creates a structure node.
         package init(
             name: String,
             description: String? = nil,
             properties: [PropertyNode],
-            representsNilExplicitly: Bool = false
+            representsNilExplicitly: Bool = false,
+            additionalValues: Node? = nil
         ) {
             self.name = name
             self.description = description
             self.properties = properties
             self.representsNilExplicitly = representsNilExplicitly
+            self.additionalValues = additionalValues
+        }
+
+        /// Any JSON object: any keys, each holding any JSON value.
+        package static func anyObject(name: String) -> ObjectNode {
+            ObjectNode(name: name, properties: [], additionalValues: .any)
         }
     }
 

@@ -93,7 +93,9 @@ private struct PromptSketch {
             guard expandNamed || !definitions.contains(where: { $0.name == object.name }) else {
                 return mention(object.name)
             }
-            guard !object.properties.isEmpty else { return "{}" }
+            guard !object.properties.isEmpty else {
+                return object.additionalValues.map { "{ [key: string]: \(describe($0, indent: indent)) }" } ?? "{}"
+            }
             let inner = indent + "  "
             var lines: [String] = []
             for (index, property) in object.properties.enumerated() {

@@ -101,6 +101,7 @@ enum ToolTurnSchema {
                 property.node = rename(property.node, names: names, prefix: prefix)
                 return property
             }
+            object.additionalValues = object.additionalValues.map { rename($0, names: names, prefix: prefix) }
             return .object(object)
         case .enumeration(var enumeration):
             enumeration.name = name(enumeration.name)

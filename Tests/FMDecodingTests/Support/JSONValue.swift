@@ -15,7 +15,10 @@ enum JSONValue: Equatable, CustomStringConvertible {
         case (.null, .null): return true
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            // JSON's equality: members in any order, a repeated key counting with its last value.
+            let left = Dictionary(x.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+            let right = Dictionary(y.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+            return left.count == right.count && left.allSatisfy { key, value in right[key].map { $0 == value } ?? false }
         default: return false
         }
     }

@@ -62,7 +62,8 @@ struct RandomSchemaGenerator {
         if depth >= 3 || roll < 40 { return scalar() }
         if roll < 54 { return array(depth: depth) }
         if roll < 60 { return tuple(depth: depth) }
-        if roll < 78 { return object(depth: depth) }
+        if roll < 74 { return object(depth: depth) }
+        if roll < 78 { return .dictionary(values: node(depth: depth + 1)) }
         if roll < 90 { return .anyOf((0..<Int.random(in: 2...3, using: &rng)).map { _ in anyOfAlternative(depth: depth + 1) }) }
         if !definitions.isEmpty { return .reference(definitions.keys.sorted().randomElement(using: &rng)!) }
         return scalar()

@@ -95,6 +95,12 @@ struct SchemaValidator {
             }
             if memberIndex < members.count { return "\(path): unexpected or misordered key \(members[memberIndex].key)" }
             return nil
+        case .dictionary(let values):
+            guard case .object(let members) = value else { return "\(path): expected object" }
+            for member in members {
+                if let problem = violation(member.value, values, path: "\(path).\(member.key)", depth: depth + 1) { return problem }
+            }
+            return nil
         case .anyOf(let alternatives):
             var reasons: [String] = []
             for alternative in alternatives {

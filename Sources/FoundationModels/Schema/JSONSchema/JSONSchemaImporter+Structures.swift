@@ -3,9 +3,11 @@ import Foundation
 // Objects and arrays.
 //
 // Generation rules (each yields a subset of the valid values):
-// - Only declared properties are generated: `properties`, plus `required` names declared nowhere else (their
-//   schema then comes from `patternProperties` or `additionalProperties`). Every declared property's schema
-//   merges its `patternProperties` matches. `additionalProperties` never adds keys.
+// - An object with no object keyword but `additionalProperties` (absent, `true` or a schema) is a map: any keys,
+//   each value following `additionalProperties`.
+// - Otherwise only declared properties are generated: `properties`, plus `required` names declared nowhere else
+//   (their schema then comes from `patternProperties` or `additionalProperties`). Every declared property's
+//   schema merges its `patternProperties` matches. `additionalProperties` never adds keys.
 // - `minProperties` makes optional properties required, in order; `maxProperties` keeps only as many optional
 //   properties as it leaves room for. `dependentRequired` makes the dependents of a present property required;
 //   a property with `dependentSchemas` is left out unless required. `propertyNames` leaves out optional
@@ -17,6 +19,12 @@ extension JSONSchemaImporter {
     mutating func objectNode(
         _ object: JSONSchemaObject, title: String?, description: String?, path: String
     ) throws -> GenerationSchema.ObjectNode {
+        // An object that declares nothing but the schema of its values is a map: any keys are generated.
+        if JSONSchemaKeywords.objectKeywords.subtracting(["additionalProperties"]).isDisjoint(with: object.keys),
+           object["additionalProperties"] != .bool(false) {
+            let values = try object["additionalProperties"].map { try node($0, path: "\(path)/additionalProperties") } ?? .any
+            return .init(name: title ?? "Object", description: description, properties: [], additionalValues: values)
+        }
         var declared: JSONSchemaObject = [:]
         if let properties = object["properties"] {
             guard case .object(let value) = properties else {

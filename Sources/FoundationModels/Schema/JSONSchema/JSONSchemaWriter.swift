@@ -38,6 +38,10 @@ struct JSONSchemaWriter {
         case .object(let object):
             var result = header(object.name, object.description)
             result.append(("type", .text("object")))
+            if object.properties.isEmpty, let values = object.additionalValues {
+                // A map: only its values' schema, which is how the importer recognises one.
+                return result + [("additionalProperties", self.object(for: values))]
+            }
             let properties = object.properties.map { property -> (String, GeneratedContent) in
                 var schema = members(for: property.node)
                 if let description = property.description {
