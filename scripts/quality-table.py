@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 work, models, data, limit = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
+shots = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 
 
 def load(path):
@@ -48,6 +49,10 @@ cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if l
 print("# Answer quality: ours against the same model under llama-server\n")
 print(f"{datetime.date.today().isoformat()} · commit {commit} · {os.cpu_count()} cores, {cpu} · "
       f"greedy · examples per file: {limit} · data: `{data}`\n")
+if shots:
+    print(f"Ours gets {shots} few-shot examples per text: the most similar labelled records (BM25) of the same file, "
+          "never the text itself (`fm eval FILE --examples FILE --shots K`, leave-one-out). The anchor stays "
+          "zero-shot.\n")
 print("Each cell: accuracy / macro-F1 per field (%), or tag precision / recall / F1; then wall seconds for the file. "
       "The anchor is llama.cpp's `llama-server` from the same source, `response_format: json_schema` with the same "
       "schema, one request per text, greedy.\n")

@@ -12,11 +12,15 @@
 #   ANCHOR=0                      skip the llama-server anchor
 #   FM_THREADS=N                 CPU threads for both sides (default: every core)
 #   FM_EVAL_ARGS="..."            extra `fm eval` arguments for our side (e.g. --examples FILE --shots 4)
+#   SHOTS=K                       our side also gets K few-shot examples from the evaluated file itself, leave-one-out
+#                                 (a text is never its own example); the anchor stays zero-shot. The table then goes
+#                                 to benchmarks/quality-fewshot.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODELS=${MODELS:-"tiny small medium"}
 DATA=${DATA:-../shared/eval/dev}
 LIMIT=${LIMIT:-}
+SHOTS=${SHOTS:-}
 ANCHOR=${ANCHOR:-1}
 FM=.build/release/fm
 [[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
@@ -50,8 +54,10 @@ for model in $MODELS; do
         name=$(basename "$file" .jsonl)
         echo "[quality] $model $name" >&2
         start=$(date +%s.%N)
+        SHOT_ARGS=()
+        [[ -n $SHOTS ]] && SHOT_ARGS=(--examples "$file" --shots "$SHOTS")
         # shellcheck disable=SC2086
-        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" \
+        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" "${SHOT_ARGS[@]}" \
             --html "$REPORTS/$model-$name.html" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
         end=$(date +%s.%N)
         python3 -c "print(round($end - $start, 1))" >"$WORK/$model-$name-ours.seconds"
@@ -66,4 +72,4 @@ for model in $MODELS; do
     if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
 done
 
-python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" | tee benchmarks/quality.md
+python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" | tee "benchmarks/quality${SHOTS:+-fewshot}.md"
