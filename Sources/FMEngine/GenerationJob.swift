@@ -85,7 +85,8 @@ package enum GenerationFailure: Error, Sendable {
     /// The prompt alone needs `tokenCount` tokens, more than the context window holds.
     case promptOverflow(tokenCount: Int)
     case contextOverflow(String)
-    case truncated(String)
+    /// Guided output ended before its value closed; `atContextEnd` when the context window ran out.
+    case truncated(String, atContextEnd: Bool = false)
     case runtime(String)
     case cancelled
 }

@@ -65,7 +65,7 @@ struct SequenceDecoder {
         if cached + pending.count >= model.contextSize {
             // A value cut off by the window end is malformed: guided generation reports a decoding failure.
             if matcher != nil {
-                throw .truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete.")
+                throw .truncated("The response reached the end of the context window (\(model.contextSize) tokens) before the value was complete.", atContextEnd: true)
             }
             throw .contextOverflow("The response reached the end of the context window (\(model.contextSize) tokens) before it finished.")
         }

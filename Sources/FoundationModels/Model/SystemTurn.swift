@@ -157,7 +157,7 @@ struct SystemTurn: Sendable {
             answer = outcome.text
         case .taggingText:
             guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription: "The model's output is not a complete value: \(outcome.text)")
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription: "The model's output is not a complete value: \(outcome.text)")
             }
             answer = UseCasePrompting.renderText(parsed, useCase: model.useCase)
         case .tools(let isText):
@@ -171,7 +171,7 @@ struct SystemTurn: Sendable {
             guard let parsed = try? GeneratedContent(json: outcome.text),
                   let choice = ToolTurnSchema.choice(in: parsed, isText: isText, toolsAllowed: request.generationOptions.toolCallingMode != .disallowed)
             else {
-                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription:
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription:
                     "The model's output is neither tool calls nor an answer: \(outcome.text)")
             }
             switch choice {
@@ -211,7 +211,7 @@ struct SystemTurn: Sendable {
     /// Throws a parsing error when guided output stopped at `maximumResponseTokens`.
     private static func requireComplete(_ outcome: GenerationOutcome, request: LanguageModelExecutorGenerationRequest) throws {
         if outcome.stop == .maximumTokens {
-            throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription:
+            throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription:
                 "The response reached maximumResponseTokens (\(request.generationOptions.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)")
         }
     }
@@ -224,8 +224,9 @@ struct SystemTurn: Sendable {
                 "The prompt needs \(tokenCount) tokens; the context window holds \(contextSize)."))
         case .contextOverflow(let message):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
-        case .truncated(let message):
-            GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
+        case .truncated(let message, let atContextEnd):
+            GeneratedContent.ParsingError(
+                rawContent: "", underlyingError: atContextEnd ? ResponseLimit.contextWindow : nil, debugDescription: message)
         case .runtime(let message):
             GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
         case .cancelled:
