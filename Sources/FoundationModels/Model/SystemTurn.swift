@@ -157,7 +157,10 @@ struct SystemTurn: Sendable {
             answer = outcome.text
         case .taggingText:
             guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-                throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription: "The model's output is not a complete value: \(outcome.text)")
+                // Incomplete output is the request's limit only when generation stopped there.
+                throw GeneratedContent.ParsingError(
+                    rawContent: outcome.text, underlyingError: outcome.stop == .maximumTokens ? ResponseLimit.maximumResponseTokens : nil,
+                    debugDescription: "The model's output is not a complete value: \(outcome.text)")
             }
             answer = UseCasePrompting.renderText(parsed, useCase: model.useCase)
         case .tools(let isText):
@@ -171,7 +174,7 @@ struct SystemTurn: Sendable {
             guard let parsed = try? GeneratedContent(json: outcome.text),
                   let choice = ToolTurnSchema.choice(in: parsed, isText: isText, toolsAllowed: request.generationOptions.toolCallingMode != .disallowed)
             else {
-                throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription:
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription:
                     "The model's output is neither tool calls nor an answer: \(outcome.text)")
             }
             switch choice {
