@@ -1,5 +1,4 @@
 @testable import FMLlama
-import Foundation
 import Testing
 
 @Suite("LlamaContext KV-cache reuse and decoding")
@@ -81,43 +80,5 @@ struct LlamaContextTests {
         #expect(batchedA == single.withLogits { TokenSampler.argmax($0, allowed: nil) })
         try single.prepare(b)
         #expect(batchedB == single.withLogits { TokenSampler.argmax($0, allowed: nil) })
-    }
-
-    /// The log-probability of every token of `continuation` after `prompt`, read off a plain evaluation.
-    private func logProbabilities(of continuation: [Int32], after prompt: [Int32], model: LlamaModel) throws -> [Double] {
-        let context = try model.makeContext(contextLength: 256)
-        try context.prepare(prompt)
-        var scores: [Double] = []
-        for (index, token) in continuation.enumerated() {
-            scores.append(context.withLogits { logits in
-                let maximum = Double(logits.max()!)
-                let normalizer = maximum + log(logits.reduce(0) { $0 + exp(Double($1) - maximum) })
-                return Double(logits[Int(token)]) - normalizer
-            })
-            if index < continuation.count - 1 { try context.evaluate([token]) }
-        }
-        return scores
-    }
-
-    @Test func continuationsThatShareLeadingTokensScoreAsTheyDoAlone() throws {
-        let model = try TestModel.load()
-        let prompt = try model.tokenize("Label the request. Request: my card has not arrived yet. Label:")
-        // Shared leading tokens (" card…", " card_payment…"), an exact duplicate, a one-token continuation, and
-        // one that shares nothing; more continuations than spare sequences, so several decodes run.
-        let texts = [" card_arrival", " card_linking", " card_payment_fee", " card_payment_not_recognised", " card_arrival",
-                     " refund", " exchange rate", " cash_withdrawal_charge", " card"]
-        let continuations = try texts.map { try model.tokenize($0) }
-        #expect(continuations.contains { $0.count == 1 } && continuations.contains { $0.count > 3 })
-        let context = try model.makeContext(contextLength: 512, sequences: 4)
-        try context.prepare(prompt)
-        let batched = try context.tokenLogProbabilities(of: continuations, after: 0)
-        #expect(batched[0] == batched[4], "identical continuations get identical scores")
-        for (text, (continuation, scores)) in zip(texts, zip(continuations, batched)) {
-            let alone = try logProbabilities(of: continuation, after: prompt, model: model)
-            #expect(scores.count == continuation.count)
-            // Batched and one-token-at-a-time evaluation round differently; a wrong tree (another continuation's
-            // tokens in view) moves a log-probability by whole units.
-            #expect(zip(scores, alone).allSatisfy { abs($0 - $1) < 0.05 }, "\(text): tree \(scores), alone \(alone)")
-        }
     }
 }

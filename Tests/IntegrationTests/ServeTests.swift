@@ -129,10 +129,7 @@ struct ServeTests {
         let inputURL = directory.appendingPathComponent("in.jsonl")
         let outputURL = directory.appendingPathComponent("out.jsonl")
         try Data(input.utf8).write(to: inputURL)
-        // As many texts in flight as fm serve tags at once (`ServerConfiguration.tagParallel`): batched and
-        // one-at-a-time decoding may part at near-ties.
-        let cli = try TagCommandTests.run(["tag", "--preset", "support-ticket", "--file", inputURL.path, "--output", outputURL.path, "--no-cache",
-                                           "--parallel", "8"])
+        let cli = try TagCommandTests.run(["tag", "--preset", "support-ticket", "--file", inputURL.path, "--output", outputURL.path, "--no-cache"])
         try #require(cli.status == 0, "\(cli.stderr)")
         let expected = try String(contentsOf: outputURL, encoding: .utf8)
 

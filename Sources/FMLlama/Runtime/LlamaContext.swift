@@ -250,11 +250,9 @@ public final class LlamaContext {
     ///
     /// Each continuation longer than one token runs in a spare sequence (one of `spares`, which must be idle;
     /// every other sequence by default) on a copy of `sequence`'s cache cells; the spare sequences are emptied
-    /// afterwards. Leading tokens that several continuations share are evaluated once, in all their sequences
-    /// (labels such as `card_arrival` and `card_linking`). The logits of `sequence` must be fresh (its last
-    /// token evaluated) and are used up: evaluate again before reading them. The decode calls also overwrite
-    /// the output logits of every other sequence; ``preserveLogits(sequence:)`` first keeps those that are
-    /// still needed.
+    /// afterwards. The logits of `sequence` must be fresh (its last token evaluated) and are used up: evaluate
+    /// again before reading them. The decode calls also overwrite the output logits of every other sequence;
+    /// ``preserveLogits(sequence:)`` first keeps those that are still needed.
     ///
     /// - Throws: ``LlamaError`` when a continuation does not fit in one batch, there is no spare sequence,
     ///   or the cache is full.
@@ -265,10 +263,7 @@ public final class LlamaContext {
             let normalizer = Self.logSumExp(logits)
             return continuations.map { [Double(logits[Int($0[0])]) - normalizer] }
         }
-        // In token order, so continuations that share their leading tokens fall into one decode, which evaluates
-        // those tokens once.
         let extended = continuations.indices.filter { continuations[$0].count > 1 }
-            .sorted { continuations[$0].lexicographicallyPrecedes(continuations[$1]) }
         guard !extended.isEmpty else { return scores }
         guard !spares.isEmpty else { throw LlamaError(.contextFull, "no spare sequence to score continuations in") }
         if let longest = extended.map({ continuations[$0].count - 1 }).max(), longest > batchSize {
@@ -288,22 +283,11 @@ public final class LlamaContext {
                 next += 1
             }
             batch.n_tokens = 0
-            // The batch is a tree: one slot per distinct run of leading tokens, in the sequences of every
-            // continuation that starts with it (llama.cpp keeps one cache cell for them all, which each of those
-            // sequences sees). Its logits score the next token of each of those continuations.
-            var slots: [ArraySlice<Int32>: Int] = [:]
-            var rows: [(continuation: Int, slot: Int, next: Int32)] = []
+            var rows: [(continuation: Int, next: Int32)] = []
             for (spare, index) in zip(spares, group) {
                 copyPrefix(of: sequence, to: spare, count: start)
                 let continuation = continuations[index]
                 for offset in 0..<(continuation.count - 1) {
-                    let path = continuation[...offset]
-                    if let slot = slots[path] {
-                        batch.seq_id[slot]![Int(batch.n_seq_id[slot])] = Int32(spare)
-                        batch.n_seq_id[slot] += 1
-                        rows.append((index, slot, continuation[offset + 1]))
-                        continue
-                    }
                     let slot = Int(batch.n_tokens)
                     batch.token[slot] = continuation[offset]
                     batch.pos[slot] = Int32(start + offset)
@@ -311,8 +295,7 @@ public final class LlamaContext {
                     batch.seq_id[slot]![0] = Int32(spare)
                     batch.logits[slot] = 1
                     batch.n_tokens += 1
-                    slots[path] = slot
-                    rows.append((index, slot, continuation[offset + 1]))
+                    rows.append((index, continuation[offset + 1]))
                 }
             }
             let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
@@ -324,12 +307,9 @@ public final class LlamaContext {
             guard status == 0 else {
                 throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations")
             }
-            var normalizers: [Int: Double] = [:]
-            for entry in rows {
-                let logits = rawLogits(output: Int32(entry.slot))
-                let normalizer = normalizers[entry.slot] ?? Self.logSumExp(logits)
-                normalizers[entry.slot] = normalizer
-                scores[entry.continuation].append(Double(logits[Int(entry.next)]) - normalizer)
+            for (row, entry) in rows.enumerated() {
+                let logits = rawLogits(output: Int32(row))
+                scores[entry.continuation].append(Double(logits[Int(entry.next)]) - Self.logSumExp(logits))
             }
         }
         return scores
