@@ -40,23 +40,25 @@ enum TaggingExamples {
     }
 
     /// A question, a list, a complaint and a story: the shapes of text taggers meet most. Feelings come last,
-    /// so the final example before the real text has every kind of tag filled in.
+    /// so the final example before the real text has every kind of tag filled in. Each list is ordered most
+    /// important first and is cut to the schema's maximum: a model copies the example's length, so a list the
+    /// schema allows to be long shows up to four topics, not the two a short one keeps.
     static let examples: [Example] = [
         Example(
             text: "How do I fix a flat tire on my bike?",
-            tags: [.topics: ["cycling", "repair"], .actions: ["asking", "repairing"], .emotions: [],
+            tags: [.topics: ["cycling", "repair", "bike maintenance", "tires"], .actions: ["asking", "repairing"], .emotions: [],
                    .objects: ["bike", "tire"], .people: [], .places: []]),
         Example(
             text: "Packing list: 1. Tent 2. Sleeping bag 3. Flashlight",
-            tags: [.topics: ["camping", "packing"], .actions: ["packing"], .emotions: [],
+            tags: [.topics: ["camping", "packing", "outdoor gear", "checklist"], .actions: ["packing"], .emotions: [],
                    .objects: ["tent", "sleeping bag", "flashlight"], .people: [], .places: []]),
         Example(
             text: "The train was cancelled again and I missed my job interview. So frustrating!",
-            tags: [.topics: ["commuting", "job interview"], .actions: ["missing interview"],
+            tags: [.topics: ["commuting", "job interview", "public transport", "delays"], .actions: ["missing interview"],
                    .emotions: ["frustration", "disappointment"], .objects: ["train"], .people: ["i"], .places: ["train station"]]),
         Example(
             text: "We hiked up the mountain trail with our dog and watched the sunset from the top.",
-            tags: [.topics: ["hiking", "nature"], .actions: ["hiking", "watching sunset"], .emotions: ["joy", "awe"],
+            tags: [.topics: ["hiking", "nature", "sunset", "pets"], .actions: ["hiking", "watching sunset"], .emotions: ["joy", "awe"],
                    .objects: ["mountain trail", "dog", "sunset"], .people: ["we"], .places: ["mountain"]]),
     ]
 
