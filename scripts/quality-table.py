@@ -10,6 +10,7 @@ import sys
 
 work, models, data, limit = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
 shots = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+team = sys.argv[6] if len(sys.argv) > 6 else ""
 
 
 def load(path):
@@ -59,7 +60,10 @@ print("Each cell: accuracy / macro-F1 per field (%), or tag precision / recall /
 print("| file | model | ours | s | anchor | s |")
 print("|---|---|---|---|---|---|")
 notes = []
-for path in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
+files = sorted(glob.glob(os.path.join(data, "*.jsonl")))
+if team:
+    files += sorted(glob.glob(os.path.join(team, "*.jsonl")))
+for path in files:
     name = os.path.basename(path)[:-6]
     for model in models:
         ours, constant = summary(load(f"{work}/{model}-{name}-ours.json"))
@@ -67,7 +71,8 @@ for path in sorted(glob.glob(os.path.join(data, "*.jsonl"))):
         ours_s = seconds(f"{work}/{model}-{name}-ours.seconds")
         anchor_s = seconds(f"{work}/{model}-{name}-anchor.seconds")
         fmt = lambda value: "—" if value is None else f"{value:.0f}"
-        print(f"| {name} | {model} | {ours} | {fmt(ours_s)} | {anchor} | {fmt(anchor_s)} |")
+        shown = f"{name} (team, `--preset {name}`)" if team and os.path.dirname(path) == team else name
+        print(f"| {shown} | {model} | {ours} | {fmt(ours_s)} | {anchor} | {fmt(anchor_s)} |")
         if constant:
             notes.append(f"{model} on {name}: constant prediction in {', '.join(constant)}")
 if notes:

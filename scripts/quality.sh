@@ -8,6 +8,8 @@
 #
 #   MODELS="tiny small medium"   catalogue models to run
 #   DATA=../shared/eval/dev       directory of labelled JSONL files
+#   TEAM=benchmarks/team          texts the team wrote and labelled for the seed schemas: each file is named after
+#                                 the `--preset` it is evaluated under (TEAM= skips them)
 #   LIMIT=N                       only the first N examples of each file
 #   ANCHOR=0                      skip the llama-server anchor
 #   FM_THREADS=N                 CPU threads for both sides (default: every core)
@@ -16,9 +18,11 @@
 #                                 (a text is never its own example); the anchor stays zero-shot. The table then goes
 #                                 to benchmarks/quality-fewshot.md
 set -euo pipefail
+shopt -s nullglob
 cd "$(dirname "$0")/.."
 MODELS=${MODELS:-"tiny small medium"}
 DATA=${DATA:-../shared/eval/dev}
+TEAM=${TEAM-benchmarks/team}
 LIMIT=${LIMIT:-}
 SHOTS=${SHOTS:-}
 ANCHOR=${ANCHOR:-1}
@@ -50,26 +54,29 @@ for model in $MODELS; do
             sleep 1
         done
     fi
-    for file in "$DATA"/*.jsonl; do
+    for file in "$DATA"/*.jsonl ${TEAM:+"$TEAM"/*.jsonl}; do
         name=$(basename "$file" .jsonl)
+        # A team file is scored under the seed schema it is named after; a dev file under its own label sets.
+        SCHEMA_ARGS=()
+        [[ -n $TEAM && $(dirname "$file") == "$TEAM" ]] && SCHEMA_ARGS=(--preset "$name")
         echo "[quality] $model $name" >&2
         start=$(date +%s.%N)
         SHOT_ARGS=()
         [[ -n $SHOTS ]] && SHOT_ARGS=(--examples "$file" --shots "$SHOTS")
         # shellcheck disable=SC2086
-        $FM eval "$file" --model "$model" --no-cache --json "${LIMIT_ARGS[@]}" "${SHOT_ARGS[@]}" \
+        $FM eval "$file" --model "$model" --no-cache --json "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" "${SHOT_ARGS[@]}" \
             --html "$REPORTS/$model-$name.html" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
         end=$(date +%s.%N)
         python3 -c "print(round($end - $start, 1))" >"$WORK/$model-$name-ours.seconds"
         if [[ $ANCHOR == 1 ]]; then
-            $FM eval "$file" --print-schema "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
+            $FM eval "$file" --print-schema "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
             python3 scripts/anchor-eval.py "http://127.0.0.1:$port" "$file" "$WORK/$name.schema.json" \
                 "$WORK/$model-$name-anchor.jsonl" ${LIMIT:+"$LIMIT"} >"$WORK/$model-$name-anchor.seconds"
-            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${LIMIT_ARGS[@]}" \
+            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" \
                 >"$WORK/$model-$name-anchor.json"
         fi
     done
     if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
 done
 
-python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" | tee "benchmarks/quality${SHOTS:+-fewshot}.md"
+python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" "$TEAM" | tee "benchmarks/quality${SHOTS:+-fewshot}.md"
