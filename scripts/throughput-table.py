@@ -48,10 +48,10 @@ def main():
         ours = json.load(open(f"{work}/{model}-ours.json"))
         one = json.load(open(f"{work}/{model}-anchor-1.json"))
         many = json.load(open(f"{work}/{model}-anchor-{parallel}.json"))
-        anchor_rss = int(open(f"{work}/{model}-anchor.rss").read().strip() or 0)
+        anchor_rss = int(float(open(f"{work}/{model}-anchor.rss").read().strip() or 0))
         serve_one = json.load(open(f"{work}/{model}-serve-1.json"))
         serve_many = json.load(open(f"{work}/{model}-serve-{parallel}.json"))
-        serve_rss = int(open(f"{work}/{model}-serve.rss").read().strip() or 0)
+        serve_rss = int(float(open(f"{work}/{model}-serve.rss").read().strip() or 0))
         mib = lambda value: f"{value / 2**20:.0f}"
         n = ours["texts"]
         lines += [

@@ -37,7 +37,7 @@ replay() {
     wait_healthy "$2"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" 1 >"$WORK/$1-$3-1.json"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" "$PARALLEL" >"$WORK/$1-$3-$PARALLEL.json"
-    awk '/VmHWM/ {print $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$1-$3.rss"
+    awk '/VmHWM/ {printf "%.0f\n", $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$1-$3.rss"
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""
