@@ -1,3 +1,4 @@
+import FMTagging
 import Foundation
 import FoundationModels
 import Testing
@@ -8,35 +9,19 @@ import Testing
 /// change that makes the answers meaningless fails here, not only in `make quality`.
 @Suite("Answer quality of the default model on team-labelled texts", .serialized, .timeLimit(.minutes(20)))
 struct DefaultModelQualityTests {
-    /// One field of `fm eval --json`'s report.
-    struct Field: Decodable {
-        let field: String
-        let accuracy: Double
-        let macroF1: Double
-        /// Gold label → predicted label → count.
-        let confusion: [String: [String: Int]]
-
-        var predictedValues: Set<String> { Set(confusion.values.flatMap { $0.filter { $0.value > 0 }.keys }) }
-    }
-
-    struct Report: Decodable {
-        let fields: [Field]
-        let failures: Int?
-    }
-
     static let team = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../benchmarks/team").standardizedFileURL
 
     /// `fm eval` on a team file under the seed schema it is named after, with the default model.
-    static func evaluate(_ preset: String) throws -> [String: Field] {
+    static func evaluate(_ preset: String) throws -> [String: EvaluationReport.FieldScore] {
         let model = ModelCatalog.defaultEntry
         #expect(model.installState == .installed, "Run `fm model install \(model.name)` (or `make test`).")
         let file = team.appendingPathComponent("\(preset).jsonl")
         let result = try ReportCommandTests.run(["eval", file.path, "--preset", preset, "--model", model.name,
                                                  "--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
-        #expect((report.failures ?? 0) == 0)
+        let report = try JSONDecoder().decode(EvaluationReport.self, from: Data(result.stdout.utf8))
+        #expect(report.failures == 0)
         return Dictionary(uniqueKeysWithValues: report.fields.map { ($0.field, $0) })
     }
 
@@ -58,4 +43,9 @@ struct DefaultModelQualityTests {
         #expect(category.predictedValues.count >= 6, "predicted only \(category.predictedValues)")
         #expect(category.accuracy >= 0.6, "category accuracy \(category.accuracy)")
     }
+}
+
+extension EvaluationReport.FieldScore {
+    /// Every label the model answered at least once.
+    var predictedValues: Set<String> { Set(confusion.values.flatMap(\.keys)) }
 }
