@@ -75,13 +75,31 @@ package enum CalibrationSample {
     @TaskLocal package static var texts: [String] = []
     /// The fewest texts a batch prior is estimated from.
     package static let minimumCount = 8
-    /// The most texts the prior is estimated from: each costs one more generation per schema.
+    /// The most texts the prior is estimated from for label sets of up to ``largeSetThreshold`` values: each
+    /// text costs one more generation per job.
     package static let maximumCount = 24
+    /// The most texts the prior is estimated from when a field has more than ``largeSetThreshold`` values: a
+    /// prior over many labels needs more texts before it has seen what each label draws.
+    package static let largeSetMaximumCount = 48
+    /// Label sets above this size get the larger sample (the size above which choices are shortlisted).
+    package static let largeSetThreshold = QualityLevers().shortlistSize
 
-    /// Up to ``maximumCount`` of `texts`, evenly spaced, so the sample spans the whole input.
-    package static func sample(of texts: [String]) -> [String] {
-        guard texts.count > maximumCount else { return texts }
-        return (0..<maximumCount).map { texts[$0 * texts.count / maximumCount] }
+    /// `FM_CALIBRATION_SAMPLE=N`: one sample size for every job, for measurement.
+    private static let environmentCount = ProcessInfo.processInfo.environment["FM_CALIBRATION_SAMPLE"].flatMap(Int.init)
+        .map { max(minimumCount, $0) }
+
+    /// The most texts the prior is estimated from when the largest field offers `choices` values.
+    package static func maximumCount(choices: Int) -> Int {
+        environmentCount ?? (choices > largeSetThreshold ? largeSetMaximumCount : maximumCount)
+    }
+
+    /// Up to ``maximumCount(choices:)`` of `texts`, evenly spaced, so the sample spans the whole input.
+    ///
+    /// - Parameter choices: The number of values of the schema's largest enumeration (0 when unknown).
+    package static func sample(of texts: [String], choices: Int = 0) -> [String] {
+        let count = maximumCount(choices: choices)
+        guard texts.count > count else { return texts }
+        return (0..<count).map { texts[$0 * texts.count / count] }
     }
 }
 

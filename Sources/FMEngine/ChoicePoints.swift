@@ -7,7 +7,8 @@ import FMDecoding
 /// token and splits the probability of multi-token labels. With choice points known, the generator scores
 /// every candidate's whole token sequence at once and takes the most likely one (see ``Generator``).
 package struct ChoicePoints: Sendable, Hashable {
-    /// The most candidates scored in full; larger sets are decoded token by token.
+    /// The spare sequences a context keeps for scoring candidates side by side; larger sets are scored in
+    /// several rounds.
     static let maximumCandidates = 16
 
     /// JSON literals (quoted strings, `true`/`false`) per property name.

@@ -13,10 +13,6 @@ extension Generator {
     /// A value that may be chosen: its JSON literal, its tokens, and the grammar state after them.
     typealias Candidate = (literal: [UInt8], tokens: [Int32], matcher: GrammarMatcher)
 
-    /// The most candidates a shortlist keeps for whole-value scoring (more when the cut falls inside a group
-    /// of candidates that share their first token, up to twice this).
-    static let shortlistSize = 16
-
     /// The tokens of the most likely candidate at a choice point, accepted by `matcher`; `nil` when `output`
     /// is not at a choice with several candidates the grammar allows (then the token is sampled as usual).
     ///
@@ -49,9 +45,10 @@ extension Generator {
             var trial = matcher
             if trial.accept(token: Int(close[0])) { return nil }
         }
-        if recorder == nil, candidates.count > ChoicePoints.maximumCandidates {
+        if recorder == nil, candidates.count > levers.shortlistSize {
             guard levers.shortlistsLargeChoiceSets else { return nil }
-            candidates = shortlist(candidates, site: open.site, context: context, sequence: sequence, calibration: calibration)
+            candidates = shortlist(candidates, size: levers.shortlistSize, site: open.site, context: context, sequence: sequence,
+                                   calibration: calibration, weight: levers.calibrationWeight)
         }
         let tokenScores: [[Double]]
         do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
@@ -62,7 +59,7 @@ extension Generator {
             recorder?.record(site: open.site, literal: candidate.literal, scores: tokens)
             var score = Self.combine(tokens, levers.choiceScore)
             if let prior = calibration?.prior(at: open.site, literal: candidate.literal), prior.count == tokens.count {
-                score -= Self.combine(prior, levers.choiceScore)
+                score -= levers.calibrationWeight * Self.combine(prior, levers.choiceScore)
             }
             scores.append(score)
         }
@@ -85,7 +82,8 @@ extension Generator {
 
     /// The candidates with the best calibrated first-token log-probability, read from the fresh logits.
     private func shortlist(
-        _ candidates: [Candidate], site: ChoicePoints.Site, context: LlamaContext, sequence: Int, calibration: ChoiceCalibration?
+        _ candidates: [Candidate], size: Int, site: ChoicePoints.Site, context: LlamaContext, sequence: Int, calibration: ChoiceCalibration?,
+        weight: Double
     ) -> [Candidate] {
         let firstScores: [Double] = context.withLogits(sequence: sequence) { logits in
             let maximum = Double(logits.max() ?? 0)
@@ -94,16 +92,16 @@ extension Generator {
             let normalizer = maximum + log(sum)
             return candidates.map { candidate in
                 var score = Double(logits[Int(candidate.tokens[0])]) - normalizer
-                if let prior = calibration?.prior(at: site, literal: candidate.literal)?.first { score -= prior }
+                if let prior = calibration?.prior(at: site, literal: candidate.literal)?.first { score -= weight * prior }
                 return score
             }
         }
         let order = candidates.indices.sorted { firstScores[$0] > firstScores[$1] }
         var kept: [Int] = []
         for index in order {
-            if kept.count >= Self.shortlistSize {
+            if kept.count >= size {
                 // Keep whole groups of one first token, within a bound.
-                guard kept.count < 2 * Self.shortlistSize,
+                guard kept.count < 2 * size,
                       candidates[index].tokens[0] == candidates[kept.last!].tokens[0] else { break }
             }
             kept.append(index)

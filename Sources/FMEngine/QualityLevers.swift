@@ -13,8 +13,11 @@ import Foundation
 /// - `calibration`: choices are not divided by their likelihood for a content-free input.
 /// - `batch-calibration`: a batch job's choices are calibrated by content-free inputs instead of a sample of
 ///   the job's own texts (``CalibrationSample``).
-/// - `shortlist`: label sets above ``ChoicePoints/maximumCandidates`` are decoded token by token instead of
-///   shortlisted by a beam over their tokens and then scored.
+/// - `shortlist`: label sets above ``shortlistSize`` are decoded token by token instead of shortlisted by
+///   their calibrated first-token likelihood and then scored.
+///
+/// Three settings take numbers: `FM_SHORTLIST=N` (``shortlistSize``), `FM_CALIBRATION_WEIGHT=w`
+/// (``calibrationWeight``) and `FM_CALIBRATION_SAMPLE=N` (``CalibrationSample/maximumCount(choices:)``).
 ///
 /// `FM_ENABLE=prompt-lookup` turns on the one measure that is off by default: greedy decoding proposes tokens
 /// copied from the prompt and verifies several in one evaluation (``SequenceDecoder/draft(from:maximum:choicePoints:)``).
@@ -48,6 +51,12 @@ package struct QualityLevers: Sendable {
     package var shortlistsLargeChoiceSets = true
     package var draftsFromPrompt = false
     package var choiceScore = ChoiceScore.total
+    /// The most candidates a large label set keeps for whole-value scoring (`FM_SHORTLIST=N`); sets of at
+    /// most this many are scored whole.
+    package var shortlistSize = 16
+    /// How much of the calibration prior is divided out (`FM_CALIBRATION_WEIGHT=w`): 1 divides the whole prior,
+    /// 0 none of it.
+    package var calibrationWeight = 1.0
 
     /// The switches as text, for the keys of cached results: a result computed under other switches is
     /// another result.
@@ -61,6 +70,8 @@ package struct QualityLevers: Sendable {
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
         return "disabled=" + disabled.joined(separator: ",") + ";score=" + choiceScore.rawValue + (draftsFromPrompt ? ";drafts" : "")
+            + (shortlistSize == QualityLevers().shortlistSize ? "" : ";shortlist=\(shortlistSize)")
+            + (calibrationWeight == QualityLevers().calibrationWeight ? "" : ";calibration-weight=\(calibrationWeight)")
     }
 
     /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
@@ -90,6 +101,8 @@ package struct QualityLevers: Sendable {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"
         }
         if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
+        if let weight = environment["FM_CALIBRATION_WEIGHT"].flatMap(Double.init), weight >= 0 { levers.calibrationWeight = weight }
+        if let size = environment["FM_SHORTLIST"].flatMap(Int.init), size >= 2 { levers.shortlistSize = size }
         return levers
     }()
 }

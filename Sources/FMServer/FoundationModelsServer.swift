@@ -197,7 +197,7 @@ extension FoundationModelsServer {
             model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging),
             schema: parsed.schema,
             instructions: parsed.instructions,
-            calibrationTexts: TaggingConfiguration.sample(of: texts)
+            calibrationTexts: TaggingConfiguration.sample(of: texts, for: parsed.schema)
         )
         let runner = TaggingRunner(tagger: Tagger(configuration: tagging), parallel: configuration.tagParallel)
         let metrics = metrics

@@ -53,6 +53,13 @@ public struct TaggingConfiguration: Sendable {
         CalibrationSample.sample(of: texts)
     }
 
+    /// A spread of `texts` for ``calibrationTexts`` under `schema`: up to 24, or up to 48 when a field has more
+    /// than 16 values, since a prior over many labels needs more texts to be seen drawing each of them. On the
+    /// development data, 48 texts instead of 24 raised clinc150 (150 intents) from 58.0 to 60.0 % on `medium`.
+    public static func sample(of texts: [String], for schema: GenerationSchema) -> [String] {
+        CalibrationSample.sample(of: texts, choices: largestChoiceSet(schema.root, definitions: schema.definitions))
+    }
+
     /// The most tokens a response may have: `options.maximumResponseTokens` when set, else a budget derived
     /// from the schema (`SchemaDocument.responseTokenBudget`), so a model that keeps adding
     /// array elements ends with an error line instead of filling the context window.
@@ -111,18 +118,24 @@ public struct TaggingConfiguration: Sendable {
 
     /// Whether a schema has enumeration, choice or Bool values anywhere (where choices are calibrated).
     private static func hasChoices(_ root: GenerationSchema.Node, definitions: [GenerationSchema.Definition]) -> Bool {
+        largestChoiceSet(root, definitions: definitions) > 0
+    }
+
+    /// The number of values of the schema's largest enumeration, choice or Bool field; 0 when it has none.
+    static func largestChoiceSet(_ root: GenerationSchema.Node, definitions: [GenerationSchema.Definition]) -> Int {
         var visited: Set<String> = []
-        func walk(_ node: GenerationSchema.Node) -> Bool {
+        func walk(_ node: GenerationSchema.Node) -> Int {
             switch node {
-            case .enumeration, .boolean: return true
-            case .string(let guides): return guides.choices != nil
+            case .enumeration(let enumeration): return enumeration.choices.count
+            case .boolean: return 2
+            case .string(let guides): return guides.choices?.count ?? 0
             case .array(let array): return walk(array.items)
-            case .object(let object): return object.properties.contains { walk($0.node) }
-            case .anyOf(let union): return union.choices.contains(where: walk)
+            case .object(let object): return object.properties.map { walk($0.node) }.max() ?? 0
+            case .anyOf(let union): return union.choices.map(walk).max() ?? 0
             case .reference(let name):
-                guard visited.insert(name).inserted, let target = definitions.first(where: { $0.name == name }) else { return false }
+                guard visited.insert(name).inserted, let target = definitions.first(where: { $0.name == name }) else { return 0 }
                 return walk(target.node)
-            default: return false
+            default: return 0
             }
         }
         return walk(root)

@@ -77,7 +77,7 @@ extension FM {
                 options: tagging.generationOptions,
                 exampleIndex: try tagging.exampleIndex(schema: schema),
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
-                calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() })
+                calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() }, for: schema)
             )
             configuration.remoteEngines = tagging.remoteEngines
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.width)

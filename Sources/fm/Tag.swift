@@ -55,7 +55,7 @@ extension FM {
                 options: tagging.generationOptions,
                 exampleIndex: try tagging.exampleIndex(schema: schema),
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
-                calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() })
+                calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             )
             let sink = try OutputSink(path: output, resume: resume)
             let remaining = records.filter { !sink.finishedIDs.contains($0.id) }
