@@ -28,7 +28,9 @@ def cpu_model():
 def main():
     work, models, parallel = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    # The output file itself is already truncated by `tee` when this runs; it is not a local change.
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/RESULTS.md"],
+                           capture_output=True, text=True).stdout.strip()
     lines = [
         "# Throughput against llama-server, same run",
         "",
