@@ -25,6 +25,11 @@ def cpu_model():
     return platform.processor() or "unknown CPU"
 
 
+def peak_rss(path):
+    """A server's peak RSS in bytes, as the script wrote it (older runs wrote floats such as 2.6073e+09)."""
+    return int(float(open(path).read().strip() or 0))
+
+
 def main():
     work, models, parallel = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -50,10 +55,10 @@ def main():
         ours = json.load(open(f"{work}/{model}-ours.json"))
         one = json.load(open(f"{work}/{model}-anchor-1.json"))
         many = json.load(open(f"{work}/{model}-anchor-{parallel}.json"))
-        anchor_rss = int(float(open(f"{work}/{model}-anchor.rss").read().strip() or 0))
+        anchor_rss = peak_rss(f"{work}/{model}-anchor.rss")
         serve_one = json.load(open(f"{work}/{model}-serve-1.json"))
         serve_many = json.load(open(f"{work}/{model}-serve-{parallel}.json"))
-        serve_rss = int(float(open(f"{work}/{model}-serve.rss").read().strip() or 0))
+        serve_rss = peak_rss(f"{work}/{model}-serve.rss")
         mib = lambda value: f"{value / 2**20:.0f}"
         n = ours["texts"]
         lines += [

@@ -6,14 +6,14 @@
 # server against server: the same requests from the same Python client. Prints a table and writes
 # benchmarks/RESULTS.md with the date, machine and commit.
 #
-#   MODELS="tiny medium"  catalogue models (default: tiny and the catalogue default, medium)
+#   MODELS="tiny medium"  catalogue models (default: tiny and the catalogue default, as `fm model list` marks it)
 #   TEXTS=48               texts from benchmarks/tagging-texts.txt
 #   PARALLEL=8             concurrent texts on both sides (--parallel; clients on a -np server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FM=.build/release/fm
 BENCH=.build/release/fm-bench
-MODELS=${MODELS:-"tiny medium"}  # medium is the catalogue default
+MODELS=${MODELS:-"tiny $($FM model list | awk '$1 == "*" {print $2}')"}
 TEXTS=${TEXTS:-48}
 PARALLEL=${PARALLEL:-8}
 THREADS=${FM_THREADS:-$(nproc)}

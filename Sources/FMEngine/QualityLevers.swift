@@ -69,9 +69,10 @@ package struct QualityLevers: Sendable {
             ("shortlist", shortlistsLargeChoiceSets),
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
+        let defaults = QualityLevers()
         return "disabled=" + disabled.joined(separator: ",") + ";score=" + choiceScore.rawValue + (draftsFromPrompt ? ";drafts" : "")
-            + (shortlistSize == QualityLevers().shortlistSize ? "" : ";shortlist=\(shortlistSize)")
-            + (calibrationWeight == QualityLevers().calibrationWeight ? "" : ";calibration-weight=\(calibrationWeight)")
+            + (shortlistSize == defaults.shortlistSize ? "" : ";shortlist=\(shortlistSize)")
+            + (calibrationWeight == defaults.calibrationWeight ? "" : ";calibration-weight=\(calibrationWeight)")
     }
 
     /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
