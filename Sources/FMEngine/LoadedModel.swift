@@ -126,8 +126,13 @@ package final class LoadedModel: Sendable {
         // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
         constraint.precomputeMasks(maximumStates: 2_000)
         let schema = CompiledSchema(constraint: constraint, points: ChoicePoints(document: document))
-        compiled.withLock { _ = $0.insert(schema, forKey: document) }
-        return constraint
+        // Requests that compile one schema at the same time must end up with one constraint: choice points and
+        // calibration tables are found by the constraint's identity, so a replaced one would lose them.
+        return compiled.withLock { cache in
+            if let stored = cache.value(forKey: document) { return stored.constraint }
+            _ = cache.insert(schema, forKey: document)
+            return constraint
+        }
     }
 
     /// How many compiled schemas the model holds (at most ``compiledSchemaCapacity``).
