@@ -35,6 +35,8 @@ struct ChoiceCalibration: Sendable {
     /// few texts strongly prefer must weigh as much as it does in them).
     mutating func add(_ recorded: [ChoicePoints.Site: [[UInt8]: [Double]]], averagingProbabilities: Bool = false) {
         for (site, candidates) in recorded {
+            // Channel scores are centred log-likelihoods of the text: their mean is the prior, not a mean probability.
+            let averagingProbabilities = averagingProbabilities && !site.channel
             for (literal, scores) in candidates {
                 let runs = counts[site]?[literal] ?? 0
                 if runs > 0, let known = priors[site]?[literal], known.count == scores.count {

@@ -20,6 +20,9 @@ package struct ChoicePoints: Sendable, Hashable {
     struct Site: Hashable, Sendable {
         var property: String
         var written: [UInt8]
+        /// The site's channel scores (``Generator/channelScores(property:literals:text:context:spares:)``),
+        /// calibrated apart from its direct ones.
+        var channel = false
     }
 
     /// An open choice: its site, and the candidates' full literals with the part still to write.

@@ -575,6 +575,7 @@ extension Engine {
                     if let tokens = try Generator(model: model).choose(
                         points, output: active[index].decoder.outcome.bytes, matcher: &matcher, context: context,
                         calibration: job.calibration, recorder: job.recorder, levers: job.levers, sequence: sequence, spares: spares,
+                        text: job.messages.last.flatMap { $0.role == "user" ? $0.content : nil },
                         margin: job.recordsMargins ? { chosenMargin = $0 } : nil) {
                         if let chosenMargin { active[index].decoder.outcome.margins.append((bytes, chosenMargin)) }
                         active[index].decoder.acceptChosen(tokens, matcher: matcher)

@@ -21,11 +21,12 @@ extension Generator {
     /// calibration table, subtracts the same score for content-free inputs. Sets larger than
     /// ``ChoicePoints/maximumCandidates`` are first cut to a shortlist by their calibrated first-token
     /// likelihood. A recording (content-free) run scores every candidate and records the scores. Candidates
-    /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`.
+    /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`. With the channel lever on, the
+    /// user's `text` is also scored after each candidate (``channelScores(property:literals:text:context:spares:)``).
     func choose(
         _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
         calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, levers: QualityLevers, sequence: Int, spares: [Int],
-        margin: ((Double) -> Void)? = nil
+        text: String? = nil, margin: ((Double) -> Void)? = nil
     ) throws(GenerationFailure) -> [Int32]? {
         guard let open = points.open(after: output) else { return nil }
         var candidates: [Candidate] = []
@@ -62,6 +63,20 @@ extension Generator {
                 score -= levers.calibrationWeight * Self.combine(prior, levers.choiceScore)
             }
             scores.append(score)
+        }
+        // The channel's scores, when measured, join or replace the direct ones; they are calibrated apart.
+        if levers.channel != .off, let text,
+           let channel = channelScores(property: open.site.property, literals: candidates.map(\.literal), text: text,
+                                       context: context, spares: spares) {
+            let site = Self.channelSite(open.site)
+            for index in candidates.indices {
+                recorder?.record(site: site, literal: candidates[index].literal, scores: [channel[index]])
+                var score = channel[index]
+                if let prior = calibration?.prior(at: site, literal: candidates[index].literal)?.first {
+                    score -= levers.calibrationWeight * prior
+                }
+                scores[index] = levers.channel == .only ? score : scores[index] + score
+            }
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
         if let margin, let runnerUp = scores.indices.filter({ $0 != best }).map({ scores[$0] }).max() { margin(scores[best] - runnerUp) }

@@ -25,6 +25,12 @@ import Foundation
 /// made tagging slower (0.72× with six-token drafts, 0.92× with four, 0.97× with two). Results differ only where batched
 /// arithmetic breaks a near-tie.
 ///
+/// `FM_CHANNEL=only|combined` turns on channel scoring for choices of at most
+/// ``Generator/channelCandidateLimit`` values: each value is also scored by how likely the text is after a request
+/// for a text with that value (``Generator/channelScores(property:literals:text:context:spares:)``), calibrated like
+/// the direct scores, and that score decides alone or is added to the direct one. It costs one evaluation of the
+/// text per value and is off by default until it measures better across the dev files.
+///
 /// Everything else is on by default; these exist for measurement, not for tuning applications. The switches in
 /// force are ``current``, a task-local: a request runs under the value of the task that makes it (a job
 /// captures it when created, so the engine's thread sees the same), which lets one process compare settings
@@ -40,6 +46,16 @@ package struct QualityLevers: Sendable {
         case total
     }
 
+    /// How channel scores (``Generator/channelScores(property:literals:text:context:spares:)``) enter a choice.
+    package enum ChannelMode: String, Sendable {
+        /// Not measured.
+        case off
+        /// They decide alone.
+        case only
+        /// They are added to the direct scores: a product of the two calibrated likelihood ratios.
+        case combined
+    }
+
     package var holdsBackBoundaryTokens = true
     package var usesTaggingExamples = true
     package var describesTaggingSchemaInSystemText = true
@@ -50,6 +66,8 @@ package struct QualityLevers: Sendable {
     package var calibratesByBatch = true
     package var shortlistsLargeChoiceSets = true
     package var draftsFromPrompt = false
+    /// Whether small choices are also scored by the channel, `log p(text | value)` (`FM_CHANNEL=only|combined`).
+    package var channel = ChannelMode.off
     package var choiceScore = ChoiceScore.total
     /// The most candidates a large label set keeps for whole-value scoring (`FM_SHORTLIST=N`); sets of at
     /// most this many are scored whole.
@@ -73,6 +91,7 @@ package struct QualityLevers: Sendable {
         return "disabled=" + disabled.joined(separator: ",") + ";score=" + choiceScore.rawValue + (draftsFromPrompt ? ";drafts" : "")
             + (shortlistSize == defaults.shortlistSize ? "" : ";shortlist=\(shortlistSize)")
             + (calibrationWeight == defaults.calibrationWeight ? "" : ";calibration-weight=\(calibrationWeight)")
+            + (channel == defaults.channel ? "" : ";channel=\(channel.rawValue)")
     }
 
     /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
@@ -101,6 +120,7 @@ package struct QualityLevers: Sendable {
         levers.draftsFromPrompt = (environment["FM_ENABLE"] ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"
         }
+        if let channel = environment["FM_CHANNEL"].flatMap(ChannelMode.init(rawValue:)) { levers.channel = channel }
         if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
         if let weight = environment["FM_CALIBRATION_WEIGHT"].flatMap(Double.init), weight >= 0 { levers.calibrationWeight = weight }
         if let size = environment["FM_SHORTLIST"].flatMap(Int.init), size >= 2 { levers.shortlistSize = size }

@@ -45,6 +45,23 @@ struct ChoiceScoringTests {
         #expect(abs(second[0] - log(0.3)) < 1e-12)
     }
 
+    @Test func channelScoresAverageArithmeticallyEvenInABatch() {
+        let site = Generator.channelSite(ChoicePoints.Site(property: "label", written: []))
+        #expect(site != ChoicePoints.Site(property: "label", written: []))
+        let spam = Array("\"spam\"".utf8)
+        var calibration = ChoiceCalibration()
+        calibration.add([site: [spam: [4.0]]], averagingProbabilities: true)
+        calibration.add([site: [spam: [-2.0]]], averagingProbabilities: true)
+        // Centred log-likelihoods of different texts: their plain mean, not the log of a mean probability.
+        #expect(calibration.prior(at: site, literal: spam) == [1.0])
+    }
+
+    @Test func channelRequestsNameTheValueWithoutJSONQuoting() {
+        #expect(Generator.label(of: Array(#""offensive_language""#.utf8)) == "offensive_language")
+        #expect(Generator.label(of: Array(#""say \"hi\"""#.utf8)) == #"say "hi""#)
+        #expect(Generator.label(of: Array("true".utf8)) == "true")
+    }
+
     @Test func logMeanExpIsStableForVeryUnlikelyValues() {
         #expect(abs(ChoiceCalibration.logMeanExp(-1000, weight: 1, -1000) - (-1000)) < 1e-9)
         #expect(abs(ChoiceCalibration.logMeanExp(-1000, weight: 3, 0) - log(0.25)) < 1e-9)

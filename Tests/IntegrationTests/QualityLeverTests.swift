@@ -41,6 +41,31 @@ struct QualityLeverTests {
         #expect(shifts.allSatisfy { $0 > 0 } || shifts.allSatisfy { $0 < 0 }, "\(shifts)")
     }
 
+    @Test func channelScoresJoinOrReplaceTheDirectOnes() async throws {
+        _ = DefaultModel.model
+        // Uncalibrated, a lead is the difference of the two values' scores: the direct one, the channel one, or
+        // their sum. So combined minus direct is the channel's lead, on every message.
+        var direct = QualityLevers()
+        direct.calibratesChoices = false
+        var only = direct, combined = direct
+        only.channel = .only
+        combined.channel = .combined
+        let directLeads = try await spamLeads(levers: direct)
+        let channelLeads = try await spamLeads(levers: only)
+        let combinedLeads = try await spamLeads(levers: combined)
+        print("direct \(directLeads)\nchannel \(channelLeads)\ncombined \(combinedLeads)")
+        for index in directLeads.indices {
+            // Cached prefixes evaluated along other paths move the last digits of the direct scores.
+            #expect(abs(combinedLeads[index] - directLeads[index] - channelLeads[index]) < 0.05,
+                    "\(BatchCalibrationTests.messages[index]): \(directLeads[index]) + \(channelLeads[index]) ≠ \(combinedLeads[index])")
+        }
+        #expect(channelLeads != directLeads)
+        var keyed = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: BatchCalibrationTests.schema)
+        let plain = keyed.fingerprint
+        keyed.levers.channel = .combined
+        #expect(keyed.fingerprint != plain)
+    }
+
     @Test func batchCalibrationSwitchedOffIgnoresTheSample() async throws {
         _ = DefaultModel.model
         var contentFreeOnly = QualityLevers()
