@@ -67,8 +67,6 @@ extension Generator {
 
     /// A candidate's value as the request names it: a string literal without its quotes and escapes, `true`.
     static func label(of literal: [UInt8]) -> String {
-        let text = String(decoding: literal, as: UTF8.self)
-        if let data = text.data(using: .utf8), let value = try? JSONDecoder().decode(String.self, from: data) { return value }
-        return text
+        (try? JSONDecoder().decode(String.self, from: Data(literal))) ?? String(decoding: literal, as: UTF8.self)
     }
 }
