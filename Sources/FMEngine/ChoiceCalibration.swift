@@ -2,21 +2,23 @@ import FMLlama
 import Foundation
 import Synchronization
 
-/// How likely each fixed answer is when the text says nothing: the prior that contextual calibration
-/// divides out (Zhao et al., "Calibrate before use", 2021).
+/// How likely each fixed answer is whatever the text: the prior that contextual calibration divides out
+/// (Zhao et al., "Calibrate before use", 2021).
 ///
 /// A small model prefers some labels whatever the text — the first listed, the shortest, the most common in
-/// its training data. Scoring every candidate once for content-free inputs under the same instructions and
-/// schema, and subtracting those log-probabilities from the real ones, leaves what the text itself adds.
-/// Tables are computed once per model, schema and instructions, and cached in ``LoadedModel``.
+/// its training data. Scoring every candidate for inputs that say nothing in particular, under the same
+/// instructions and schema, and subtracting those log-probabilities from the real ones, leaves what the text
+/// itself adds. Tables are computed once per model, schema, instructions and inputs, and cached in
+/// ``LoadedModel``.
 ///
-/// When the caller knows texts of the kind being classified (``CalibrationSample``), the prior is instead the
-/// model's mean probability for each candidate over those texts (batch calibration: Zhou et al., "Batch
-/// calibration", 2023). A content-free input can itself look like one of the labels — "N/A" reads like
-/// `neither` to a toxicity classifier — and dividing that label out makes it unreachable; real texts of the
-/// task do not have that bias.
+/// By default the inputs are ordinary texts of many kinds (``CalibrationSample/reference``), and the prior is
+/// the model's mean probability for each candidate over them. When the caller knows texts of the kind being classified
+/// (``CalibrationSample``), the prior is instead the mean over those texts (batch calibration: Zhou et al.,
+/// "Batch calibration", 2023): the task's own texts match its mix of labels, which ordinary text does not (it
+/// is mostly `ham`, mostly `neither`).
 struct ChoiceCalibration: Sendable {
-    /// Inputs that carry no content; their scores are averaged.
+    /// Inputs that carry no content, the prior of Zhao et al.; their log-probabilities are averaged. Used when
+    /// ``QualityLevers/calibratesByReference`` is off.
     static let contentFreeTexts = ["N/A", "[MASK]", "..."]
 
     /// Per choice site, per candidate literal: the averaged token log-probabilities of the calibration runs.
@@ -65,14 +67,40 @@ extension ChoiceCalibration {
 }
 
 /// Texts of the kind a job classifies, known to the caller — the other texts of a batch — from which choices
-/// are calibrated instead of content-free inputs. Set it around the requests of one batch job:
+/// are calibrated instead of the ordinary texts of ``reference``. Set it around the requests of one batch job:
 ///
 /// ```swift
 /// await CalibrationSample.$texts.withValue(sample) { … session.respond(…) … }
 /// ```
 ///
-/// Fewer than ``minimumCount`` texts give too noisy a prior; content-free inputs are used then.
+/// Fewer than ``minimumCount`` texts give too noisy a prior; the request is calibrated as a single one then.
 package enum CalibrationSample {
+    /// Everyday texts of many kinds — a message, a review, a headline, a question, an advertisement, a complaint,
+    /// an insult, a joke — written for no task in particular: the prior of a request that has no sample of its
+    /// job's texts, or too few of them (``QualityLevers/calibratesByReference``).
+    ///
+    /// Their mean probability for each label is what the model gives that label for ordinary text. Dividing it out
+    /// removes the preference for short, early or common labels without the content-free inputs' blind spot: "N/A"
+    /// reads like one label (`neither` to a toxicity classifier), which then becomes unreachable.
+    package static let reference = [
+        "Running a bit late, see you at the station around six.",
+        "The new phone's battery lasts two days, but the camera is disappointing in low light.",
+        "City council approves budget for three new bus lines next spring.",
+        "How long should I rest the dough before baking it?",
+        "Thanks so much for the birthday flowers, they made my day!",
+        "Limited offer: get 50% off all winter jackets this weekend only. Shop now.",
+        "I've called support three times and nobody has fixed my internet. This is ridiculous.",
+        "Our quarterly report is attached; please send comments by Friday.",
+        "Scientists found that regular walks improve sleep quality in older adults.",
+        "lol that game last night was insane, can't believe we lost in overtime",
+        "Please remember to water the plants while I'm away.",
+        "Stop posting that garbage, nobody cares about your opinion.",
+        "The museum is closed on Mondays and opens at 10 am the rest of the week.",
+        "I miss my grandmother's cooking so much since she passed away.",
+        "Why did the scarecrow win an award? Because he was outstanding in his field.",
+        "The striker scored twice as the home team won 3-1 on Saturday.",
+    ]
+
     /// The sample for requests made in this task.
     @TaskLocal package static var texts: [String] = []
     /// The fewest texts a batch prior is estimated from.

@@ -64,7 +64,13 @@ package final class Engine: Sendable {
         let levers = job.levers
         if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
             let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
-            job.calibration = await calibration(for: job, sample: sample.count >= CalibrationSample.minimumCount ? sample : [])
+            if sample.count >= CalibrationSample.minimumCount {
+                job.calibration = await calibration(for: job, texts: sample, averagingProbabilities: true)
+            } else if levers.calibratesByReference {
+                job.calibration = await calibration(for: job, texts: CalibrationSample.reference, averagingProbabilities: true)
+            } else {
+                job.calibration = await calibration(for: job, texts: ChoiceCalibration.contentFreeTexts, averagingProbabilities: false)
+            }
         }
         return try await run(job, progress: progress)
     }
@@ -112,21 +118,22 @@ package final class Engine: Sendable {
 
     // MARK: Calibration
 
-    /// The calibration table for a job: cached per model, constraint, instructions and sample, else computed now
-    /// by running the job on each content-free input — or each text of `sample`, when there is one — and
-    /// recording every choice's scores.
+    /// The calibration table for a job: cached per model, constraint, instructions and calibration texts, else
+    /// computed now by running the job on each of `texts` and recording every choice's scores, averaged as
+    /// probabilities (a sample of texts, ``ChoiceCalibration/add(_:averagingProbabilities:)``) or as
+    /// log-probabilities (content-free inputs).
     ///
-    /// The content-free runs see the instructions (the leading system messages) and not the turns between
-    /// them and the text: few-shot examples picked per text would otherwise make every text pay for three
-    /// more generations, and the cache would grow by one table per text.
+    /// The calibration runs see the instructions (the leading system messages) and not the turns between
+    /// them and the text: few-shot examples picked per text would otherwise make every text pay for the
+    /// calibration runs again, and the cache would grow by one table per text.
     ///
-    /// The content-free runs are ordinary jobs of this engine, run one after another; requests that need the
+    /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
-    func calibration(for job: GenerationJob, sample: [String] = []) async -> ChoiceCalibration? {
+    func calibration(for job: GenerationJob, texts: [String], averagingProbabilities: Bool) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
         let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
-        let tableKey = prefix + "\u{1D}" + sample.joined(separator: "\u{1F}")
+        let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}")
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
@@ -134,16 +141,15 @@ package final class Engine: Sendable {
             if let running = tasks[key] { return running }
             let task = Task { [self] in
                 var calibration = ChoiceCalibration()
-                let texts = sample.isEmpty ? ChoiceCalibration.contentFreeTexts : sample
                 for text in texts {
-                    var contentFree = job
-                    contentFree.messages = instructions + [ChatMessage(role: "user", content: text)]
-                    contentFree.maximumTokens = nil
+                    var calibrationRun = job
+                    calibrationRun.messages = instructions + [ChatMessage(role: "user", content: text)]
+                    calibrationRun.maximumTokens = nil
                     let recorder = CalibrationRecorder()
-                    contentFree.recorder = recorder
-                    // A content-free run that fails (say, it hits the window) calibrates nothing.
-                    guard (try? await run(contentFree, progress: nil)) != nil else { continue }
-                    calibration.add(recorder.scores, averagingProbabilities: !sample.isEmpty)
+                    calibrationRun.recorder = recorder
+                    // A calibration run that fails (say, it hits the window) calibrates nothing.
+                    guard (try? await run(calibrationRun, progress: nil)) != nil else { continue }
+                    calibration.add(recorder.scores, averagingProbabilities: averagingProbabilities)
                 }
                 model.storeCalibration(calibration, for: constraint, key: tableKey)
                 return calibration

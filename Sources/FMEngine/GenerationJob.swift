@@ -17,9 +17,9 @@ package struct GenerationJob: Sendable {
     package var promptText: String?
     /// Evaluates the prompt into the KV cache and stops without generating (prewarming).
     package var prefillOnly = false
-    /// The content-free priors that whole-value choice scores are calibrated by.
+    /// The priors that whole-value choice scores are calibrated by.
     var calibration: ChoiceCalibration?
-    /// Records every choice's scores instead (a content-free calibration run).
+    /// Records every choice's scores instead (a calibration run).
     var recorder: CalibrationRecorder?
     /// Records the margin of every greedy decision in the outcome (for measuring near-ties).
     package var recordsMargins = false

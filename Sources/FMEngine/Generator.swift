@@ -18,9 +18,9 @@ extension Generator {
     ///
     /// Candidates are tokenized as the model would write them and scored together in batched decodes; a
     /// candidate's score combines its token log-probabilities (``QualityLevers/ChoiceScore``) and, with a
-    /// calibration table, subtracts the same score for content-free inputs. Sets larger than
+    /// calibration table, subtracts the prior's score (``ChoiceCalibration``). Sets larger than
     /// ``ChoicePoints/maximumCandidates`` are first cut to a shortlist by their calibrated first-token
-    /// likelihood. A recording (content-free) run scores every candidate and records the scores. Candidates
+    /// likelihood. A recording (calibration) run scores every candidate and records the scores. Candidates
     /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`. With the channel lever on, the
     /// user's `text` is also scored after each candidate (``channelScores(property:literals:text:context:spares:)``).
     func choose(

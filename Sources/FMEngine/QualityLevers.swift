@@ -10,9 +10,11 @@ import Foundation
 /// - `choice-scoring`: greedy decoding picks enumeration and Bool values token by token.
 /// - `task-prompts`: classification schemas get the tagger's preamble and the plain schema sketch.
 /// - `sorted-choices`: the prompt lists a field's choices in the schema's order instead of a canonical one.
-/// - `calibration`: choices are not divided by their likelihood for a content-free input.
-/// - `batch-calibration`: a batch job's choices are calibrated by content-free inputs instead of a sample of
-///   the job's own texts (``CalibrationSample``).
+/// - `calibration`: choices are not divided by their prior likelihood.
+/// - `reference-calibration`: a request without a sample of its job's texts is calibrated by content-free inputs
+///   ("N/A", "[MASK]", "...") instead of ordinary texts of many kinds (``CalibrationSample/reference``).
+/// - `batch-calibration`: a batch job's choices are calibrated like a single request's instead of by a sample
+///   of the job's own texts (``CalibrationSample``).
 /// - `shortlist`: label sets above ``shortlistSize`` are decoded token by token instead of shortlisted by
 ///   their calibrated first-token likelihood and then scored.
 ///
@@ -64,6 +66,9 @@ package struct QualityLevers: Sendable {
     package var sortsChoices = true
     package var calibratesChoices = true
     package var calibratesByBatch = true
+    /// Whether a request without a calibration sample takes its prior from ordinary texts of many kinds rather
+    /// than from content-free inputs (`FM_DISABLE=reference-calibration`).
+    package var calibratesByReference = true
     package var shortlistsLargeChoiceSets = true
     package var draftsFromPrompt = false
     /// Whether small choices are also scored by the channel, `log p(text | value)` (`FM_CHANNEL=only|combined`).
@@ -83,7 +88,7 @@ package struct QualityLevers: Sendable {
             ("holdback", holdsBackBoundaryTokens), ("examples", usesTaggingExamples),
             ("schema-placement", describesTaggingSchemaInSystemText), ("choice-scoring", scoresChoices),
             ("task-prompts", taskAwarePrompts), ("sorted-choices", sortsChoices), ("calibration", calibratesChoices),
-            ("batch-calibration", calibratesByBatch),
+            ("batch-calibration", calibratesByBatch), ("reference-calibration", calibratesByReference),
             ("shortlist", shortlistsLargeChoiceSets),
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
@@ -116,6 +121,7 @@ package struct QualityLevers: Sendable {
         levers.sortsChoices = !disabled.contains("sorted-choices")
         levers.calibratesChoices = !disabled.contains("calibration")
         levers.calibratesByBatch = !disabled.contains("batch-calibration")
+        levers.calibratesByReference = !disabled.contains("reference-calibration")
         levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
         levers.draftsFromPrompt = (environment["FM_ENABLE"] ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"

@@ -19,7 +19,7 @@ public struct TaggingConfiguration: Sendable {
     public var exampleIndex: ExampleIndex?
     /// Unlabelled texts of the kind being tagged — typically a sample of the job's own inputs — by whose mean
     /// preferences enumeration and Bool choices are calibrated (batch calibration). With fewer than 8 texts,
-    /// choices are calibrated by content-free inputs instead. ``sample(of:)`` picks a spread of a job's texts.
+    /// choices are calibrated as in a single request, by ordinary texts of many kinds. ``sample(of:)`` picks a spread of a job's texts.
     public var calibrationTexts: [String]
     /// The quality switches every request runs under (all on by default; `fm` takes them from `FM_DISABLE`
     /// and `FM_CHOICE_SCORE`). Part of ``fingerprint``, so an ablation never reads cached results of a normal run.
@@ -83,7 +83,7 @@ public struct TaggingConfiguration: Sendable {
 
     /// The version of the library's own prompting (built-in instructions and examples, decoding rules).
     /// Results cached under an older version are not reused: the library would answer differently now.
-    public static let promptingVersion = 3
+    public static let promptingVersion = 4
 
     /// A stable text describing every part but the model file, for cache keys.
     public var fingerprint: String {

@@ -7,7 +7,8 @@ struct QualityLeversTests {
         let base = QualityLevers()
         let switches: [WritableKeyPath<QualityLevers, Bool>] = [
             \.holdsBackBoundaryTokens, \.usesTaggingExamples, \.describesTaggingSchemaInSystemText, \.scoresChoices,
-            \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.shortlistsLargeChoiceSets, \.draftsFromPrompt,
+            \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.calibratesByReference,
+            \.shortlistsLargeChoiceSets, \.draftsFromPrompt,
         ]
         var fingerprints: Set<String> = [base.fingerprint]
         for key in switches {

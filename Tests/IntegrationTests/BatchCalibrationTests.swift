@@ -80,12 +80,25 @@ struct BatchCalibrationTests {
         }
     }
 
-    @Test func tooSmallASampleFallsBackToContentFreeCalibration() async throws {
+    @Test func tooSmallASampleFallsBackToTheReferenceTexts() async throws {
         _ = DefaultModel.model
-        // Seven texts are under the minimum: the result is the content-free one, as with no texts at all.
+        // Seven texts are under the minimum: the result is a single request's, as with no texts at all.
         let few = try await spamLeads(calibrationTexts: Array(Self.unsolicited.prefix(7)))
         let none = try await spamLeads(calibrationTexts: [])
         #expect(few.map(\.lead) == none.map(\.lead))
+    }
+
+    @Test func aSingleRequestIsCalibratedByTheReferenceTexts() async throws {
+        _ = DefaultModel.model
+        // Without a sample, the prior is the mean over the ordinary texts of `CalibrationSample.reference`: the
+        // same leads as a job that samples exactly those texts, and other leads than a job sampling unsolicited ones.
+        let single = try await spamLeads(calibrationTexts: [])
+        let reference = try await spamLeads(calibrationTexts: CalibrationSample.reference)
+        let unsolicited = try await spamLeads(calibrationTexts: Self.unsolicited)
+        for (message, (one, other)) in zip(Self.messages, zip(single, reference)) {
+            #expect(abs(one.lead - other.lead) < 1e-6, "\(message): \(one.lead) alone, \(other.lead) sampled")
+        }
+        #expect(zip(single, unsolicited).allSatisfy { abs($0.lead - $1.lead) > 1e-4 }, "\(single) \(unsolicited)")
     }
 
     @Test func calibrationTextsKeyTheCache() {
@@ -98,7 +111,7 @@ struct BatchCalibrationTests {
         tags.schema = TaggingPreset.contentTagging.schema
         sampledTags.schema = TaggingPreset.contentTagging.schema
         #expect(tags.fingerprint == sampledTags.fingerprint)
-        // Too few texts fall back to content-free calibration, as with none.
+        // Too few texts are calibrated as a single request, as with none.
         var few = base
         few.calibrationTexts = Array(Self.messages.prefix(7))
         #expect(few.fingerprint == base.fingerprint)

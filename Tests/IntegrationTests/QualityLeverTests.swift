@@ -34,7 +34,7 @@ struct QualityLeverTests {
         uncalibrated.calibratesChoices = false
         let on = try await spamLeads(levers: QualityLevers())
         let off = try await spamLeads(levers: uncalibrated)
-        // Calibration subtracts the content-free prior's log-odds from every lead, so every lead moves (by about
+        // Calibration subtracts the prior's log-odds from every lead, so every lead moves (by about
         // one constant: cached prefixes evaluated along other paths move the last digits).
         let shifts = zip(on, off).map { $0 - $1 }
         for shift in shifts { #expect(abs(shift) > 1e-3, "calibration off left a lead unchanged: \(on) \(off)") }
@@ -68,13 +68,30 @@ struct QualityLeverTests {
 
     @Test func batchCalibrationSwitchedOffIgnoresTheSample() async throws {
         _ = DefaultModel.model
-        var contentFreeOnly = QualityLevers()
-        contentFreeOnly.calibratesByBatch = false
+        var unsampled = QualityLevers()
+        unsampled.calibratesByBatch = false
         let sampled = try await spamLeads(levers: QualityLevers(), calibrationTexts: BatchCalibrationTests.unsolicited)
-        let ignored = try await spamLeads(levers: contentFreeOnly, calibrationTexts: BatchCalibrationTests.unsolicited)
-        let contentFree = try await spamLeads(levers: QualityLevers())
-        #expect(ignored == contentFree)
-        #expect(sampled != contentFree)
+        let ignored = try await spamLeads(levers: unsampled, calibrationTexts: BatchCalibrationTests.unsolicited)
+        let single = try await spamLeads(levers: QualityLevers())
+        #expect(ignored == single)
+        #expect(sampled != single)
+    }
+
+    @Test func referenceCalibrationSwitchedOffUsesContentFreeInputs() async throws {
+        _ = DefaultModel.model
+        var contentFree = QualityLevers()
+        contentFree.calibratesByReference = false
+        let reference = try await spamLeads(levers: QualityLevers())
+        let empty = try await spamLeads(levers: contentFree)
+        // Another prior: every lead moves, all by about the difference of the two priors' log-odds.
+        let shifts = zip(reference, empty).map { $0 - $1 }
+        let shift = try #require(shifts.first)
+        #expect(abs(shift) > 1e-4, "\(reference) \(empty)")
+        for other in shifts { #expect(abs(other - shift) < 0.05, "\(shifts)") }
+        // A sample of the job's own texts still wins over either.
+        let sampled = try await spamLeads(levers: contentFree, calibrationTexts: BatchCalibrationTests.unsolicited)
+        let sampledByDefault = try await spamLeads(levers: QualityLevers(), calibrationTexts: BatchCalibrationTests.unsolicited)
+        #expect(zip(sampled, sampledByDefault).allSatisfy { abs($0 - $1) < 1e-6 }, "\(sampled) \(sampledByDefault)")
     }
 
     @Test func aConfigurationsSwitchesKeyItsResults() {
