@@ -81,7 +81,8 @@ package enum CalibrationSample {
     ///
     /// Their mean probability for each label is what the model gives that label for ordinary text. Dividing it out
     /// removes the preference for short, early or common labels without the content-free inputs' blind spot: "N/A"
-    /// reads like one label (`neither` to a toxicity classifier), which then becomes unreachable.
+    /// reads like one label (`neither` to a toxicity classifier), which then becomes unreachable. A label that
+    /// ordinary text nearly always takes is still divided out more than a sample of the job's own texts would.
     package static let reference = [
         "Running a bit late, see you at the station around six.",
         "The new phone's battery lasts two days, but the camera is disappointing in low light.",
