@@ -64,13 +64,9 @@ package final class Engine: Sendable {
         let levers = job.levers
         if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
             let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
-            if sample.count >= CalibrationSample.minimumCount {
-                job.calibration = await calibration(for: job, texts: sample, averagingProbabilities: true)
-            } else if levers.calibratesByReference {
-                job.calibration = await calibration(for: job, texts: CalibrationSample.reference, averagingProbabilities: true)
-            } else {
-                job.calibration = await calibration(for: job, texts: ChoiceCalibration.contentFreeTexts, averagingProbabilities: false)
-            }
+            let texts = sample.count >= CalibrationSample.minimumCount ? sample
+                : levers.calibratesByReference ? CalibrationSample.reference : ChoiceCalibration.contentFreeTexts
+            job.calibration = await calibration(for: job, texts: texts)
         }
         return try await run(job, progress: progress)
     }
@@ -120,8 +116,8 @@ package final class Engine: Sendable {
 
     /// The calibration table for a job: cached per model, constraint, instructions and calibration texts, else
     /// computed now by running the job on each of `texts` and recording every choice's scores, averaged as
-    /// probabilities (a sample of texts, ``ChoiceCalibration/add(_:averagingProbabilities:)``) or as
-    /// log-probabilities (content-free inputs).
+    /// probabilities (real texts, ``ChoiceCalibration/add(_:averagingProbabilities:)``) or as log-probabilities
+    /// (the content-free inputs).
     ///
     /// The calibration runs see the instructions (the leading system messages) and not the turns between
     /// them and the text: few-shot examples picked per text would otherwise make every text pay for the
@@ -129,7 +125,7 @@ package final class Engine: Sendable {
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
-    func calibration(for job: GenerationJob, texts: [String], averagingProbabilities: Bool) async -> ChoiceCalibration? {
+    func calibration(for job: GenerationJob, texts: [String]) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
         let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
@@ -141,6 +137,7 @@ package final class Engine: Sendable {
             if let running = tasks[key] { return running }
             let task = Task { [self] in
                 var calibration = ChoiceCalibration()
+                let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 for text in texts {
                     var calibrationRun = job
                     calibrationRun.messages = instructions + [ChatMessage(role: "user", content: text)]
@@ -149,7 +146,7 @@ package final class Engine: Sendable {
                     calibrationRun.recorder = recorder
                     // A calibration run that fails (say, it hits the window) calibrates nothing.
                     guard (try? await run(calibrationRun, progress: nil)) != nil else { continue }
-                    calibration.add(recorder.scores, averagingProbabilities: averagingProbabilities)
+                    calibration.add(recorder.scores, averagingProbabilities: averagesProbabilities)
                 }
                 model.storeCalibration(calibration, for: constraint, key: tableKey)
                 return calibration
