@@ -1,4 +1,4 @@
-import FMLlama
+package import FMLlama
 import Foundation
 import Synchronization
 
@@ -104,6 +104,24 @@ package enum CalibrationSample {
 
     /// The sample for requests made in this task.
     @TaskLocal package static var texts: [String] = []
+
+    /// The turns that precede a text in its own request, such as few-shot examples chosen for it, so each
+    /// calibration text is read in the context the job's texts are read in.
+    package struct Context: Sendable {
+        /// Tells apart the sources of turns, for the calibration table's key.
+        package var key: String
+        /// The user and assistant messages before `text`.
+        package var turns: @Sendable (_ text: String) -> [ChatMessage]
+
+        /// A context of `key` whose turns come from `turns`.
+        package init(key: String, turns: @escaping @Sendable (_ text: String) -> [ChatMessage]) {
+            self.key = key
+            self.turns = turns
+        }
+    }
+
+    /// The context of requests made in this task; `nil` when a text's request holds only the instructions.
+    @TaskLocal package static var context: Context?
     /// The fewest texts a batch prior is estimated from.
     package static let minimumCount = 8
     /// The most texts the prior is estimated from for label sets of up to ``largeSetThreshold`` values: each

@@ -66,7 +66,7 @@ package final class Engine: Sendable {
             let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
             let texts = sample.count >= CalibrationSample.minimumCount ? sample
                 : levers.calibratesByReference ? CalibrationSample.reference : ChoiceCalibration.contentFreeTexts
-            job.calibration = await calibration(for: job, texts: texts)
+            job.calibration = await calibration(for: job, texts: texts, context: CalibrationSample.context)
         }
         return try await run(job, progress: progress)
     }
@@ -114,22 +114,23 @@ package final class Engine: Sendable {
 
     // MARK: Calibration
 
-    /// The calibration table for a job: cached per model, constraint, instructions and calibration texts, else
+    /// The calibration table for a job: cached per model, constraint, instructions, calibration texts and context, else
     /// computed now by running the job on each of `texts` and recording every choice's scores, averaged as
     /// probabilities (real texts, ``ChoiceCalibration/add(_:averagingProbabilities:)``) or as log-probabilities
     /// (the content-free inputs).
     ///
-    /// The calibration runs see the instructions (the leading system messages) and not the turns between
-    /// them and the text: few-shot examples picked per text would otherwise make every text pay for the
-    /// calibration runs again, and the cache would grow by one table per text.
+    /// The calibration runs see the instructions (the leading system messages), then the turns `context` gives
+    /// each calibration text (its own few-shot examples), not the job's turns: examples picked per text would
+    /// otherwise make every text pay for the calibration runs again, and the cache would grow by one table per
+    /// text. The context's key joins the table's key instead.
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
-    func calibration(for job: GenerationJob, texts: [String]) async -> ChoiceCalibration? {
+    func calibration(for job: GenerationJob, texts: [String], context: CalibrationSample.Context? = nil) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
         let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
-        let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}")
+        let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
@@ -140,7 +141,7 @@ package final class Engine: Sendable {
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 for text in texts {
                     var calibrationRun = job
-                    calibrationRun.messages = instructions + [ChatMessage(role: "user", content: text)]
+                    calibrationRun.messages = instructions + (context?.turns(text) ?? []) + [ChatMessage(role: "user", content: text)]
                     calibrationRun.maximumTokens = nil
                     let recorder = CalibrationRecorder()
                     calibrationRun.recorder = recorder

@@ -30,6 +30,8 @@ public struct ExampleIndex: Sendable {
     public let examples: [Example]
     /// How many examples each text gets.
     public let shots: Int
+    /// Tells this index apart from others in one process (a key of calibration tables computed with it).
+    package let identity = UUID().uuidString
 
     private let documents: [[String: Int]]
     private let lengths: [Double]

@@ -1,4 +1,5 @@
-import FMEngine
+package import FMEngine
+import FMLlama
 public import FoundationModels
 
 /// Tags one text at a time under a ``TaggingConfiguration``, each in a fresh session so earlier texts never
@@ -38,6 +39,25 @@ public struct Tagger: Sendable {
         return Transcript(entries: entries)
     }
 
+    /// The example turns before a calibration text, as a text of the job gets them, or `nil` without examples.
+    ///
+    /// Examples move the model's answers a long way, so a prior measured without them would divide out the
+    /// wrong thing: each calibration text is read after the fixed examples and its own most similar ones.
+    package var calibrationContext: CalibrationSample.Context? {
+        let index = configuration.exampleIndex.flatMap { $0.shots > 0 && !$0.examples.isEmpty ? $0 : nil }
+        guard index != nil || !configuration.examples.isEmpty else { return nil }
+        let fixed = Self.turns(configuration.examples)
+        let key = fixed.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}") + "\u{1D}" + (index?.identity ?? "")
+        return CalibrationSample.Context(key: key) { text in
+            fixed + Self.turns(index?.examples(for: text).map { ($0.text, $0.result) } ?? [])
+        }
+    }
+
+    /// Examples as the chat turns a session renders them: the text, then the result as compact JSON.
+    private static func turns(_ examples: [(text: String, result: GeneratedContent)]) -> [ChatMessage] {
+        examples.flatMap { [ChatMessage(role: "user", content: $0.text), ChatMessage(role: "assistant", content: $0.result.compactJSONString)] }
+    }
+
     /// Tags one text.
     ///
     /// - Parameter id: The text's record id, so the example index never offers the record itself.
@@ -47,7 +67,9 @@ public struct Tagger: Sendable {
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
-                    try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                    try await CalibrationSample.$context.withValue(calibrationContext) {
+                        try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                    }
                 }
             }
             return .success(response.content)
