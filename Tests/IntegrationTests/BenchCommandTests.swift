@@ -5,25 +5,10 @@ import Testing
 /// benchmark under its defaults. None of these cases loads a model.
 @Suite("fm-bench command line")
 struct BenchCommandTests {
-    /// The `fm-bench` binary next to the test bundle (SwiftPM builds every product before testing).
-    static var bench: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm-bench")
-    }
-
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let bench = CommandRun.executable("fm-bench")
         try #require(FileManager.default.isExecutableFile(atPath: bench.path), "no fm-bench binary at \(bench.path)")
-        let process = Process()
-        process.executableURL = bench
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return try CommandRun.run(bench, arguments)
     }
 
     @Test(arguments: [["--help"], ["throughput", "--help"], ["decoding", "-h"]])

@@ -6,20 +6,7 @@ import Testing
 @Suite("fm model with the real catalogue", .serialized, .timeLimit(.minutes(10)))
 struct ModelCommandTests {
     static func run(_ arguments: [String], cacheHome: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = TagCommandTests.fm
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        if let cacheHome { environment["XDG_CACHE_HOME"] = cacheHome.path }
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try CommandRun.run(TagCommandTests.fm, arguments, environment: cacheHome.map { ["XDG_CACHE_HOME": $0.path] } ?? [:])
     }
 
     @Test func unknownNamesAreUsageErrors() throws {
