@@ -11,6 +11,7 @@ public struct Tagger: Sendable {
     /// Creates a tagger.
     public init(configuration: TaggingConfiguration) {
         self.configuration = configuration
+        calibrationContext = Self.calibrationContext(for: configuration)
     }
 
     /// The transcript a session starts from: instructions, then each example as a prompt and its response.
@@ -43,7 +44,9 @@ public struct Tagger: Sendable {
     ///
     /// Examples move the model's answers a long way, so a prior measured without them would divide out the
     /// wrong thing: each calibration text is read after the fixed examples and its own most similar ones.
-    package var calibrationContext: CalibrationSample.Context? {
+    package let calibrationContext: CalibrationSample.Context?
+
+    private static func calibrationContext(for configuration: TaggingConfiguration) -> CalibrationSample.Context? {
         let index = configuration.exampleIndex.flatMap { $0.shots > 0 && !$0.examples.isEmpty ? $0 : nil }
         guard index != nil || !configuration.examples.isEmpty else { return nil }
         let fixed = Self.turns(configuration.examples)

@@ -70,18 +70,9 @@ enum DecodingBenchmarks {
         ]
     }()
 
-    static func run(arguments: [String]) {
-        var walks = 40
-        var which = "all"
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--walks": walks = Int(arguments[index + 1]) ?? walks; index += 1
-            case "--vocabulary": which = arguments[index + 1]; index += 1
-            default: break
-            }
-            index += 1
-        }
+    static func run(options: BenchOptions) {
+        let walks = options.count("--walks") ?? 40
+        let which = options.value("--vocabulary") ?? "all"
         let cache = ModelCatalog.directory.path
         let environment = ProcessInfo.processInfo.environment
         var vocabularies: [(String, String)] = []

@@ -11,17 +11,17 @@ import FoundationModels
 /// texts instead, with a schema of its label sets (as `fm eval` builds it) unless `--tags` asks for the
 /// content-tagging schema.
 enum TaggingBenchmarks {
-    static func run(arguments: [String]) async throws {
-        let count = intOption("--texts", in: arguments) ?? 500
-        let parallel = intOption("--parallel", in: arguments) ?? 8
+    static func run(options: BenchOptions) async throws {
+        let count = options.count("--texts") ?? 500
+        let parallel = options.count("--parallel") ?? 8
         var texts: [String]
         var schema = TaggingPreset.contentTagging.schema
         var source = "benchmarks/tagging-texts.txt"
-        if let index = arguments.firstIndex(of: "--file"), index + 1 < arguments.count {
-            source = arguments[index + 1]
+        if let file = options.value("--file") {
+            source = file
             let examples = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: source))))
             texts = examples.compactMap { try? $0.record.text.get() }
-            if !arguments.contains("--tags") { schema = EvaluationTask.schema(for: examples) }
+            if !options.contains("--tags") { schema = EvaluationTask.schema(for: examples) }
         } else {
             texts = try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8).split(separator: "\n").map(String.init)
         }
@@ -45,7 +45,7 @@ enum TaggingBenchmarks {
         print(String(format: "  --parallel %-3d  %7.1f s  %6.2f texts/s  (%d errors)", parallel, parallelSeconds, parallelRate, failures(batched)))
         print(String(format: "  speed-up        %.2fx", parallelRate / sequentialRate))
         print(String(format: "  results that differ  %d of %d (%.1f%%)", flips.count, texts.count, 100 * Double(flips.count) / Double(texts.count)))
-        for (text, pair) in flips.prefix(arguments.contains("--show-flips") ? flips.count : 0) {
+        for (text, pair) in flips.prefix(options.contains("--show-flips") ? flips.count : 0) {
             print("    \(text.prefix(60))\n      one at a time: \(outcome(pair.0))\n      --parallel:    \(outcome(pair.1))")
         }
     }
@@ -69,8 +69,4 @@ enum TaggingBenchmarks {
         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, results)
     }
 
-    private static func intOption(_ name: String, in arguments: [String]) -> Int? {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return Int(arguments[index + 1])
-    }
 }

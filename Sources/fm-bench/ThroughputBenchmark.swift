@@ -11,11 +11,11 @@ import FoundationModels
 /// Schema (`--requests FILE`, JSONL), and prints one JSON object with the rates, latencies, peak memory and
 /// the results, so the script can compare both sides' answers.
 enum ThroughputBenchmark {
-    static func run(arguments: [String]) async throws {
-        let count = option("--texts", in: arguments).flatMap(Int.init) ?? 48
-        let parallel = option("--parallel", in: arguments).flatMap(Int.init) ?? 8
-        let name = option("--model", in: arguments) ?? ModelCatalog.defaultName
-        let source = option("--file", in: arguments) ?? "benchmarks/tagging-texts.txt"
+    static func run(options: BenchOptions) async throws {
+        let count = options.count("--texts") ?? 48
+        let parallel = options.count("--parallel") ?? 8
+        let name = options.value("--model") ?? ModelCatalog.defaultName
+        let source = options.value("--file") ?? "benchmarks/tagging-texts.txt"
         let texts = Array(try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8)
             .split(separator: "\n").map(String.init).prefix(count))
         guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(source)") }
@@ -24,7 +24,7 @@ enum ThroughputBenchmark {
         let schema = TaggingPreset.contentTagging.schema
         let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: schema))
 
-        if let path = option("--requests", in: arguments) {
+        if let path = options.value("--requests") {
             let schemaObject = try JSONSerialization.jsonObject(with: Data(schema.jsonSchemaString.utf8))
             var lines = ""
             for text in texts {
@@ -85,8 +85,4 @@ enum ThroughputBenchmark {
         return kilobytes * 1024
     }
 
-    private static func option(_ name: String, in arguments: [String]) -> String? {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return arguments[index + 1]
-    }
 }

@@ -11,17 +11,7 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let suite = arguments.first ?? "all"
-let options = Array(arguments.dropFirst())
 let usage = "usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|gemma|all] | tagging [--texts N] [--parallel N] [--file FILE [--tags]] [--show-flips] | throughput [--model NAME] [--texts N] [--parallel N] [--file FILE] [--requests FILE] | all]\n"
-
-/// Each suite's options that take a value, those whose value is a positive count, and each suite's flags.
-let knownOptions: [String: Set<String>] = [
-    "runtime": [], "all": ["--walks", "--vocabulary", "--texts", "--parallel", "--file"],
-    "decoding": ["--walks", "--vocabulary"], "tagging": ["--texts", "--parallel", "--file"],
-    "throughput": ["--model", "--texts", "--parallel", "--file", "--requests"],
-]
-let countOptions: Set<String> = ["--walks", "--texts", "--parallel"]
-let knownFlags: [String: Set<String>] = ["tagging": ["--tags", "--show-flips"], "all": ["--tags", "--show-flips"]]
 
 /// Exits with the usage and status 64 (a usage error) after `message`.
 func usageError(_ message: String) -> Never {
@@ -33,45 +23,29 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print(usage, terminator: "")
     exit(0)
 }
-guard let allowed = knownOptions[suite] else { usageError("unknown suite '\(suite)'") }
 // A mistyped or valueless option must not silently run a benchmark with its defaults.
-var position = 0
-while position < options.count {
-    let name = options[position]
-    if knownFlags[suite, default: []].contains(name) {
-        position += 1
-        continue
-    }
-    guard allowed.contains(name) else { usageError("unknown option '\(name)' for '\(suite)'") }
-    guard position + 1 < options.count else { usageError("\(name) needs a value") }
-    if countOptions.contains(name), (Int(options[position + 1]) ?? 0) < 1 {
-        usageError("\(name) takes a positive whole number, not '\(options[position + 1])'")
-    }
-    if name == "--vocabulary", !["smol", "gemma", "all"].contains(options[position + 1]) {
-        usageError("--vocabulary takes smol, gemma or all, not '\(options[position + 1])'")
-    }
-    position += 2
-}
+let options: BenchOptions
+do { options = try BenchOptions(suite: suite, arguments: Array(arguments.dropFirst())) } catch { usageError(error.description) }
 
 do {
     switch suite {
     case "runtime":
         try await RuntimeBenchmarks.run()
     case "decoding":
-        DecodingBenchmarks.run(arguments: options)
+        DecodingBenchmarks.run(options: options)
     case "tagging":
-        try await TaggingBenchmarks.run(arguments: options)
+        try await TaggingBenchmarks.run(options: options)
     case "throughput":
-        try await ThroughputBenchmark.run(arguments: options)
+        try await ThroughputBenchmark.run(options: options)
     case "all":
         print("== runtime")
         try await RuntimeBenchmarks.run()
         print("\n== decoding")
-        DecodingBenchmarks.run(arguments: options)
+        DecodingBenchmarks.run(options: options)
         print("\n== tagging")
-        try await TaggingBenchmarks.run(arguments: options)
+        try await TaggingBenchmarks.run(options: options)
     default:
-        usageError("unknown suite '\(suite)'")
+        preconditionFailure("BenchOptions accepts only known suites")
     }
 } catch {
     FileHandle.standardError.write(Data("fm-bench: \(error)\n".utf8))
