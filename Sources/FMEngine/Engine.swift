@@ -120,7 +120,8 @@ package final class Engine: Sendable {
     /// (the content-free inputs).
     ///
     /// The calibration runs see the instructions (the leading system messages), then the turns `context` gives
-    /// each calibration text (its own few-shot examples), not the job's turns: examples picked per text would
+    /// each calibration text (its own few-shot examples), then the text with whatever the job's own text is followed
+    /// by (``GenerationJob/promptSuffix``, the schema's description outside content tagging); not the job's turns: examples picked per text would
     /// otherwise make every text pay for the calibration runs again, and the cache would grow by one table per
     /// text. The context's key joins the table's key instead.
     ///
@@ -128,9 +129,9 @@ package final class Engine: Sendable {
     /// same table while it is computed wait for that one computation.
     func calibration(for job: GenerationJob, texts: [String], context: CalibrationSample.Context? = nil) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
-        let instructions = Array(job.messages.dropLast().prefix { $0.role == "system" })
-        let prefix = instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
+        let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
         let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
+            + "\u{1D}" + job.promptSuffix
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
@@ -141,7 +142,7 @@ package final class Engine: Sendable {
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 for text in texts {
                     var calibrationRun = job
-                    calibrationRun.messages = instructions + (context?.turns(text) ?? []) + [ChatMessage(role: "user", content: text)]
+                    calibrationRun.messages = job.calibrationMessages(for: text, turns: context?.turns(text) ?? [])
                     calibrationRun.maximumTokens = nil
                     let recorder = CalibrationRecorder()
                     calibrationRun.recorder = recorder

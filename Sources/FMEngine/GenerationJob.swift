@@ -13,6 +13,9 @@ package struct GenerationJob: Sendable {
     package var constraint: TokenConstraint?
     /// Where greedy decoding scores whole candidate values instead of first tokens.
     package var choicePoints: ChoicePoints?
+    /// What the last user message carries after the prompt's own text (a description of the response schema
+    /// outside content tagging), so calibration texts are read under the same request (``calibrationMessages(for:turns:)``).
+    package var promptSuffix = ""
     /// Text to evaluate as the prompt instead of rendering ``messages`` (no assistant prefix is added).
     package var promptText: String?
     /// Evaluates the prompt into the KV cache and stops without generating (prewarming).
@@ -33,6 +36,18 @@ package struct GenerationJob: Sendable {
         self.maximumTokens = maximumTokens
         self.constraint = constraint
         self.choicePoints = choicePoints
+    }
+
+    /// The messages a calibration run reads for `text`: the job's instructions (its leading system messages), the
+    /// turns given, then `text` as the user's message with the job's ``promptSuffix`` — the request a job for that
+    /// text would make, so the prior it yields is the one that job's answers carry.
+    package func calibrationMessages(for text: String, turns: [ChatMessage] = []) -> [ChatMessage] {
+        instructions + turns + [ChatMessage(role: "user", content: text + promptSuffix)]
+    }
+
+    /// The job's leading system messages.
+    package var instructions: [ChatMessage] {
+        Array(messages.dropLast().prefix { $0.role == "system" })
     }
 
     /// A job that only evaluates `text` into the KV cache, so a later request that starts the same way

@@ -10,6 +10,14 @@ struct RenderedTags {
     let topics: [String]
 }
 
+@Generable
+enum RenderedLabel { case ham, spam }
+
+@Generable
+struct RenderedVerdict {
+    let label: RenderedLabel
+}
+
 /// How a transcript becomes chat messages: what each use case adds, where the schema goes, and that a turn's
 /// messages start with the previous turn's (so the KV cache is reused).
 struct ConversationRendererTests {
@@ -38,6 +46,37 @@ struct ConversationRendererTests {
         #expect(user?.content.hasPrefix("Tag this.\n\n") == true && user?.content.contains("topics") == true)
         let plain = render(.general, [prompt("Tag this.", format: format, includeSchema: false)])
         #expect(plain.last?.content == "Tag this.")
+    }
+
+    /// A calibration run reads a calibration text the way a job reads its own text: after the same instructions and
+    /// followed by the same schema description. Read without it, the prior divided out is that of another request,
+    /// and on real files every answer collapsed to one label (spam 50 %, all `ham`).
+    @Test func aCalibrationTextIsReadUnderTheSameRequestAsTheJobsText() {
+        let format = Transcript.ResponseFormat(type: RenderedVerdict.self)
+        let placements: [(SystemLanguageModel.UseCase, QualityLevers)] = {
+            var after = QualityLevers()
+            after.describesTaggingSchemaInSystemText = false
+            return [(.general, QualityLevers()), (.contentTagging, QualityLevers()), (.contentTagging, after)]
+        }()
+        for (useCase, levers) in placements {
+            for includeSchema in [nil, false] as [Bool?] {
+                QualityLevers.$current.withValue(levers) {
+                    let renderer = ConversationRenderer(model: SystemLanguageModel(useCase: useCase))
+                    func transcript(_ text: String) -> Transcript {
+                        Transcript(entries: [instructions, prompt(text, format: format, includeSchema: includeSchema)])
+                    }
+                    var job = GenerationJob(messages: renderer.messages(for: transcript("Win a prize now!")), sampling: .greedy,
+                                            maximumTokens: nil, constraint: nil)
+                    job.promptSuffix = renderer.promptSuffix(for: transcript("Win a prize now!"))
+                    // The tagging use case's example turns are the job's, not the calibration run's; compare the rest.
+                    let expected = renderer.messages(for: transcript("See you at six."))
+                    let read = job.calibrationMessages(for: "See you at six.")
+                    #expect(read.first == expected.first && read.last == expected.last, "\(useCase) \(String(describing: includeSchema))")
+                    let describesAfterText = includeSchema != false && (useCase == .general || !levers.describesTaggingSchemaInSystemText)
+                    #expect(read.last?.content.contains("\"ham\"") == describesAfterText, "\(read.last?.content ?? "")")
+                }
+            }
+        }
     }
 
     @Test func contentTaggingPutsPreambleAndSchemaInTheSystemTextAndOpensWithExamples() {

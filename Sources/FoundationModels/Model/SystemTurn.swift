@@ -78,13 +78,14 @@ struct SystemTurn: Sendable {
                 throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription: "\(error)"))
             }
         }
-        let messages = ConversationRenderer(model: model, tools: tools).messages(for: request.transcript)
+        let renderer = ConversationRenderer(model: model, tools: tools)
         var job = GenerationJob(
-            messages: messages,
+            messages: renderer.messages(for: request.transcript),
             sampling: Self.sampling(for: request.generationOptions, useCase: model.useCase),
             maximumTokens: request.generationOptions.maximumResponseTokens,
             constraint: constraint
         )
+        job.promptSuffix = renderer.promptSuffix(for: request.transcript)
         job.recordsMargins = EngineStatistics.current?.recordsMargins ?? false
         // Whole-value choice scoring for direct answers; tool turns decode token by token.
         if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }

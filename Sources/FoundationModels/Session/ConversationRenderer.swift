@@ -92,11 +92,20 @@ struct ConversationRenderer {
 
     /// The user message for a prompt, with the response schema described unless its context options say not to.
     func userText(for prompt: Transcript.Prompt) -> String {
-        let text = prompt.segments.modelText
+        prompt.segments.modelText + schemaSuffix(for: prompt)
+    }
+
+    /// What the last prompt's user message carries after the prompt's own text: the response schema's description,
+    /// or nothing. A calibration text is read with the same suffix (``GenerationJob/promptSuffix``).
+    func promptSuffix(for transcript: Transcript) -> String {
+        lastPrompt(of: transcript).map(schemaSuffix(for:)) ?? ""
+    }
+
+    private func schemaSuffix(for prompt: Transcript.Prompt) -> String {
         // Content tagging describes the schema in the system text instead.
         guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, !describesSchemaInSystemText else {
-            return text
+            return ""
         }
-        return text + "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
+        return "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
     }
 }
