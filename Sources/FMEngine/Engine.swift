@@ -120,10 +120,10 @@ package final class Engine: Sendable {
     /// (the content-free inputs).
     ///
     /// The calibration runs see the instructions (the leading system messages), then the turns `context` gives
-    /// each calibration text (its own few-shot examples), then the text with whatever the job's own text is followed
-    /// by (``GenerationJob/promptSuffix``, the schema's description outside content tagging); not the job's turns: examples picked per text would
-    /// otherwise make every text pay for the calibration runs again, and the cache would grow by one table per
-    /// text. The context's key joins the table's key instead.
+    /// each calibration text (its own few-shot examples), then the text followed by what follows the job's own text
+    /// (``GenerationJob/promptSuffix``, the schema's description outside content tagging). They do not see the
+    /// job's turns: examples picked per text would otherwise make every text pay for the calibration runs again,
+    /// and the cache would grow by one table per text. The context's key joins the table's key instead.
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.
