@@ -68,5 +68,4 @@ enum TaggingBenchmarks {
         let results = await body()
         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, results)
     }
-
 }

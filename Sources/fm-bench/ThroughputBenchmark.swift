@@ -84,5 +84,4 @@ enum ThroughputBenchmark {
         else { return 0 }
         return kilobytes * 1024
     }
-
 }
