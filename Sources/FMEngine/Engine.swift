@@ -120,8 +120,9 @@ package final class Engine: Sendable {
     /// (the content-free inputs).
     ///
     /// The calibration runs see the instructions (the leading system messages), then the turns `context` gives
-    /// each calibration text (its own few-shot examples), then the text followed by what follows the job's own text
-    /// (``GenerationJob/promptSuffix``, the schema's description outside content tagging). They do not see the
+    /// each calibration text (its own few-shot examples), then the text between what precedes and what follows the
+    /// job's own text (``GenerationJob/promptPrefix`` and ``GenerationJob/promptSuffix``: the schema's description
+    /// where it is placed in the user message). They do not see the
     /// job's turns: examples picked per text would otherwise make every text pay for the calibration runs again,
     /// and the cache would grow by one table per text. The context's key joins the table's key instead.
     ///
@@ -131,7 +132,7 @@ package final class Engine: Sendable {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
         let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
-            + "\u{1D}" + job.promptSuffix
+            + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey

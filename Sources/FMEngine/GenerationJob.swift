@@ -16,6 +16,9 @@ package struct GenerationJob: Sendable {
     /// What the last user message carries after the prompt's own text (a description of the response schema
     /// outside content tagging), so calibration texts are read under the same request (``calibrationMessages(for:turns:)``).
     package var promptSuffix = ""
+    /// What the last user message carries before the prompt's own text (content tagging's schema description
+    /// when it is placed before the text), read before calibration texts too.
+    package var promptPrefix = ""
     /// Text to evaluate as the prompt instead of rendering ``messages`` (no assistant prefix is added).
     package var promptText: String?
     /// Evaluates the prompt into the KV cache and stops without generating (prewarming).
@@ -39,10 +42,10 @@ package struct GenerationJob: Sendable {
     }
 
     /// The messages a calibration run reads for `text`: the job's instructions (its leading system messages), the
-    /// turns given, then `text` as the user's message with the job's ``promptSuffix`` — the request a job for that
-    /// text would make, so the prior it yields is the one that job's answers carry.
+    /// turns given, then `text` as the user's message between the job's ``promptPrefix`` and ``promptSuffix`` —
+    /// the request a job for that text would make, so the prior it yields is the one that job's answers carry.
     package func calibrationMessages(for text: String, turns: [ChatMessage] = []) -> [ChatMessage] {
-        instructions + turns + [ChatMessage(role: "user", content: text + promptSuffix)]
+        instructions + turns + [ChatMessage(role: "user", content: promptPrefix + text + promptSuffix)]
     }
 
     /// The job's leading system messages.

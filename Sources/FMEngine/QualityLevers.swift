@@ -7,6 +7,7 @@ import Foundation
 /// - `holdback`: forced text keeps its last token even when the model would merge it with what follows.
 /// - `examples`: content tagging opens without its built-in example turns.
 /// - `schema-placement`: content tagging describes the schema after the text, not in the system text.
+///   `FM_SCHEMA_PLACEMENT=before` puts it in the user message before the text (``SchemaPlacement``).
 /// - `choice-scoring`: greedy decoding picks enumeration and Bool values token by token.
 /// - `task-prompts`: classification schemas get the tagger's preamble and the plain schema sketch.
 /// - `sorted-choices`: the prompt lists a field's choices in the schema's order instead of a canonical one.
@@ -48,6 +49,16 @@ package struct QualityLevers: Sendable {
         case total
     }
 
+    /// Where content tagging describes the response schema (`FM_SCHEMA_PLACEMENT=system|before|after`).
+    package enum SchemaPlacement: String, Sendable {
+        /// In the system text: everything before the text is shared, and evaluated once, across a batch.
+        case system
+        /// In the user message, before the text: still shared across a batch, but in the turn the answer follows.
+        case before
+        /// In the user message after the text, as in the other use cases: evaluated again for every text.
+        case after
+    }
+
     /// How channel scores (``Generator/channelScores(property:literals:text:context:spares:)``) enter a choice.
     package enum ChannelMode: String, Sendable {
         /// Not measured.
@@ -60,7 +71,14 @@ package struct QualityLevers: Sendable {
 
     package var holdsBackBoundaryTokens = true
     package var usesTaggingExamples = true
-    package var describesTaggingSchemaInSystemText = true
+    /// Where content tagging describes the response schema.
+    package var taggingSchemaPlacement = SchemaPlacement.system
+    /// Whether content tagging describes the response schema in the system text (`FM_DISABLE=schema-placement`
+    /// moves it after the text).
+    package var describesTaggingSchemaInSystemText: Bool {
+        get { taggingSchemaPlacement == .system }
+        set { taggingSchemaPlacement = newValue ? .system : .after }
+    }
     package var scoresChoices = true
     package var taskAwarePrompts = true
     package var sortsChoices = true
@@ -97,6 +115,7 @@ package struct QualityLevers: Sendable {
             + (shortlistSize == defaults.shortlistSize ? "" : ";shortlist=\(shortlistSize)")
             + (calibrationWeight == defaults.calibrationWeight ? "" : ";calibration-weight=\(calibrationWeight)")
             + (channel == defaults.channel ? "" : ";channel=\(channel.rawValue)")
+            + (taggingSchemaPlacement == .before ? ";schema=before" : "")
     }
 
     /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
@@ -127,6 +146,9 @@ package struct QualityLevers: Sendable {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"
         }
         if let channel = environment["FM_CHANNEL"].flatMap(ChannelMode.init(rawValue:)) { levers.channel = channel }
+        if let placement = environment["FM_SCHEMA_PLACEMENT"].flatMap(SchemaPlacement.init(rawValue:)) {
+            levers.taggingSchemaPlacement = placement
+        }
         if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
         if let weight = environment["FM_CALIBRATION_WEIGHT"].flatMap(Double.init), weight >= 0 { levers.calibrationWeight = weight }
         if let size = environment["FM_SHORTLIST"].flatMap(Int.init), size >= 2 { levers.shortlistSize = size }

@@ -56,7 +56,9 @@ struct ConversationRendererTests {
         let placements: [(SystemLanguageModel.UseCase, QualityLevers)] = {
             var after = QualityLevers()
             after.describesTaggingSchemaInSystemText = false
-            return [(.general, QualityLevers()), (.contentTagging, QualityLevers()), (.contentTagging, after)]
+            var before = QualityLevers()
+            before.taggingSchemaPlacement = .before
+            return [(.general, QualityLevers()), (.contentTagging, QualityLevers()), (.contentTagging, after), (.contentTagging, before)]
         }()
         for (useCase, levers) in placements {
             for includeSchema in [nil, false] as [Bool?] {
@@ -68,15 +70,37 @@ struct ConversationRendererTests {
                     var job = GenerationJob(messages: renderer.messages(for: transcript("Win a prize now!")), sampling: .greedy,
                                             maximumTokens: nil, constraint: nil)
                     job.promptSuffix = renderer.promptSuffix(for: transcript("Win a prize now!"))
+                    job.promptPrefix = renderer.promptPrefix(for: transcript("Win a prize now!"))
                     // The tagging use case's example turns are the job's, not the calibration run's; compare the rest.
                     let expected = renderer.messages(for: transcript("See you at six."))
                     let read = job.calibrationMessages(for: "See you at six.")
                     #expect(read.first == expected.first && read.last == expected.last, "\(useCase) \(String(describing: includeSchema))")
-                    let describesAfterText = includeSchema != false && (useCase == .general || !levers.describesTaggingSchemaInSystemText)
-                    #expect(read.last?.content.contains("\"ham\"") == describesAfterText, "\(read.last?.content ?? "")")
+                    let inUserMessage = includeSchema != false && (useCase == .general || levers.taggingSchemaPlacement != .system)
+                    #expect(read.last?.content.contains("\"ham\"") == inUserMessage, "\(read.last?.content ?? "")")
                 }
             }
         }
+    }
+
+    /// Placed before the text, the schema's description opens the user message, so every text of a batch still
+    /// shares everything before it; the system text no longer carries it.
+    @Test func contentTaggingCanDescribeTheSchemaBeforeTheText() {
+        let format = Transcript.ResponseFormat(type: RenderedVerdict.self)
+        var levers = QualityLevers()
+        levers.taggingSchemaPlacement = .before
+        let (first, second) = QualityLevers.$current.withValue(levers) {
+            (render(.contentTagging, [instructions, prompt("Win a prize now!", format: format)]),
+             render(.contentTagging, [instructions, prompt("See you at six.", format: format)]))
+        }
+        #expect(first.first?.role == "system" && first.first?.content.contains("\"ham\"") == false)
+        let user = first.last?.content ?? ""
+        #expect(user.contains("\"ham\"") && user.hasSuffix("\n\nText: Win a prize now!"), "\(user)")
+        let shared = String(user.dropLast("Win a prize now!".count))
+        #expect(second.last?.content == shared + "See you at six.")
+        #expect(levers.fingerprint != QualityLevers().fingerprint)
+        var after = QualityLevers()
+        after.describesTaggingSchemaInSystemText = false
+        #expect(levers.fingerprint != after.fingerprint)
     }
 
     @Test func contentTaggingPutsPreambleAndSchemaInTheSystemTextAndOpensWithExamples() {

@@ -86,6 +86,7 @@ struct SystemTurn: Sendable {
             constraint: constraint
         )
         job.promptSuffix = renderer.promptSuffix(for: request.transcript)
+        job.promptPrefix = renderer.promptPrefix(for: request.transcript)
         job.recordsMargins = EngineStatistics.current?.recordsMargins ?? false
         // Whole-value choice scoring for direct answers; tool turns decode token by token.
         if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }

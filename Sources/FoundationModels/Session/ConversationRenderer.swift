@@ -58,10 +58,14 @@ struct ConversationRenderer {
         return nil
     }
 
-    /// Whether the response schema goes into the system text (content tagging) instead of after the prompt.
-    private var describesSchemaInSystemText: Bool {
-        model.useCase == .contentTagging && tools.isEmpty && QualityLevers.current.describesTaggingSchemaInSystemText
+    /// Where the response schema is described: for content tagging, where the levers say (the system text by
+    /// default); after the prompt otherwise.
+    private var schemaPlacement: QualityLevers.SchemaPlacement {
+        model.useCase == .contentTagging && tools.isEmpty ? QualityLevers.current.taggingSchemaPlacement : .after
     }
+
+    /// Whether the response schema goes into the system text (content tagging) instead of the user message.
+    private var describesSchemaInSystemText: Bool { schemaPlacement == .system }
 
     /// A response as the model wrote it: plain text, JSON, or — in a tool session — `{"response": …}`.
     func assistantText(for response: Transcript.Response) -> String {
@@ -92,7 +96,20 @@ struct ConversationRenderer {
 
     /// The user message for a prompt, with the response schema described unless its context options say not to.
     func userText(for prompt: Transcript.Prompt) -> String {
-        prompt.segments.modelText + schemaSuffix(for: prompt)
+        schemaPrefix(for: prompt) + prompt.segments.modelText + schemaSuffix(for: prompt)
+    }
+
+    /// What the last prompt's user message carries before the prompt's own text: the response schema's
+    /// description when it is placed before the text, or nothing (``GenerationJob/promptPrefix``).
+    func promptPrefix(for transcript: Transcript) -> String {
+        lastPrompt(of: transcript).map(schemaPrefix(for:)) ?? ""
+    }
+
+    private func schemaPrefix(for prompt: Transcript.Prompt) -> String {
+        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, schemaPlacement == .before else {
+            return ""
+        }
+        return UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase) + "\n\nText: "
     }
 
     /// What the last prompt's user message carries after the prompt's own text: the response schema's description,
@@ -102,8 +119,8 @@ struct ConversationRenderer {
     }
 
     private func schemaSuffix(for prompt: Transcript.Prompt) -> String {
-        // Content tagging describes the schema in the system text instead.
-        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, !describesSchemaInSystemText else {
+        // Content tagging describes the schema in the system text, or before the text, instead.
+        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, schemaPlacement == .after else {
             return ""
         }
         return "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
