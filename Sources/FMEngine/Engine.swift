@@ -122,9 +122,9 @@ package final class Engine: Sendable {
     /// The calibration runs see the instructions (the leading system messages), then the turns `context` gives
     /// each calibration text (its own few-shot examples), then the text between what precedes and what follows the
     /// job's own text (``GenerationJob/promptPrefix`` and ``GenerationJob/promptSuffix``: the schema's description
-    /// where it is placed in the user message). They do not see the
-    /// job's turns: examples picked per text would otherwise make every text pay for the calibration runs again,
-    /// and the cache would grow by one table per text. The context's key joins the table's key instead.
+    /// where it is placed in the user message). They do not see the job's turns: examples picked per text would
+    /// otherwise make every text pay for the calibration runs again, and the cache would grow by one table per
+    /// text. The context's key joins the table's key instead.
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation.

@@ -64,9 +64,6 @@ struct ConversationRenderer {
         model.useCase == .contentTagging && tools.isEmpty ? QualityLevers.current.taggingSchemaPlacement : .after
     }
 
-    /// Whether the response schema goes into the system text (content tagging) instead of the user message.
-    private var describesSchemaInSystemText: Bool { schemaPlacement == .system }
-
     /// A response as the model wrote it: plain text, JSON, or — in a tool session — `{"response": …}`.
     func assistantText(for response: Transcript.Response) -> String {
         if !tools.isEmpty, response.segments.count == 1, case .text(let segment) = response.segments[0] {
@@ -88,7 +85,7 @@ struct ConversationRenderer {
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
         if !tools.isEmpty { parts.append(ToolCallFormat.usage(for: tools)) }
-        if describesSchemaInSystemText, let schema {
+        if schemaPlacement == .system, let schema {
             parts.append(UseCasePrompting.schemaInstruction(for: schema, useCase: model.useCase))
         }
         return parts.joined(separator: "\n\n")
@@ -106,10 +103,7 @@ struct ConversationRenderer {
     }
 
     private func schemaPrefix(for prompt: Transcript.Prompt) -> String {
-        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, schemaPlacement == .before else {
-            return ""
-        }
-        return UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase) + "\n\nText: "
+        schemaDescription(for: prompt, placedAt: .before).map { $0 + "\n\nText: " } ?? ""
     }
 
     /// What the last prompt's user message carries after the prompt's own text: the response schema's description,
@@ -119,10 +113,15 @@ struct ConversationRenderer {
     }
 
     private func schemaSuffix(for prompt: Transcript.Prompt) -> String {
-        // Content tagging describes the schema in the system text, or before the text, instead.
-        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, schemaPlacement == .after else {
-            return ""
+        schemaDescription(for: prompt, placedAt: .after).map { "\n\n" + $0 } ?? ""
+    }
+
+    /// The description of a prompt's response schema if it goes at `placement` in the user message, else `nil`
+    /// (no schema, its context options leave it out, or it is described elsewhere).
+    private func schemaDescription(for prompt: Transcript.Prompt, placedAt placement: QualityLevers.SchemaPlacement) -> String? {
+        guard prompt.contextOptions.includeSchemaInPrompt ?? true, let format = prompt.responseFormat, schemaPlacement == placement else {
+            return nil
         }
-        return "\n\n" + UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
+        return UseCasePrompting.schemaInstruction(for: format.schema, useCase: model.useCase)
     }
 }
