@@ -18,6 +18,8 @@ import Foundation
 ///   of the job's own texts (``CalibrationSample``).
 /// - `shortlist`: label sets above ``shortlistSize`` are decoded token by token instead of shortlisted by
 ///   their calibrated first-token likelihood and then scored.
+/// - `label-glossary`: a tagging job's small choice fields go without the glossary the model writes for them
+///   from a sample of the job's texts (`LabelGlossary` in FMTagging).
 ///
 /// Three settings take numbers: `FM_SHORTLIST=N` (``shortlistSize``), `FM_CALIBRATION_WEIGHT=w`
 /// (``calibrationWeight``) and `FM_CALIBRATION_SAMPLE=N` (``CalibrationSample/maximumCount(choices:)``).
@@ -88,6 +90,9 @@ package struct QualityLevers: Sendable {
     /// than from content-free inputs (`FM_DISABLE=reference-calibration`).
     package var calibratesByReference = true
     package var shortlistsLargeChoiceSets = true
+    /// Whether a tagging job first has the model say what each answer of a small choice field means, read from a
+    /// sample of the job's texts, and gives that glossary with the instructions (`FM_DISABLE=label-glossary`).
+    package var describesLabels = true
     package var draftsFromPrompt = false
     /// Whether small choices are also scored by the channel, `log p(text | value)` (`FM_CHANNEL=only|combined`).
     package var channel = ChannelMode.off
@@ -107,7 +112,7 @@ package struct QualityLevers: Sendable {
             ("schema-placement", describesTaggingSchemaInSystemText), ("choice-scoring", scoresChoices),
             ("task-prompts", taskAwarePrompts), ("sorted-choices", sortsChoices), ("calibration", calibratesChoices),
             ("batch-calibration", calibratesByBatch), ("reference-calibration", calibratesByReference),
-            ("shortlist", shortlistsLargeChoiceSets),
+            ("shortlist", shortlistsLargeChoiceSets), ("label-glossary", describesLabels),
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
         let defaults = QualityLevers()
@@ -142,6 +147,7 @@ package struct QualityLevers: Sendable {
         levers.calibratesByBatch = !disabled.contains("batch-calibration")
         levers.calibratesByReference = !disabled.contains("reference-calibration")
         levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
+        levers.describesLabels = !disabled.contains("label-glossary")
         levers.draftsFromPrompt = (environment["FM_ENABLE"] ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"
         }

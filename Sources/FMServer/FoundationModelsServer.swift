@@ -199,7 +199,7 @@ extension FoundationModelsServer {
             instructions: parsed.instructions,
             calibrationTexts: TaggingConfiguration.sample(of: texts, for: parsed.schema)
         )
-        let runner = TaggingRunner(tagger: Tagger(configuration: tagging), parallel: configuration.tagParallel)
+        let parallel = configuration.tagParallel
         let metrics = metrics
         let records = parsed.records
         let body = ResponseBody { writer in
@@ -207,6 +207,8 @@ extension FoundationModelsServer {
             let (lines, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
             let work = Task {
                 do {
+                    // The same glossary `fm tag` writes for the job's small choice fields, so both answer alike.
+                    let runner = TaggingRunner(tagger: Tagger(configuration: await tagging.describingLabels()), parallel: parallel)
                     try await runner.run(records) { record, outcome in
                         continuation.yield(TaggingOutput.line(for: record, outcome: outcome) + "\n")
                     }

@@ -14,10 +14,10 @@ public struct Tagger: Sendable {
         calibrationContext = Self.calibrationContext(for: configuration)
     }
 
-    /// The transcript a session starts from: instructions, then each example as a prompt and its response.
+    /// The transcript a session starts from: instructions (with the label glossary), then each example as a prompt and its response.
     public var startingTranscript: Transcript {
         var entries: [Transcript.Entry] = []
-        if let instructions = configuration.instructions, !instructions.isEmpty {
+        if let instructions = configuration.sessionInstructions {
             entries.append(.instructions(.init(segments: [.text(.init(content: instructions))], toolDefinitions: [])))
         }
         // Examples carry no response format, so the schema is described once, in the real prompt.

@@ -11,6 +11,9 @@ public struct TaggingConfiguration: Sendable {
     public var schema: GenerationSchema
     /// Session instructions, if any.
     public var instructions: String?
+    /// What the answers of the schema's small choice fields mean, given after ``instructions``; written by the
+    /// model from a sample of the job's texts by ``describingLabels(cache:)``, or `nil` for none.
+    public var labelGlossary: String?
     /// Example texts with their results, given to the model as earlier chat turns.
     public var examples: [(text: String, result: GeneratedContent)]
     /// Generation options (greedy by default).
@@ -74,6 +77,12 @@ public struct TaggingConfiguration: Sendable {
         return effective
     }
 
+    /// The instructions every request starts from: ``instructions``, then ``labelGlossary``.
+    public var sessionInstructions: String? {
+        let parts = [instructions, labelGlossary].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+    }
+
     /// Whether results are deterministic (greedy), and therefore cacheable.
     public var isDeterministic: Bool {
         if options.samplingMode == .greedy { return true }
@@ -94,6 +103,7 @@ public struct TaggingConfiguration: Sendable {
             "levers=" + levers.fingerprint,
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
+        if let labelGlossary { parts.append("glossary=" + labelGlossary) }
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
         if let exampleIndex {
             parts.append("shots=\(exampleIndex.shots)")

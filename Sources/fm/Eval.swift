@@ -80,7 +80,9 @@ extension FM {
                 calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() }, for: schema)
             )
             configuration.remoteEngines = tagging.remoteEngines
-            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.width)
+            let cache = tagging.cache()
+            configuration = await configuration.describingLabels(cache: cache)
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
             var predictions: [LabelledExample.Gold?] = []
             var progress = ProgressLine(total: examples.count)
             try await runner.run(examples.map(\.record)) { record, outcome in

@@ -64,7 +64,9 @@ extension FM {
             }
             var progress = ProgressLine(total: remaining.count)
             configuration.remoteEngines = tagging.remoteEngines
-            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: tagging.cache(), parallel: tagging.width)
+            let cache = tagging.cache()
+            if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache) }
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
             try await runner.run(remaining) { record, outcome in
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 progress.advance()

@@ -1,0 +1,204 @@
+public import FMCache
+import FMEngine
+import Foundation
+package import FoundationModels
+
+/// What the answers of a classification's small choice fields mean, in the model's own words.
+///
+/// A label set is often a dataset's shorthand: `ham` is a message that is not spam, `neither` a text that is
+/// neither hateful nor offensive. Read bare, the model takes such a name in its everyday sense. So before a job,
+/// the model is shown a sample of the job's own texts and a field's choices, and writes one sentence per choice;
+/// the glossary then goes with the instructions of every request (and of every calibration text, so the prior
+/// divided out is read under the same words). The sample matters: shown eight of the job's texts, `medium`
+/// describes spam as promotional messages that ask for action; without them, as malware.
+package enum LabelGlossary {
+    /// A field whose answer is one of a few fixed strings.
+    package struct ChoiceField: Sendable, Hashable {
+        /// The property's name; nested properties are joined with dots.
+        package var name: String
+        /// The strings the field may hold.
+        package var choices: [String]
+    }
+
+    /// Fields with more choices than this get no glossary: a sentence per label of a 77-label set would cost a
+    /// minute of generation and a long system text, and large sets are already shortlisted by their names.
+    package static let maximumChoices = 16
+    /// How many of the job's texts the model reads before describing the labels.
+    package static let sampleSize = 8
+    /// Longest part of a sample text shown, in characters.
+    package static let sampleLength = 200
+    /// Longest meaning, in characters.
+    package static let meaningLength = 200
+
+    /// The string-choice fields of `schema` with 2 to ``maximumChoices`` choices, in property order. Bool
+    /// fields are left out: `true` and `false` are described by the field itself.
+    package static func choiceFields(in schema: GenerationSchema) -> [ChoiceField] {
+        var fields: [ChoiceField] = []
+        var visited: Set<String> = []
+        func resolve(_ node: GenerationSchema.Node) -> GenerationSchema.Node? {
+            guard case .reference(let name) = node else { return node }
+            guard visited.insert(name).inserted else { return nil }
+            if let definition = schema.definitions.first(where: { $0.name == name }) { return resolve(definition.node) }
+            return schema.root.typeName == name ? resolve(schema.root) : nil
+        }
+        func choices(of node: GenerationSchema.Node) -> [String]? {
+            switch resolve(node) {
+            case .enumeration(let enumeration): enumeration.choices
+            case .string(let guides): guides.choices
+            case .array(let array): choices(of: array.items)
+            default: nil
+            }
+        }
+        func walk(_ node: GenerationSchema.Node, path: String) {
+            guard case .object(let object) = resolve(node) else { return }
+            for property in object.properties {
+                let name = path.isEmpty ? property.name : path + "." + property.name
+                if let values = choices(of: property.node) {
+                    if (2...maximumChoices).contains(values.count) {
+                        fields.append(ChoiceField(name: name, choices: values))
+                    }
+                } else {
+                    walk(property.node, path: name)
+                }
+            }
+        }
+        walk(schema.root, path: "")
+        return fields
+    }
+
+    /// Up to ``sampleSize`` of `texts`, evenly spread, each on one line and cut to ``sampleLength`` characters.
+    package static func sample(of texts: [String]) -> [String] {
+        let picked = texts.count <= sampleSize ? texts : (0..<sampleSize).map { texts[$0 * texts.count / sampleSize] }
+        return picked.map { text in
+            let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return line.count <= sampleLength ? line : String(line.prefix(sampleLength)) + "…"
+        }
+    }
+
+    /// The request that has the model describe `field`'s choices after reading `texts`: one line per choice,
+    /// the choice, a colon and a sentence (only `choice`'s line when one is given: asked for every line at once,
+    /// the model sometimes stops after the first). Free text, because asked for JSON the model copies sample
+    /// texts into the values instead of describing them.
+    package static func prompt(for field: ChoiceField, texts: [String], choice: String? = nil) -> String {
+        let choices = field.choices.map { "\"\($0)\"" }.joined(separator: ", ")
+        let request = choice.map { "Write one line: \"\($0)\", a colon, " } ?? "For each category, write one line: the category, a colon, "
+        return "A text classifier sorts texts like these:\n"
+            + sample(of: texts).map { "- " + $0 }.joined(separator: "\n")
+            + "\n\ninto these categories: \(choices). " + request + "and one sentence describing the texts that belong to it."
+    }
+
+    /// Whether `meaning` copies one of `texts` (any 24 characters in a row) instead of describing a kind of text.
+    package static func copies(_ meaning: String, from texts: [String]) -> Bool {
+        let characters = Array(meaning.lowercased())
+        let window = 24
+        guard characters.count >= window else { return false }
+        let sources = texts.map { $0.lowercased() }
+        for start in 0...(characters.count - window) {
+            let piece = String(characters[start..<(start + window)])
+            if sources.contains(where: { $0.contains(piece) }) { return true }
+        }
+        return false
+    }
+
+    /// The glossary text given with the instructions, from each field's choices and their meanings.
+    package static func render(_ entries: [(field: ChoiceField, meanings: [String: String])]) -> String? {
+        let sections = entries.compactMap { entry -> String? in
+            let lines = entry.field.choices.compactMap { choice in
+                entry.meanings[choice].map { "- \"\(choice)\": " + $0 }
+            }
+            guard !lines.isEmpty else { return nil }
+            return "What the answers of \"\(entry.field.name)\" mean:\n" + lines.joined(separator: "\n")
+        }
+        return sections.isEmpty ? nil : sections.joined(separator: "\n\n")
+    }
+
+    /// Each choice's meaning in the model's reply: the sentences (``leadingSentences(of:)``) after the choice's
+    /// name and a colon, at the start of a line. The name may be quoted, bulleted, capitalised, or written with
+    /// spaces for underscores. Choices the reply does not describe are missing.
+    package static func meanings(in reply: String, for field: ChoiceField) -> [String: String] {
+        func normalised(_ text: some StringProtocol) -> String {
+            text.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 }.reduce(into: "") { $0.append($1) }
+                .trimmingCharacters(in: CharacterSet(charactersIn: " \"'`*"))
+        }
+        let names = Dictionary(field.choices.map { (normalised($0), $0) }, uniquingKeysWith: { first, _ in first })
+        var meanings: [String: String] = [:]
+        for line in reply.split(whereSeparator: \.isNewline) {
+            var text = Substring(line).drop { $0 == " " || $0 == "-" || $0 == "*" || $0 == "•" }
+            guard let colon = text.firstIndex(of: ":"), let choice = names[normalised(text[..<colon])],
+                  meanings[choice] == nil else { continue }
+            text = text[text.index(after: colon)...]
+            let meaning = leadingSentences(of: text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+            if !meaning.isEmpty { meanings[choice] = meaning }
+        }
+        return meanings
+    }
+
+    /// The text's whole sentences that fit in ``meaningLength`` characters (the first sentence, cut, when even
+    /// that is longer).
+    package static func leadingSentences(of text: String) -> String {
+        var end = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex, text.distance(from: text.startIndex, to: index) < meaningLength {
+            let next = text.index(after: index)
+            if ".!?".contains(text[index]), next == text.endIndex || text[next] == " " { end = next }
+            index = next
+        }
+        if end == text.startIndex {
+            return text.count <= meaningLength ? text : String(text.prefix(meaningLength)) + "…"
+        }
+        return String(text[..<end])
+    }
+
+    /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
+    /// for each choice the first reply missed or described by copying a text. Each reply is looked up in and
+    /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
+    /// Choices without a usable description are left out.
+    package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {
+        let identity = ModelIdentity.of(model.modelURL)
+        let shown = sample(of: texts)
+        func reply(to prompt: String, tokens: Int) async -> String? {
+            let key = ResultCache.key(["label-glossary", identity, prompt])
+            if let stored = try? cache?.value(forKey: key) { return stored }
+            let session = LanguageModelSession(model: SystemLanguageModel(modelURL: model.modelURL, useCase: .general))
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
+            // The default levers: a job's ablation switches are about its own requests, not about this one.
+            guard let text = try? await QualityLevers.$current.withValue(QualityLevers(), operation: {
+                try await session.respond(to: prompt, options: options).content
+            }) else { return nil }
+            try? cache?.store(text, forKey: key)
+            return text
+        }
+        func usable(_ found: [String: String]) -> [String: String] { found.filter { !copies($0.value, from: shown) } }
+        var meanings = usable(await reply(to: prompt(for: field, texts: texts), tokens: 20 + 80 * field.choices.count)
+            .map { Self.meanings(in: $0, for: field) } ?? [:])
+        for choice in field.choices where meanings[choice] == nil {
+            let found = await reply(to: prompt(for: field, texts: texts, choice: choice), tokens: 80)
+            if let meaning = usable(found.map { Self.meanings(in: $0, for: field) } ?? [:])[choice] { meanings[choice] = meaning }
+        }
+        return meanings
+    }
+}
+
+extension TaggingConfiguration {
+    /// This configuration with ``labelGlossary`` written by its model for its schema's small choice fields, from
+    /// a sample of ``calibrationTexts``.
+    ///
+    /// Unchanged when the configuration generates remotely, has fewer than eight calibration texts (the glossary
+    /// describes the labels as they apply to the job's texts), has no field of 2 to 16 string choices, or when
+    /// `FM_DISABLE=label-glossary` is set. A field whose description cannot be generated gets none.
+    ///
+    /// - Parameter cache: Where generated glossaries are kept between runs; `nil` generates them every time.
+    public func describingLabels(cache: ResultCache? = nil) async -> TaggingConfiguration {
+        guard levers.describesLabels, remoteEngines == nil, calibrationTexts.count >= CalibrationSample.minimumCount
+        else { return self }
+        let fields = LabelGlossary.choiceFields(in: schema)
+        guard !fields.isEmpty else { return self }
+        var entries: [(field: LabelGlossary.ChoiceField, meanings: [String: String])] = []
+        for field in fields {
+            entries.append((field, await LabelGlossary.describe(field, texts: calibrationTexts, model: model, cache: cache)))
+        }
+        var described = self
+        described.labelGlossary = LabelGlossary.render(entries)
+        return described
+    }
+}

@@ -1,0 +1,112 @@
+@testable import FMTagging
+import FoundationModels
+import Testing
+
+/// The pure parts of the label glossary: which fields get one, the request, reading the reply, the rendered text
+/// and its place in the instructions and the cache fingerprint.
+struct LabelGlossaryTests {
+    private static let ticket = GenerationSchema(root: .object(.init(name: "Ticket", properties: [
+        .init(name: "topic", description: "What the ticket is about",
+              node: .enumeration(.init(name: "Topic", choices: ["billing", "accountAccess", "technicalIssue"]))),
+        .init(name: "urgent", description: "Whether it needs an answer today", node: .boolean),
+        .init(name: "summary", description: nil, node: .string(.init())),
+        .init(name: "moods", description: nil, node: .array(.init(items: .string(.init(choices: ["calm", "angry"]))))),
+        .init(name: "detail", description: nil, node: .object(.init(name: "Detail", properties: [
+            .init(name: "channel", description: nil, node: .enumeration(.init(name: "Channel", choices: ["mail", "phone"]))),
+        ]))),
+        .init(name: "intent", description: nil,
+              node: .enumeration(.init(name: "Intent", choices: (0..<17).map { "intent\($0)" }))),
+        .init(name: "fixed", description: nil, node: .enumeration(.init(name: "Fixed", choices: ["only"]))),
+    ])))
+
+    @Test func smallStringChoiceFieldsGetAGlossaryAndOthersDoNot() {
+        let fields = LabelGlossary.choiceFields(in: Self.ticket)
+        #expect(fields.map(\.name) == ["topic", "moods", "detail.channel"])
+        #expect(fields.first?.choices == ["billing", "accountAccess", "technicalIssue"])
+        #expect(LabelGlossary.choiceFields(in: TaggingPreset.contentTagging.schema).isEmpty)
+    }
+
+    @Test func theRequestShowsASpreadOfTextsOnOneLineEachAndEveryChoice() {
+        let texts = (0..<24).map { "text \($0)\nsecond line" } + [String(repeating: "long ", count: 100)]
+        let sample = LabelGlossary.sample(of: texts)
+        #expect(sample.count == LabelGlossary.sampleSize)
+        #expect(sample.first == "text 0 second line")
+        #expect(sample.allSatisfy { !$0.contains("\n") && $0.count <= LabelGlossary.sampleLength + 1 })
+        let field = LabelGlossary.ChoiceField(name: "label", choices: ["ham", "spam"])
+        let all = LabelGlossary.prompt(for: field, texts: texts)
+        #expect(all.contains("- text 0 second line\n"))
+        #expect(all.contains("\"ham\", \"spam\""))
+        #expect(all.contains("For each category"))
+        let one = LabelGlossary.prompt(for: field, texts: texts, choice: "spam")
+        #expect(one.contains("Write one line: \"spam\", a colon"))
+        #expect(!one.contains("For each category"))
+    }
+
+    @Test func repliesAreReadLineByLineWhateverTheNamesLookLike() {
+        let field = LabelGlossary.ChoiceField(name: "label",
+                                              choices: ["hate_speech", "neither", "offensive_language", "spam"])
+        let reply = """
+            Here are the categories:
+            - **Hate speech**: Texts that attack a group. They name the group.
+            "neither": Texts with no insult at all.
+            OFFENSIVE-LANGUAGE:   Texts   that swear
+            offensive_language: a second line for the same choice.
+            unknown: ignored.
+            """
+        let meanings = LabelGlossary.meanings(in: reply, for: field)
+        #expect(meanings["hate_speech"] == "Texts that attack a group. They name the group.")
+        #expect(meanings["neither"] == "Texts with no insult at all.")
+        #expect(meanings["offensive_language"] == "Texts that swear")
+        #expect(meanings["spam"] == nil)
+    }
+
+    @Test func meaningsKeepTheWholeSentencesThatFit() {
+        let short = "First sentence. Second one! Third?"
+        #expect(LabelGlossary.leadingSentences(of: short) == short)
+        let sentence = Array(repeating: "word", count: 30).joined(separator: " ") + "."
+        let long = sentence + " " + sentence
+        #expect(LabelGlossary.leadingSentences(of: long) == sentence)
+        let endless = String(repeating: "x", count: 300)
+        #expect(LabelGlossary.leadingSentences(of: endless) == String(repeating: "x", count: LabelGlossary.meaningLength) + "…")
+        #expect(LabelGlossary.leadingSentences(of: "e.g. this. Then") == "e.g. this.")
+    }
+
+    @Test func aMeaningThatCopiesAShownTextIsRecognised() {
+        let texts = ["TheMob>Hit the link to get a premium Pink Panther game, all 4 FREE!"]
+        #expect(LabelGlossary.copies("Texts like: themob>hit the link to get a premium game", from: texts))
+        #expect(!LabelGlossary.copies("Promotional messages that ask the reader to act.", from: texts))
+        #expect(!LabelGlossary.copies("short", from: texts))
+    }
+
+    @Test func theGlossaryFollowsTheInstructionsAndChangesTheFingerprint() {
+        let field = LabelGlossary.ChoiceField(name: "label", choices: ["ham", "spam"])
+        let text = LabelGlossary.render([(field, ["spam": "Advertising.", "ham": "Personal messages."])])
+        #expect(text == "What the answers of \"label\" mean:\n- \"ham\": Personal messages.\n- \"spam\": Advertising.")
+        #expect(LabelGlossary.render([(field, [:])]) == nil)
+
+        var configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.ticket,
+                                                 instructions: "Be brief.")
+        let plain = configuration.fingerprint
+        configuration.labelGlossary = text
+        #expect(configuration.sessionInstructions == "Be brief.\n\n" + (text ?? ""))
+        #expect(configuration.fingerprint != plain)
+        let instructions = Tagger(configuration: configuration).startingTranscript.compactMap { entry -> String? in
+            guard case .instructions(let instructions) = entry else { return nil }
+            return instructions.segments.compactMap { segment in
+                if case .text(let text) = segment { return text.content }
+                return nil
+            }.joined()
+        }
+        #expect(instructions == ["Be brief.\n\n" + (text ?? "")])
+        configuration.instructions = nil
+        #expect(configuration.sessionInstructions == text)
+    }
+
+    @Test func aJobWithoutEnoughTextsOrWithTheLeverOffIsLeftAlone() async {
+        let configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.ticket,
+                                                 calibrationTexts: ["one", "two"])
+        let described = await configuration.describingLabels()
+        #expect(described.labelGlossary == nil)
+        #expect(described.fingerprint == configuration.fingerprint)
+    }
+}

@@ -1,0 +1,57 @@
+import FMCache
+import FMEngine
+import FMTagging
+import Foundation
+import FoundationModels
+import Testing
+
+/// The label glossary written by the catalogue's default model (the tiny model the mechanics tests run on does not
+/// follow the request's line format): what it says, that it is cached, and that the lever turns it off.
+@Suite("Label glossary from the default model", .serialized, .timeLimit(.minutes(10)))
+struct LabelGlossaryModelTests {
+    static let texts = BatchCalibrationTests.messages + BatchCalibrationTests.unsolicited
+
+    static func configuration() throws -> TaggingConfiguration {
+        let entry = ModelCatalog.defaultEntry
+        #expect(entry.installState == .installed, "Run `fm model install \(entry.name)` (or `make test`).")
+        return TaggingConfiguration(model: SystemLanguageModel(modelURL: entry.fileURL, useCase: .contentTagging),
+                                    schema: BatchCalibrationTests.schema, calibrationTexts: texts)
+    }
+
+    @Test func theModelDescribesEveryLabelOnceAndTheCacheKeepsIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glossary-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try ResultCache(url: directory.appendingPathComponent("cache.sqlite"))
+        let base = try Self.configuration()
+        let described = await base.describingLabels(cache: cache)
+        let glossary = try #require(described.labelGlossary)
+        print(glossary)
+        let lines = glossary.split(separator: "\n")
+        #expect(lines.first == "What the answers of \"label\" mean:")
+        #expect(lines.filter { $0.hasPrefix("- \"ham\": ") }.count == 1, "\(glossary)")
+        #expect(lines.filter { $0.hasPrefix("- \"spam\": ") }.count == 1, "\(glossary)")
+        for line in lines.dropFirst() {
+            #expect(!LabelGlossary.copies(String(line), from: LabelGlossary.sample(of: Self.texts)), "\(line)")
+        }
+        #expect(described.sessionInstructions == glossary)
+        #expect(described.fingerprint != base.fingerprint)
+
+        // The replies are in the cache: a second job reads them and writes nothing new.
+        let stored = try cache.count()
+        #expect(stored >= 1)
+        let again = await base.describingLabels(cache: cache)
+        #expect(again.labelGlossary == glossary)
+        #expect(try cache.count() == stored)
+    }
+
+    @Test func theLeverAndRemoteEnginesLeaveTheJobWithoutAGlossary() async throws {
+        var off = try Self.configuration()
+        off.levers.describesLabels = false
+        #expect(await off.describingLabels().labelGlossary == nil)
+        var remote = try Self.configuration()
+        remote.remoteEngines = RemoteEngines(models: [
+            ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:9")!, model: "default", enforcesSchemas: true),
+        ])
+        #expect(await remote.describingLabels().labelGlossary == nil)
+    }
+}
