@@ -117,7 +117,7 @@ package enum LabelGlossary {
     /// spaces for underscores. Choices the reply does not describe are missing.
     package static func meanings(in reply: String, for field: ChoiceField) -> [String: String] {
         func normalised(_ text: some StringProtocol) -> String {
-            text.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 }.reduce(into: "") { $0.append($1) }
+            String(text.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 })
                 .trimmingCharacters(in: CharacterSet(charactersIn: " \"'`*"))
         }
         let names = Dictionary(field.choices.map { (normalised($0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -138,10 +138,12 @@ package enum LabelGlossary {
     package static func leadingSentences(of text: String) -> String {
         var end = text.startIndex
         var index = text.startIndex
-        while index < text.endIndex, text.distance(from: text.startIndex, to: index) < meaningLength {
+        var read = 0
+        while index < text.endIndex, read < meaningLength {
             let next = text.index(after: index)
             if ".!?".contains(text[index]), next == text.endIndex || text[next] == " " { end = next }
             index = next
+            read += 1
         }
         if end == text.startIndex {
             return text.count <= meaningLength ? text : String(text.prefix(meaningLength)) + "…"
@@ -156,10 +158,11 @@ package enum LabelGlossary {
     package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {
         let identity = ModelIdentity.of(model.modelURL)
         let shown = sample(of: texts)
+        let describer = SystemLanguageModel(modelURL: model.modelURL, useCase: .general)
         func reply(to prompt: String, tokens: Int) async -> String? {
             let key = ResultCache.key(["label-glossary", identity, prompt])
             if let stored = try? cache?.value(forKey: key) { return stored }
-            let session = LanguageModelSession(model: SystemLanguageModel(modelURL: model.modelURL, useCase: .general))
+            let session = LanguageModelSession(model: describer)
             let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
             // The default levers: a job's ablation switches are about its own requests, not about this one.
             guard let text = try? await QualityLevers.$current.withValue(QualityLevers(), operation: {

@@ -14,7 +14,8 @@ public struct Tagger: Sendable {
         calibrationContext = Self.calibrationContext(for: configuration)
     }
 
-    /// The transcript a session starts from: instructions (with the label glossary), then each example as a prompt and its response.
+    /// The transcript a session starts from: instructions (with the label glossary), then each example as a
+    /// prompt and its response.
     public var startingTranscript: Transcript {
         var entries: [Transcript.Entry] = []
         if let instructions = configuration.sessionInstructions {
