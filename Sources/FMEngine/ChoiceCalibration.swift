@@ -146,7 +146,11 @@ package enum CalibrationSample {
     ///
     /// - Parameter choices: The number of values of the schema's largest enumeration (0 when unknown).
     package static func sample(of texts: [String], choices: Int = 0) -> [String] {
-        let count = maximumCount(choices: choices)
+        spread(of: texts, count: maximumCount(choices: choices))
+    }
+
+    /// `count` of `texts`, evenly spaced from the first (all of them when there are no more than `count`).
+    package static func spread<Element>(of texts: [Element], count: Int) -> [Element] {
         guard texts.count > count else { return texts }
         return (0..<count).map { texts[$0 * texts.count / count] }
     }

@@ -68,8 +68,7 @@ package enum LabelGlossary {
 
     /// Up to ``sampleSize`` of `texts`, evenly spread, each on one line and cut to ``sampleLength`` characters.
     package static func sample(of texts: [String]) -> [String] {
-        let picked = texts.count <= sampleSize ? texts : (0..<sampleSize).map { texts[$0 * texts.count / sampleSize] }
-        return picked.map { text in
+        CalibrationSample.spread(of: texts, count: sampleSize).map { text in
             let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return line.count <= sampleLength ? line : String(line.prefix(sampleLength)) + "…"
         }
@@ -190,14 +189,17 @@ extension TaggingConfiguration {
     /// describes the labels as they apply to the job's texts), has no field of 2 to 16 string choices, or when
     /// `FM_DISABLE=label-glossary` is set. A field whose description cannot be generated gets none.
     ///
-    /// - Parameter cache: Where generated glossaries are kept between runs; `nil` generates them every time.
-    public func describingLabels(cache: ResultCache? = nil) async -> TaggingConfiguration {
+    /// - Parameters:
+    ///   - cache: Where generated glossaries are kept between runs; `nil` generates them every time.
+    ///   - status: Told which field is being described, before each field's requests (a few seconds each).
+    public func describingLabels(cache: ResultCache? = nil, status: (@Sendable (String) -> Void)? = nil) async -> TaggingConfiguration {
         guard levers.describesLabels, remoteEngines == nil, calibrationTexts.count >= CalibrationSample.minimumCount
         else { return self }
         let fields = LabelGlossary.choiceFields(in: schema)
         guard !fields.isEmpty else { return self }
         var entries: [(field: LabelGlossary.ChoiceField, meanings: [String: String])] = []
         for field in fields {
+            status?("writing the label glossary: \"\(field.name)\" (\(field.choices.count) values)")
             entries.append((field, await LabelGlossary.describe(field, texts: calibrationTexts, model: model, cache: cache)))
         }
         var described = self

@@ -81,7 +81,7 @@ extension FM {
             )
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
-            configuration = await configuration.describingLabels(cache: cache)
+            configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
             var predictions: [LabelledExample.Gold?] = []
             var progress = ProgressLine(total: examples.count)

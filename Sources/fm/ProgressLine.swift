@@ -26,6 +26,13 @@ struct ProgressLine {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// Writes `message` on its own line on stderr when stderr is a terminal: work before the texts (a label
+    /// glossary being written) would otherwise leave the terminal silent.
+    @Sendable static func status(_ message: String) {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
     func finish() {
         guard isEnabled else { return }
         FileHandle.standardError.write(Data("\n".utf8))

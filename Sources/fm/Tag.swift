@@ -62,10 +62,11 @@ extension FM {
             if records.count != remaining.count {
                 FileHandle.standardError.write(Data("resuming: \(records.count - remaining.count) of \(records.count) records already done\n".utf8))
             }
-            var progress = ProgressLine(total: remaining.count)
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
-            if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache) }
+            if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
+            // Started after the glossary, so the rate and ETA count texts only.
+            var progress = ProgressLine(total: remaining.count)
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
             try await runner.run(remaining) { record, outcome in
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))

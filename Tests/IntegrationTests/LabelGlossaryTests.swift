@@ -3,6 +3,7 @@ import FMEngine
 import FMTagging
 import Foundation
 import FoundationModels
+import Synchronization
 import Testing
 
 /// The label glossary written by the catalogue's default model (the tiny model the mechanics tests run on does not
@@ -23,7 +24,9 @@ struct LabelGlossaryModelTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try ResultCache(url: directory.appendingPathComponent("cache.sqlite"))
         let base = try Self.configuration()
-        let described = await base.describingLabels(cache: cache)
+        let statuses = Mutex<[String]>([])
+        let described = await base.describingLabels(cache: cache, status: { message in statuses.withLock { $0.append(message) } })
+        #expect(statuses.withLock { $0 } == ["writing the label glossary: \"label\" (2 values)"])
         let glossary = try #require(described.labelGlossary)
         print(glossary)
         let lines = glossary.split(separator: "\n")
@@ -47,7 +50,9 @@ struct LabelGlossaryModelTests {
     @Test func theLeverAndRemoteEnginesLeaveTheJobWithoutAGlossary() async throws {
         var off = try Self.configuration()
         off.levers.describesLabels = false
-        #expect(await off.describingLabels().labelGlossary == nil)
+        let statuses = Mutex(0)
+        #expect(await off.describingLabels(status: { _ in statuses.withLock { $0 += 1 } }).labelGlossary == nil)
+        #expect(statuses.withLock { $0 } == 0, "nothing is being written, so nothing is announced")
         var remote = try Self.configuration()
         remote.remoteEngines = RemoteEngines(models: [
             ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:9")!, model: "default", enforcesSchemas: true),
