@@ -23,19 +23,36 @@ public struct LabelledExample: Sendable {
         self.gold = gold
     }
 
-    /// Reads labelled JSONL; `labelKey` names the gold field (default `label`, else `labels`).
+    /// Reads labelled JSONL; `labelKey` names the gold field (default `label`, else `labels`). Lines without a
+    /// gold answer are left out; ``parseReportingUnlabelled(input:labelKey:)`` also says which.
     public static func parse(input: [UInt8], labelKey: String? = nil) -> [LabelledExample] {
-        TaggingRecord.parse(input: input).compactMap { record in
+        parseReportingUnlabelled(input: input, labelKey: labelKey).examples
+    }
+
+    /// Reads labelled JSONL, and returns beside the examples why each other non-blank line is not one: the
+    /// line's own failure (not JSON, no text) or a missing gold field, one message per line in input order.
+    public static func parseReportingUnlabelled(input: [UInt8], labelKey: String? = nil)
+        -> (examples: [LabelledExample], unlabelled: [String]) {
+        var examples: [LabelledExample] = []
+        var unlabelled: [String] = []
+        for record in TaggingRecord.parse(input: input) {
             let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             let key = labelKey ?? (fields["label"] != nil ? "label" : "labels")
             switch fields[key]?.kind {
-            case .string(let value): return LabelledExample(record: record, gold: .single(value))
-            case .array(let values): return LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText)))
+            case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
+            case .array(let values): examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
             case .structure(let properties, _):
-                return LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText)))
-            default: return nil
+                examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
+            default:
+                if case .failure(let failure) = record.text, failure.code != "missing-text" {
+                    unlabelled.append(failure.message)
+                } else {
+                    let expected = labelKey.map { "\"\($0)\"" } ?? "\"label\" or \"labels\""
+                    unlabelled.append("Record \(record.id) has no \(expected) string, list or object.")
+                }
             }
         }
+        return (examples, unlabelled)
     }
 }
 

@@ -52,8 +52,16 @@ extension FM {
         }
 
         func run() async throws {
-            let all = LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
-            guard !all.isEmpty else { throw CommandFailure("\(file) has no labelled examples.") }
+            let (all, unlabelled) = LabelledExample.parseReportingUnlabelled(
+                input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
+            let reasons = unlabelled.prefix(3).joined(separator: " ") + (unlabelled.count > 3 ? " …" : "")
+            guard !all.isEmpty else {
+                throw CommandFailure("\(file) has no labelled examples." + (unlabelled.isEmpty ? "" : " " + reasons))
+            }
+            if !unlabelled.isEmpty {
+                // Scored lines are fewer than the file's: say so rather than report over a silent subset.
+                FileHandle.standardError.write(Data("warning: \(unlabelled.count) of \(all.count + unlabelled.count) lines are not scored: \(reasons)\n".utf8))
+            }
             // The task is the whole file's: its label sets come from every example, also when --limit scores fewer,
             // so the first N are not classified among only the labels that happen to occur in them.
             let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: all))

@@ -21,6 +21,31 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// `fm eval` scores only lines with a gold answer, and is told why each other line is not one.
+    @Test func labelledParsingSaysWhyALineIsNotScored() {
+        let input = Array("""
+            {"id":"a","text":"hi","label":"x"}
+            {"id":"b","text":"hi"}
+            plain text
+            {broken
+
+            {"id":"c","text":"hi","labels":["x","y"]}
+            {"id":"d","text":"hi","label":{"topic":"x","urgent":true}}
+            """.utf8)
+        let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
+        #expect(examples.map(\.record.id) == ["a", "c", "d"])
+        #expect(examples.map(\.gold) == [.single("x"), .set(["x", "y"]), .fields(["topic": "x", "urgent": "true"])])
+        #expect(unlabelled == [
+            "Record b has no \"label\" or \"labels\" string, list or object.",
+            "Record 3 has no \"label\" or \"labels\" string, list or object.",
+            "Line 4 is not a JSON object.",
+        ])
+        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d"])
+        let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
+        #expect(keyed.examples.isEmpty)
+        #expect(keyed.unlabelled.first == "Record a has no \"gold\" string, list or object.")
+    }
+
     @Test func resumeReadsOnlyWholeLines() {
         let record = TaggingRecord(id: "x", text: .success("t"))
         let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))

@@ -85,6 +85,29 @@ struct ReportCommandTests {
         #expect((label?["enum"] as? [String]).map(Set.init) == ["ham", "spam", "unsure"], "\(result.stdout)")
     }
 
+    /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
+    /// fails with the reason.
+    @Test func evalSaysWhichLinesItCannotScore() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("gold.jsonl")
+        try Data("""
+            {"id":"1","text":"win a prize now","label":"spam"}
+            {"id":"2","text":"see you at lunch"}
+            {"id":"3","text":"call me back","label":"ham"}
+            not json at all
+
+            """.utf8).write(to: input)
+        let partial = try Self.run(["eval", input.path, "--print-schema"])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(partial.stderr.contains("warning: 2 of 4 lines are not scored: Record 2 has no \"label\" or \"labels\""), "\(partial.stderr)")
+        let none = directory.appendingPathComponent("none.jsonl")
+        try Data("{broken\n".utf8).write(to: none)
+        let empty = try Self.run(["eval", none.path, "--print-schema"])
+        #expect(empty.status == 1, "\(empty.stderr)")
+        #expect(empty.stderr.contains("has no labelled examples. Line 1 is not a JSON object."), "\(empty.stderr)")
+    }
+
     @Test func evalReportsRecordedPredictions() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
