@@ -135,6 +135,13 @@ extension FM.Eval {
                   let result = properties["result"] else { continue }
             results[id] = result
         }
+        let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
+        if !unmatched.isEmpty {
+            // Usually a results file of another input or of --limit's other part: say so, since the report
+            // counts only the missing side (as failed records).
+            let shown = unmatched.prefix(3).joined(separator: ", ") + (unmatched.count > 3 ? ", …" : "")
+            FileHandle.standardError.write(Data("warning: \(unmatched.count) results in \(path) match no scored line (ids \(shown))\n".utf8))
+        }
         return examples.map { example in
             guard let result = results[example.record.id] else { return nil }
             switch example.gold {
