@@ -140,7 +140,8 @@ extension FM.Eval {
             // Usually a results file of another input or of --limit's other part: say so, since the report
             // counts only the missing side (as failed records).
             let shown = unmatched.prefix(3).joined(separator: ", ") + (unmatched.count > 3 ? ", …" : "")
-            FileHandle.standardError.write(Data("warning: \(unmatched.count) results in \(path) match no scored line (ids \(shown))\n".utf8))
+            let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
+            FileHandle.standardError.write(Data("warning: \(counted) no scored line (ids \(shown))\n".utf8))
         }
         return examples.map { example in
             guard let result = results[example.record.id] else { return nil }

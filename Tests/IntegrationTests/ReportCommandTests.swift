@@ -105,7 +105,7 @@ struct ReportCommandTests {
         try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"9","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
         let scored = try Self.run(["eval", input.path, "--predictions", results.path])
         #expect(scored.status == 0, "\(scored.stderr)")
-        #expect(scored.stderr.contains("warning: 1 results in \(results.path) match no scored line (ids 9)"), "\(scored.stderr)")
+        #expect(scored.stderr.contains("warning: 1 result in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")
         let none = directory.appendingPathComponent("none.jsonl")
         try Data("{broken\n".utf8).write(to: none)
