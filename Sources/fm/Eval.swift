@@ -54,7 +54,7 @@ extension FM {
         func run() async throws {
             let (all, unlabelled) = LabelledExample.parseReportingUnlabelled(
                 input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
-            let reasons = unlabelled.prefix(3).joined(separator: " ") + (unlabelled.count > 3 ? " …" : "")
+            let reasons = Self.firstFew(unlabelled, separator: " ")
             guard !all.isEmpty else {
                 throw CommandFailure("\(file) has no labelled examples." + (unlabelled.isEmpty ? "" : " " + reasons))
             }
@@ -125,6 +125,12 @@ extension FM {
 }
 
 extension FM.Eval {
+    /// The first three of `items` joined by `separator`, then an ellipsis when there are more: a warning names
+    /// a few cases rather than every one.
+    static func firstFew(_ items: [String], separator: String) -> String {
+        items.prefix(3).joined(separator: separator) + (items.count > 3 ? separator + "…" : "")
+    }
+
     /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
         let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -139,7 +145,7 @@ extension FM.Eval {
         if !unmatched.isEmpty {
             // Usually a results file of another input or of --limit's other part: say so, since the report
             // counts only the missing side (as failed records).
-            let shown = unmatched.prefix(3).joined(separator: ", ") + (unmatched.count > 3 ? ", …" : "")
+            let shown = firstFew(unmatched, separator: ", ")
             let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
             FileHandle.standardError.write(Data("warning: \(counted) no scored line (ids \(shown))\n".utf8))
         }
