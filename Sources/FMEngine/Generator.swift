@@ -55,6 +55,13 @@ extension Generator {
         do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
             throw .runtime("Scoring the candidate values failed: \(error.description)")
         }
+        if ChoiceLogEntry.isEnabled {
+            ChoiceLogEntry(
+                calibration: recorder != nil, property: open.site.property, written: String(decoding: open.site.written, as: UTF8.self),
+                text: text ?? "",
+                candidates: zip(candidates, tokenScores).map { .init(value: String(decoding: $0.literal, as: UTF8.self), tokens: $1) }
+            ).write()
+        }
         var scores: [Double] = []
         for (candidate, tokens) in zip(candidates, tokenScores) {
             recorder?.record(site: open.site, literal: candidate.literal, scores: tokens)

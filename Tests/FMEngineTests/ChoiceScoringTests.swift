@@ -80,6 +80,22 @@ struct ChoiceScoringTests {
         #expect(positions.last! >= texts.count - gap)
         #expect(CalibrationSample.sample(of: Array(texts.prefix(5))) == Array(texts.prefix(5)))
     }
+
+    @Test func choiceLogLinesAreOneJSONObjectAfterAMarker() throws {
+        let entry = ChoiceLogEntry(
+            calibration: true, property: "label", written: "\"", text: "Win £100 now! Reply \"YES\"\nto claim.",
+            candidates: [.init(value: #""ham""#, tokens: [-0.5, -2.0]), .init(value: #""spam""#, tokens: [-1.25])])
+        let line = entry.line
+        #expect(line.hasPrefix("--- choice {"))
+        #expect(line.hasSuffix("}\n"))
+        #expect(line.filter { $0 == "\n" }.count == 1, "a text's newline must not split the entry")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.dropFirst("--- choice ".count).utf8)) as? [String: Any])
+        #expect(object["calibration"] as? Bool == true)
+        #expect(object["text"] as? String == entry.text)
+        let candidates = try #require(object["candidates"] as? [[String: Any]])
+        #expect(candidates.map { $0["value"] as? String } == [#""ham""#, #""spam""#])
+        #expect(candidates.map { $0["tokens"] as? [Double] } == [[-0.5, -2.0], [-1.25]])
+    }
 }
 
 enum SchemaDocumentFixtures {
