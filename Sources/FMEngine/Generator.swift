@@ -23,6 +23,7 @@ extension Generator {
     /// likelihood. A recording (calibration) run scores every candidate and records the scores. Candidates
     /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`. With the channel lever on, the
     /// user's `text` is also scored after each candidate (``channelScores(property:literals:text:context:spares:)``).
+    /// With `FM_LOG_CHOICES=1` each scored choice is written to standard error (``ChoiceLogEntry``).
     func choose(
         _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
         calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, levers: QualityLevers, sequence: Int, spares: [Int],
