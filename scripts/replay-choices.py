@@ -94,18 +94,27 @@ def argmax(row):
     return max(range(len(row)), key=lambda j: row[j])
 
 
+def names(values):
+    return [json.loads(v) if v.startswith('"') else v for v in values]
+
+
+def correct(decisions, values, job, gold):
+    """How many decisions name one of their text's gold labels."""
+    chosen = [names(values)[d] for d in decisions]
+    return sum(c in gold[entry["text"]] for c, entry in zip(chosen, job))
+
+
 def evaluate(decisions, values, job, gold):
-    names = [json.loads(v) if v.startswith('"') else v for v in values]
-    chosen = [names[d] for d in decisions]
+    chosen = [names(values)[d] for d in decisions]
     truth = [gold[entry["text"]] for entry in job]
-    right = sum(c in t for c, t in zip(chosen, truth))
-    if any(len(t) > 1 for t in truth) or multi_label:
+    right = correct(decisions, values, job, gold)
+    if multi_label:
         precision = right / len(chosen)
         recall = right / sum(len(t) for t in truth)
         f1 = 2 * precision * recall / (precision + recall) if right else 0.0
         return f"P {100 * precision:.1f} R {100 * recall:.1f} F1 {100 * f1:.1f}"
     f1s = []
-    for name in names:
+    for name in names(values):
         tp = sum(c == name and name in t for c, t in zip(chosen, truth))
         fp = sum(c == name and name not in t for c, t in zip(chosen, truth))
         fn = sum(c != name and name in t for c, t in zip(chosen, truth))
@@ -154,9 +163,7 @@ if len(values) == 2:
     # hand, is the ceiling of any calibration on this prompt.
     odds = [row[1] - row[0] for row in scores]
     shifts = [-math.inf] + sorted(o for o in odds if math.isfinite(o))
-    def accuracy(shift):
-        return float(evaluate([int(o > shift) for o in odds], values, job, gold).split(" / ")[0])
-    best = max(shifts, key=accuracy)
+    best = max(shifts, key=lambda shift: correct([int(o > shift) for o in odds], values, job, gold))
     rows.append((f"the best shift of the log-odds, chosen with the gold labels (a ceiling for any prior): {best:.2f}",
                  [[0.0, 1.0 if o > best else -1.0] for o in odds]))
 print(f"{len(job)} texts, {len(calibration)} calibration texts, {len(values)} values")

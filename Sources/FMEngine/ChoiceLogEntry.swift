@@ -7,9 +7,9 @@ import Foundation
 /// what its texts scored; `scripts/replay-choices.py` recomputes the decisions from such a log under other ways
 /// of dividing out the prior, without running the model again. Large label sets are logged as shortlisted:
 /// `FM_SHORTLIST=N` with N at least the set's size scores, and logs, every value.
-struct ChoiceLogEntry: Encodable, Equatable {
+struct ChoiceLogEntry: Encodable {
     /// A candidate value and its tokens' log-probabilities, in order.
-    struct Candidate: Encodable, Equatable {
+    struct Candidate: Encodable {
         /// The JSON literal, quotes included.
         var value: String
         /// Each token's log-probability.
