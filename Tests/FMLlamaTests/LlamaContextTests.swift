@@ -81,4 +81,25 @@ struct LlamaContextTests {
         try single.prepare(b)
         #expect(batchedB == single.withLogits { TokenSampler.argmax($0, allowed: nil) })
     }
+
+    @Test func continuationsThatBeginAlikeScoreAsTheyDoAlone() throws {
+        let model = try TestModel.load()
+        let prompt = try model.tokenize(model.renderChat([ChatMessage(role: "user", content: "Pick a card.")], addAssistantPrefix: true))
+        let labels = ["card_arrival", "card_linking", "card_about_to_expire", "cash_withdrawal", "card"]
+        let continuations = try labels.map { try model.tokenize("\"" + $0 + "\"", addSpecial: false, parseSpecial: false) }
+        let tree = ContinuationTree(continuations: continuations, order: Array(continuations.indices)[...], start: 0,
+                                    sequences: Array(1...5), capacity: 512)
+        #expect(tree.nodes.count < continuations.map { $0.count - 1 }.reduce(0, +), "the labels share entries")
+        let context = try model.makeContext(contextLength: 512, sequences: 6)
+        try context.prepare(prompt)
+        let together = try context.tokenLogProbabilities(of: continuations, after: 0)
+        let emptied = context.cachedTokens[1...].allSatisfy { $0.isEmpty }
+        #expect(emptied, "the spare sequences are emptied")
+        for (continuation, shared) in zip(continuations, together) {
+            try context.prepare(prompt)
+            let alone = try context.tokenLogProbabilities(of: [continuation], after: 0)[0]
+            #expect(shared.count == continuation.count)
+            #expect(zip(shared, alone).allSatisfy { abs($0 - $1) < 1e-3 }, "\(shared) against \(alone)")
+        }
+    }
 }

@@ -250,9 +250,12 @@ public final class LlamaContext {
     ///
     /// Each continuation longer than one token runs in a spare sequence (one of `spares`, which must be idle;
     /// every other sequence by default) on a copy of `sequence`'s cache cells; the spare sequences are emptied
-    /// afterwards. The logits of `sequence` must be fresh (its last token evaluated) and are used up: evaluate
-    /// again before reading them. The decode calls also overwrite the output logits of every other sequence;
-    /// ``preserveLogits(sequence:)`` first keeps those that are still needed.
+    /// afterwards. Continuations that begin alike share those tokens: a prefix common to several is evaluated
+    /// once, as one batch entry in all their sequences, so a label set such as `card_arrival`, `card_linking`
+    /// costs its distinct tokens, not the sum of its lengths. The logits of `sequence` must be fresh (its last
+    /// token evaluated) and are used up: evaluate again before reading them. The decode calls also overwrite the
+    /// output logits of every other sequence; ``preserveLogits(sequence:)`` first keeps those that are still
+    /// needed.
     ///
     /// - Throws: ``LlamaError`` when a continuation does not fit in one batch, there is no spare sequence,
     ///   or the cache is full.
@@ -263,7 +266,9 @@ public final class LlamaContext {
             let normalizer = Self.logSumExp(logits)
             return continuations.map { [Double(logits[Int($0[0])]) - normalizer] }
         }
+        // Sorted, so that continuations with a common beginning fall in the same decode and share it.
         let extended = continuations.indices.filter { continuations[$0].count > 1 }
+            .sorted { continuations[$0].lexicographicallyPrecedes(continuations[$1]) }
         guard !extended.isEmpty else { return scores }
         guard !spares.isEmpty else { throw LlamaError(.contextFull, "no spare sequence to score continuations in") }
         if let longest = extended.map({ continuations[$0].count - 1 }).max(), longest > batchSize {
@@ -273,33 +278,20 @@ public final class LlamaContext {
         defer { logitsLocation[sequence] = .none }
         var next = 0
         while next < extended.count {
-            // As many continuations as there are spare sequences and room in the batch.
-            var group: [Int] = []
-            var tokens = 0
-            while next < extended.count, group.count < spares.count,
-                tokens + continuations[extended[next]].count - 1 <= batchSize {
-                tokens += continuations[extended[next]].count - 1
-                group.append(extended[next])
-                next += 1
-            }
-            batch.n_tokens = 0
-            var rows: [(continuation: Int, next: Int32)] = []
-            for (spare, index) in zip(spares, group) {
-                copyPrefix(of: sequence, to: spare, count: start)
-                let continuation = continuations[index]
-                for offset in 0..<(continuation.count - 1) {
-                    let slot = Int(batch.n_tokens)
-                    batch.token[slot] = continuation[offset]
-                    batch.pos[slot] = Int32(start + offset)
-                    batch.n_seq_id[slot] = 1
-                    batch.seq_id[slot]![0] = Int32(spare)
-                    batch.logits[slot] = 1
-                    batch.n_tokens += 1
-                    rows.append((index, continuation[offset + 1]))
-                }
+            let tree = ContinuationTree(continuations: continuations, order: extended[next...], start: start,
+                                        sequences: spares, capacity: batchSize)
+            next += tree.members.count
+            for spare in spares.prefix(tree.members.count) { copyPrefix(of: sequence, to: spare, count: start) }
+            batch.n_tokens = Int32(tree.nodes.count)
+            for (slot, node) in tree.nodes.enumerated() {
+                batch.token[slot] = node.token
+                batch.pos[slot] = node.position
+                batch.n_seq_id[slot] = Int32(node.sequences.count)
+                for (index, member) in node.sequences.enumerated() { batch.seq_id[slot]![index] = member }
+                batch.logits[slot] = 1
             }
             let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
-            for spare in spares.prefix(group.count) { truncate(sequence: spare, to: 0) }
+            for spare in spares.prefix(tree.members.count) { truncate(sequence: spare, to: 0) }
             // The output buffer now holds the candidates' rows: logits not copied before are gone.
             for index in logitsLocation.indices {
                 if case .output = logitsLocation[index] { logitsLocation[index] = .none }
@@ -307,9 +299,12 @@ public final class LlamaContext {
             guard status == 0 else {
                 throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations")
             }
-            for (row, entry) in rows.enumerated() {
-                let logits = rawLogits(output: Int32(row))
-                scores[entry.continuation].append(Double(logits[Int(entry.next)]) - Self.logSumExp(logits))
+            var normalizers: [Int: Double] = [:]
+            for read in tree.reads {
+                let logits = rawLogits(output: Int32(read.node))
+                let normalizer = normalizers[read.node] ?? Self.logSumExp(logits)
+                normalizers[read.node] = normalizer
+                scores[read.continuation].append(Double(logits[Int(read.next)]) - normalizer)
             }
         }
         return scores
