@@ -5,7 +5,7 @@
 /// probability comes from the logits before it). Continuations that begin alike need the same entries, so
 /// `"card_arrival"` and `"card_linking"` share `card` and `_` and differ from there. llama.cpp's unified cache
 /// stores such an entry once, visible to each sequence it names.
-struct ContinuationTree: Equatable {
+struct ContinuationTree {
     /// A batch entry: a token at a position, in the sequences of the continuations that pass through it.
     struct Node: Equatable {
         var token: Int32
