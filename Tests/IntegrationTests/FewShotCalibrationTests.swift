@@ -81,12 +81,17 @@ struct FewShotCalibrationTests {
             }
             return leads
         }
+        // A prompt evaluated from another cached prefix rounds differently (0.01 in a lead on one machine, 0.24
+        // on an AVX-512 one). First passes compute both calibration tables (whose runs leave their own prefixes
+        // in the cache) and leave the cache as each measured pass then finds it, so each message is evaluated
+        // from the same prefix both times and only the prior differs.
+        _ = try await leads(context: tagger.calibrationContext)
+        _ = try await leads(context: nil)
         let withExamples = try await leads(context: tagger.calibrationContext)
         let without = try await leads(context: nil)
         let shifts = zip(withExamples, without).map { $0 - $1 }
         print("spam leads, calibration texts read with examples: \(withExamples)\nwithout: \(without)")
-        // One constant up to arithmetic: a prompt evaluated from another cached prefix rounds differently (about
-        // 0.01 in a lead on this model), while the prior moved each lead by about 0.5.
+        // One constant, while the prior moved each lead by about 0.5.
         let shift = shifts.sorted()[shifts.count / 2]
         #expect(abs(shift) > 0.1, "the examples change the prior: \(shifts)")
         #expect(shifts.allSatisfy { abs($0 - shift) < 0.05 }, "\(shifts)")

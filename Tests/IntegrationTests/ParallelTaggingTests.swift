@@ -77,19 +77,25 @@ struct ParallelTaggingTests {
         }
     }
 
-    /// The decisions of two runs of one text, paired up to the one at which the runs part (the last decision
-    /// that starts at or before the first byte where they differ); `parting` is that decision, `nil` when the
-    /// results are equal.
+    /// The decisions of two runs of one text, paired up to the one at which the runs part; `parting` is that
+    /// decision, `nil` when the results are equal.
+    ///
+    /// The runs part at the last decision both made at the same point before the first byte where they differ:
+    /// there they chose different tokens. Usually those tokens differ at that byte; but when both spelled the same
+    /// text in different tokens (` extra` against ` ext`, `ra`), the next decisions fall at different points
+    /// while the bytes still agree, and the parting is the last decision before that.
     private func pairedDecisions(_ a: Tagged, _ b: Tagged) -> (agreed: [(Double, Double)], parting: (Double, Double)?) {
         let left = Array(a.json.utf8), right = Array(b.json.utf8)
         guard left != right else { return (zip(a.margins, b.margins).map { ($0.margin, $1.margin) }, nil) }
         let divergence = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
         let before = { (run: Tagged) in run.margins.filter { $0.bytes <= divergence } }
         let (first, second) = (before(a), before(b))
+        var common = 0
+        while common < min(first.count, second.count), first[common].bytes == second[common].bytes { common += 1 }
+        guard common > 0 else { return ([], nil) }
         // Up to the parting decision both runs decided at the same points, with the same options.
-        let agreed = zip(first.dropLast(), second.dropLast()).filter { $0.bytes == $1.bytes }.map { ($0.margin, $1.margin) }
-        guard let x = first.last, let y = second.last, x.bytes == y.bytes else { return (agreed, nil) }
-        return (agreed, (x.margin, y.margin))
+        let agreed = zip(first.prefix(common - 1), second.prefix(common - 1)).map { ($0.margin, $1.margin) }
+        return (agreed, (first[common - 1].margin, second[common - 1].margin))
     }
 
     /// The standard deviation of a zero-centred normal variable whose absolute values are `moves`, estimated from
