@@ -445,7 +445,9 @@ extension Engine {
             do {
                 let draft = draft(for: active[index], in: context)
                 if draft.isEmpty {
+                    if let allowed = allowedNext(active[index]) { context.restrictNextLogits(sequence: 0, to: allowed) }
                     try context.evaluate(active[index].decoder.pending)
+                    if !context.hasFullLogits(sequence: 0) { active[index].decoder.outcome.restrictedSteps += 1 }
                 } else {
                     try context.evaluate(active[index].decoder.pending + draft, sequence: 0, outputs: draft.count + 1)
                 }
@@ -463,11 +465,17 @@ extension Engine {
             guard !batched.isEmpty else { return ended }
             let items = batched.map { index -> (sequence: Int, tokens: [Int32]) in
                 guard case .batch(let sequence) = active[index].placement else { preconditionFailure("a batch slot") }
+                if let allowed = allowedNext(active[index]) { context.restrictNextLogits(sequence: sequence, to: allowed) }
                 return (sequence, active[index].decoder.pending)
             }
             do {
                 try context.evaluate(items)
-                for index in batched { markEvaluated(&active[index]) }
+                for index in batched {
+                    if case .batch(let sequence) = active[index].placement, !context.hasFullLogits(sequence: sequence) {
+                        active[index].decoder.outcome.restrictedSteps += 1
+                    }
+                    markEvaluated(&active[index])
+                }
                 return ended
             } catch where error.code == .contextFull {
                 if dropIdleCaches(in: context, active: active) { continue }
@@ -485,6 +493,25 @@ extension Engine {
                 return ended + batched.map { (active[$0].request.id, .failure(.runtime(error.description))) }
             }
         }
+    }
+
+    /// The tokens whose logits a job's next decision reads, when that is fewer than the whole vocabulary: the
+    /// grammar's mask before a sampled token, nothing after a prefill. `nil` (every logit) for unconstrained
+    /// text, drafts, and whole-value choices, whose scores are normalised over the whole vocabulary.
+    private func allowedNext(_ slot: Slot) -> [UInt64]? {
+        let job = slot.request.job
+        guard job.levers.restrictsLogits else { return nil }
+        if job.prefillOnly { return [] }
+        guard slot.draft.isEmpty, !isChoosing(slot) else { return nil }
+        return slot.decoder.nextAllowedWords()
+    }
+
+    /// Whether a job's next decision is a whole-value choice scored over the model's full preference.
+    private func isChoosing(_ slot: Slot) -> Bool {
+        let job = slot.request.job
+        guard job.sampling.strategy == .greedy, job.levers.scoresChoices, let points = job.choicePoints, slot.decoder.matcher != nil
+        else { return false }
+        return points.remainders(after: slot.decoder.outcome.bytes) != nil
     }
 
     /// The tokens to propose after a lone job's pending ones (``SequenceDecoder/draft(from:maximum:choicePoints:)``),
@@ -551,13 +578,8 @@ extension Engine {
     /// - Returns: The jobs that ended, by request identifier.
     private func decide(_ active: inout [Slot]) -> [(Int, Result<GenerationStop, GenerationFailure>)] {
         var choosing: [Int] = []
-        for index in active.indices {
-            let slot = active[index]
-            if slot.request.job.prefillOnly { continue }
-            if slot.request.job.sampling.strategy == .greedy, slot.request.job.levers.scoresChoices, let points = slot.request.job.choicePoints,
-               slot.decoder.matcher != nil, points.remainders(after: slot.decoder.outcome.bytes) != nil {
-                choosing.append(index)
-            }
+        for index in active.indices where !active[index].request.job.prefillOnly && isChoosing(active[index]) {
+            choosing.append(index)
         }
         if choosing.count > 1 {
             for index in choosing { if case .batch(let sequence) = active[index].placement { loop.batchContext!.preserveLogits(sequence: sequence) } }

@@ -87,6 +87,8 @@ package struct GenerationOutcome: Sendable {
     package var forcedTokens: Int
     /// Of the sampled tokens, those proposed from the prompt and verified together (prompt-lookup drafting).
     package var draftedTokens = 0
+    /// Evaluations after which only the tokens the grammar allowed got logits (``QualityLevers/restrictsLogits``).
+    package var restrictedSteps = 0
     /// Seconds until the prompt was evaluated.
     package var prefillSeconds: Double = 0
     /// Seconds spent generating after that.

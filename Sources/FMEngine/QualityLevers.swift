@@ -24,6 +24,11 @@ import Foundation
 /// Three settings take numbers: `FM_SHORTLIST=N` (``shortlistSize``), `FM_CALIBRATION_WEIGHT=w`
 /// (``calibrationWeight``) and `FM_CALIBRATION_SAMPLE=N` (``CalibrationSample/maximumCount(choices:)``).
 ///
+/// `FM_DISABLE=restricted-logits` is a switch of speed, not of answers: where the next token is sampled under a
+/// grammar mask, the engine has llama.cpp stop before the output product and computes the logits of the allowed
+/// tokens only (`OutputProjection` in FMLlama), which equal llama.cpp's own; off, every step computes the whole
+/// vocabulary's.
+///
 /// `FM_ENABLE=prompt-lookup` turns on the one measure that is off by default: greedy decoding proposes tokens
 /// copied from the prompt and verifies several in one evaluation (``SequenceDecoder/draft(from:maximum:choicePoints:)``).
 /// It pays where evaluating a few tokens costs about what one does (more cores, a GPU); on two CPU cores it
@@ -94,6 +99,8 @@ package struct QualityLevers: Sendable {
     /// sample of the job's texts, and gives that glossary with the instructions (`FM_DISABLE=label-glossary`).
     package var describesLabels = true
     package var draftsFromPrompt = false
+    /// Whether sampled steps under a grammar compute the allowed tokens' logits only (`FM_DISABLE=restricted-logits`).
+    package var restrictsLogits = true
     /// Whether small choices are also scored by the channel, `log p(text | value)` (`FM_CHANNEL=only|combined`).
     package var channel = ChannelMode.off
     package var choiceScore = ChoiceScore.total
@@ -148,6 +155,7 @@ package struct QualityLevers: Sendable {
         levers.calibratesByReference = !disabled.contains("reference-calibration")
         levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
         levers.describesLabels = !disabled.contains("label-glossary")
+        levers.restrictsLogits = !disabled.contains("restricted-logits")
         levers.draftsFromPrompt = (environment["FM_ENABLE"] ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"
         }

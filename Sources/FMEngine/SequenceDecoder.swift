@@ -72,6 +72,16 @@ struct SequenceDecoder {
         return nil
     }
 
+    /// The tokens the next ``pickToken(from:)`` may choose among, as mask words (bit `i % 64` of word `i / 64` for
+    /// token `i`), or `nil` for an unconstrained response. It is the grammar's mask at the current state; the
+    /// loop and repetition guards only take tokens out of it, so logits computed for these tokens are all the
+    /// pick reads.
+    func nextAllowedWords() -> [UInt64]? {
+        guard let active = matcher, var currentMask = mask else { return nil }
+        active.fillMask(into: &currentMask)
+        return currentMask.words
+    }
+
     /// The next token from fresh logits, masked by the grammar and the loop guard; `nil` if nothing is allowed.
     mutating func pickToken(from logits: UnsafeBufferPointer<Float>) -> Int32? {
         guard let active = matcher, var currentMask = mask else { return sampler.sample(logits) }

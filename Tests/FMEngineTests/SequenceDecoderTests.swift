@@ -208,3 +208,52 @@ import Testing
         #expect(drafted.stop == single.stop && drafted.sampledTokens == single.sampledTokens)
     }
 }
+
+/// Logits for the grammar's tokens only (`QualityLevers.restrictsLogits`): the same responses, fewer logits.
+@Suite(.serialized) struct RestrictedLogitsEngineTests {
+    static let schema = SchemaDocument(root: .object(properties: [
+        SchemaProperty(name: "topics", schema: .array(items: .string(.pattern("[a-z]{1,12}( [a-z]{1,12})?")), minimumCount: 1,
+                                                      maximumCount: 3, uniqueItems: true)),
+        SchemaProperty(name: "mood", schema: .string(.choices(["calm", "cheerful", "tense"]))),
+    ]))
+
+    static func job(_ text: String, restricted: Bool, constraint: TokenConstraint) -> GenerationJob {
+        var job = GenerationJob(messages: [ChatMessage(role: "user", content: "Tag this text: \(text)")], sampling: .greedy,
+                                maximumTokens: 64, constraint: constraint, choicePoints: ChoicePoints(document: schema))
+        job.levers.restrictsLogits = restricted
+        return job
+    }
+
+    @Test func aLoneJobGivesTheSameResponseWithFewerLogits() async throws {
+        let model = try SequenceDecoderTests.model()
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        let constraint = try model.constraint(for: Self.schema)
+        for text in ["We had a lovely picnic at the beach.", "The train was late again and nobody told us why."] {
+            let restricted = try await engine.generate(Self.job(text, restricted: true, constraint: constraint))
+            let full = try await engine.generate(Self.job(text, restricted: false, constraint: constraint))
+            #expect(restricted.text == full.text)
+            #expect(restricted.sampledTokens == full.sampledTokens && restricted.forcedTokens == full.forcedTokens)
+            #expect(full.restrictedSteps == 0)
+            // Every sampled tag token is picked from restricted logits; the mood is a choice, scored in full.
+            #expect(restricted.restrictedSteps > 0 && restricted.restrictedSteps < restricted.sampledTokens + 1,
+                    "\(restricted.restrictedSteps) restricted of \(restricted.sampledTokens) sampled: \(restricted.text)")
+        }
+    }
+
+    @Test func jobsDecodedTogetherAreRestrictedInTheBatch() async throws {
+        let model = try SequenceDecoderTests.model()
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        let constraint = try model.constraint(for: Self.schema)
+        let texts = ["Fresh bread from the bakery.", "A storm closed the mountain pass.", "Our team won the final."]
+        let outcomes = try await withThrowingTaskGroup(of: GenerationOutcome.self) { group in
+            for text in texts { group.addTask { try await engine.generate(Self.job(text, restricted: true, constraint: constraint)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 3)
+        #expect(outcomes.allSatisfy { $0.restrictedSteps > 0 }, "\(outcomes.map(\.restrictedSteps))")
+        for outcome in outcomes {
+            let value = try JSONSerialization.jsonObject(with: Data(outcome.bytes)) as? [String: Any]
+            #expect((value?["topics"] as? [String])?.isEmpty == false && value?["mood"] is String, "\(outcome.text)")
+        }
+    }
+}

@@ -25,11 +25,21 @@ public final class LlamaContext {
     private var logitsLocation: [LogitsLocation]
     /// Per sequence, the output-buffer rows of the last evaluation's tokens that have logits, in order.
     private var outputRows: [[Int32]]
+    /// The output product for allowed tokens only, and the callback state that stops llama.cpp's graph before it.
+    private let projection: OutputProjection
+    /// Per sequence, the allowed tokens of its next evaluation's output (``restrictNextLogits(sequence:to:)``).
+    private var restrictions: [Int: [UInt64]] = [:]
+    /// Per sequence, logits computed for allowed tokens only (negative infinity elsewhere); allocated on first use.
+    private var restrictedLogits: [UnsafeMutableBufferPointer<Float>?]
+    /// How many outputs had only their allowed tokens' logits computed, over the context's life.
+    public private(set) var restrictedOutputCount = 0
 
     private enum LogitsLocation {
         case none
         case output(Int32)
         case copied([Float])
+        /// In ``restrictedLogits``: only the tokens allowed by the restriction hold logits.
+        case restricted
     }
 
     init(model: LlamaModel, contextLength: Int, batchSize: Int, threads: Int, sequences: Int) throws(LlamaError) {
@@ -43,10 +53,16 @@ public final class LlamaContext {
         params.no_perf = true
         // Each parallel sequence gets the whole window, as a lone session would.
         params.kv_unified = true
+        let projection = OutputProjection(
+            embeddingLength: Int(llama_model_n_embd(model.pointer)), vocabularySize: model.vocabularySize, threads: threads)
+        params.cb_eval = OutputProjection.callback
+        // Unretained: the context owns the projection and frees llama.cpp's context before it.
+        params.cb_eval_user_data = Unmanaged.passUnretained(projection).toOpaque()
         guard let context = llama_init_from_model(model.pointer, params) else {
             throw LlamaError(.contextCreation, "llama.cpp could not create a context of \(contextLength) tokens")
         }
         self.pointer = context
+        self.projection = projection
         self.model = model
         self.contextLength = Int(llama_n_ctx(context))
         self.batchSize = Int(llama_n_batch(context))
@@ -55,9 +71,11 @@ public final class LlamaContext {
         self.cachedTokens = Array(repeating: [], count: sequences)
         self.logitsLocation = Array(repeating: .none, count: sequences)
         self.outputRows = Array(repeating: [], count: sequences)
+        self.restrictedLogits = Array(repeating: nil, count: sequences)
     }
 
     deinit {
+        for buffer in restrictedLogits { buffer?.deallocate() }
         llama_batch_free(batch)
         llama_free(pointer)
     }
@@ -112,6 +130,8 @@ public final class LlamaContext {
     }
 
     private func evaluate(_ items: [(sequence: Int, tokens: [Int32])], outputs: Int) throws(LlamaError) {
+        let restrictions = self.restrictions
+        self.restrictions = [:]
         let total = items.reduce(0) { $0 + $1.tokens.count }
         // With several sequences, copied prefixes share cells, so only llama.cpp knows whether the batch fits.
         let used = sequenceCount == 1 ? cachedTokens[0].count : 0
@@ -128,6 +148,10 @@ public final class LlamaContext {
             }
         }
         let lengthsBefore = items.map { ($0.sequence, cachedTokens[$0.sequence].count) }
+        // Allowed logits only when every output of one decode call has a restriction.
+        let evaluated = items.filter { !$0.tokens.isEmpty }
+        let restricted = outputs == 1 && total <= batchSize && projection.isSupported && !evaluated.isEmpty
+            && evaluated.allSatisfy { restrictions[$0.sequence] != nil } && Set(evaluated.map(\.sequence)).count == evaluated.count
         var start = 0
         while start < pending.count {
             let chunk = pending[start..<min(start + batchSize, pending.count)]
@@ -143,7 +167,9 @@ public final class LlamaContext {
                 batch.n_tokens += 1
                 cachedTokens[entry.sequence].append(entry.token)
             }
+            projection.begin(armed: restricted)
             let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
+            projection.isArmed = false
             guard status == 0 else {
                 // Earlier chunks are in the cache and the failed one may be partly: cut every sequence back.
                 for (sequence, length) in lengthsBefore { truncate(sequence: sequence, to: length) }
@@ -152,6 +178,11 @@ public final class LlamaContext {
                 }
                 throw LlamaError(.decode, "llama_decode returned \(status)")
             }
+            if restricted {
+                try project(evaluated, restrictions: restrictions)
+                return
+            }
+            if chunk.contains(where: \.hasOutput) { projection.inspectGraph() }
             for (offset, entry) in zip(0..., chunk) where entry.hasOutput && !entry.isLast && isFinalChunk {
                 outputRows[entry.sequence].append(Int32(offset))
             }
@@ -166,6 +197,49 @@ public final class LlamaContext {
             }
             start = chunk.endIndex
         }
+    }
+
+    /// Asks that the next evaluation compute the logits of `sequence`'s last token for the tokens `allowed` marks
+    /// only: bit `i % 64` of word `i / 64` set means token `i` is wanted (``OutputProjection``).
+    ///
+    /// A hint, for steps where the caller reads nothing but allowed tokens (sampling under a grammar mask). It
+    /// takes effect when every output of the next decode call has one, and the model's graph permits; afterwards
+    /// ``withLogits(sequence:_:)`` may hold negative infinity for every other token. The allowed logits equal
+    /// llama.cpp's own. Every evaluation consumes the restrictions set before it.
+    public func restrictNextLogits(sequence: Int, to allowed: [UInt64]) {
+        restrictions[sequence] = allowed
+    }
+
+    /// Whether `sequence`'s logits cover the whole vocabulary (not computed for allowed tokens only).
+    public func hasFullLogits(sequence: Int) -> Bool {
+        if case .restricted = logitsLocation[sequence] { return false }
+        return true
+    }
+
+    /// The logits of a restricted evaluation's outputs, from the hidden states it kept; if it kept none, the
+    /// projection is given up and the last tokens are evaluated again in full.
+    private func project(_ items: [(sequence: Int, tokens: [Int32])], restrictions: [Int: [UInt64]]) throws(LlamaError) {
+        guard projection.hiddenRows == items.count else {
+            projection.disable()
+            for item in items { truncate(sequence: item.sequence, to: cachedTokens[item.sequence].count - 1) }
+            try evaluate(items.map { ($0.sequence, [$0.tokens.last!]) }, outputs: 1)
+            return
+        }
+        let vocabularySize = model.vocabularySize
+        var outputs: [(allowed: [UInt64], logits: UnsafeMutableBufferPointer<Float>)] = []
+        for item in items {
+            let sequence = item.sequence
+            if restrictedLogits[sequence] == nil {
+                let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: vocabularySize)
+                buffer.initialize(repeating: -.infinity)
+                restrictedLogits[sequence] = buffer
+            }
+            outputs.append((restrictions[sequence] ?? [], restrictedLogits[sequence]!))
+            outputRows[sequence] = []
+            logitsLocation[sequence] = .restricted
+        }
+        projection.project(outputs)
+        restrictedOutputCount += items.count
     }
 
     /// Makes `target` hold the first `count` tokens of `source`, sharing their cache cells (no evaluation).
@@ -218,6 +292,8 @@ public final class LlamaContext {
             return try body(rawLogits(output: index))
         case .copied(let values):
             return try values.withUnsafeBufferPointer(body)
+        case .restricted:
+            return try body(UnsafeBufferPointer(restrictedLogits[sequence]!))
         }
     }
 
@@ -261,6 +337,7 @@ public final class LlamaContext {
     ///   or the cache is full.
     public func tokenLogProbabilities(of continuations: [[Int32]], after sequence: Int, spares: [Int]? = nil) throws(LlamaError) -> [[Double]] {
         precondition(continuations.allSatisfy { !$0.isEmpty }, "every continuation has a token")
+        precondition(hasFullLogits(sequence: sequence), "scoring needs the whole vocabulary's logits")
         let spares = spares ?? (0..<sequenceCount).filter { $0 != sequence }
         var scores: [[Double]] = withLogits(sequence: sequence) { logits in
             let normalizer = Self.logSumExp(logits)
@@ -325,6 +402,8 @@ public final class LlamaContext {
         var scales = adapters.map(\.1)
         let status = llama_set_adapters_lora(pointer, &pointers, pointers.count, &scales)
         guard status == 0 else { throw LlamaError(.adapter, "llama.cpp could not apply the adapters (\(status))") }
+        // An adapter on the output layer changes the graph's last product.
+        projection.reset()
         // Cached activations were computed with other weights.
         clear()
     }
