@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""The table of `scripts/throughput.sh`: ours against llama-server per model, with the ratios (ours / anchor)."""
+"""The table of `scripts/throughput.sh`: ours against llama-server per model, with the ratios (ours / anchor).
+
+Usage: throughput-table.py WORK "MODELS" PARALLEL ROUNDS, reading WORK/round-N/ for N in 1...ROUNDS.
+"""
 import datetime
 import json
 import os
@@ -30,8 +33,34 @@ def peak_rss(path):
     return int(float(open(path).read().strip() or 0))
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def ratio(values):
+    """A ratio's median over the rounds, with its range when there was more than one round."""
+    if len(values) == 1:
+        return f"{values[0]:.2f}×"
+    return f"{median(values):.2f}× (rounds {min(values):.2f}–{max(values):.2f})"
+
+
+def load_round(work, model, parallel):
+    return {
+        "ours": json.load(open(f"{work}/{model}-ours.json")),
+        "one": json.load(open(f"{work}/{model}-anchor-1.json")),
+        "many": json.load(open(f"{work}/{model}-anchor-{parallel}.json")),
+        "anchor_rss": peak_rss(f"{work}/{model}-anchor.rss"),
+        "serve_one": json.load(open(f"{work}/{model}-serve-1.json")),
+        "serve_many": json.load(open(f"{work}/{model}-serve-{parallel}.json")),
+        "serve_rss": peak_rss(f"{work}/{model}-serve.rss"),
+    }
+
+
 def main():
     work, models, parallel = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
+    rounds = int(sys.argv[4])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     # The output file itself is already truncated by `tee` when this runs; it is not a local change.
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/RESULTS.md"],
@@ -45,46 +74,50 @@ def main():
         "is llama.cpp's own `llama-server` built from the same pinned source, sent the exact chat messages our executor",
         "renders, with `response_format: json_schema` (strict) and `cache_prompt`, on a server with one slot per client.",
         "The `fm serve` rows replay the same requests on our server through the same client (scripts/throughput-anchor.py).",
-        "Ratios are ours / anchor: above 1 is better for throughput, below 1 is better for latency and memory.",
+        f"Every setup ran once in each of {rounds} round{'s' if rounds != 1 else ''} (ours, the anchor, `fm serve`, in turn); each figure is its",
+        "median over the rounds, peak memory the largest. Ratios are ours / anchor within a round, then the median over",
+        "the rounds with their range: above 1 is better for throughput, below 1 is better for latency and memory.",
         "",
         "| model | texts | setup | texts/s | median latency (s) | peak RSS (MiB) | errors |",
         "|---|---:|---|---:|---:|---:|---:|",
     ]
     summary = []
     for model in models:
-        ours = json.load(open(f"{work}/{model}-ours.json"))
-        one = json.load(open(f"{work}/{model}-anchor-1.json"))
-        many = json.load(open(f"{work}/{model}-anchor-{parallel}.json"))
-        anchor_rss = peak_rss(f"{work}/{model}-anchor.rss")
-        serve_one = json.load(open(f"{work}/{model}-serve-1.json"))
-        serve_many = json.load(open(f"{work}/{model}-serve-{parallel}.json"))
-        serve_rss = peak_rss(f"{work}/{model}-serve.rss")
+        runs = [load_round(f"{work}/round-{r}", model, parallel) for r in range(1, rounds + 1)]
+        first = runs[0]
         mib = lambda value: f"{value / 2**20:.0f}"
-        n = ours["texts"]
+        med = lambda setup, key: median([run[setup][key] for run in runs])
+        errors = lambda setup: sum(run[setup]["errors"] for run in runs)
+        anchor_rss = max(run["anchor_rss"] for run in runs)
+        serve_rss = max(run["serve_rss"] for run in runs)
+        ours_rss = max(run["ours"]["peak_rss_bytes"] for run in runs)
+        n = first["ours"]["texts"]
         lines += [
-            f"| {model} | {n} | llama-server, 1 client | {one['texts_per_second']:.2f} | {one['median_latency_seconds']:.3f} | {mib(anchor_rss)} | {one['errors']} |",
-            f"| {model} | {n} | llama-server, {parallel} clients on -np {parallel} | {many['texts_per_second']:.2f} | {many['median_latency_seconds']:.3f} | | {many['errors']} |",
-            f"| {model} | {n} | ours, one at a time | {ours['sequential_texts_per_second']:.2f} | {ours['median_latency_seconds']:.3f} | {mib(ours['peak_rss_bytes'])} | |",
-            f"| {model} | {n} | ours, --parallel {parallel} | {ours['parallel_texts_per_second']:.2f} | | | {ours['errors']} |",
-            f"| {model} | {n} | fm serve, 1 client | {serve_one['texts_per_second']:.2f} | {serve_one['median_latency_seconds']:.3f} | {mib(serve_rss)} | {serve_one['errors']} |",
-            f"| {model} | {n} | fm serve, {parallel} clients | {serve_many['texts_per_second']:.2f} | {serve_many['median_latency_seconds']:.3f} | | {serve_many['errors']} |",
+            f"| {model} | {n} | llama-server, 1 client | {med('one', 'texts_per_second'):.2f} | {med('one', 'median_latency_seconds'):.3f} | {mib(anchor_rss)} | {errors('one')} |",
+            f"| {model} | {n} | llama-server, {parallel} clients on -np {parallel} | {med('many', 'texts_per_second'):.2f} | {med('many', 'median_latency_seconds'):.3f} | | {errors('many')} |",
+            f"| {model} | {n} | ours, one at a time | {med('ours', 'sequential_texts_per_second'):.2f} | {med('ours', 'median_latency_seconds'):.3f} | {mib(ours_rss)} | |",
+            f"| {model} | {n} | ours, --parallel {parallel} | {med('ours', 'parallel_texts_per_second'):.2f} | | | {errors('ours')} |",
+            f"| {model} | {n} | fm serve, 1 client | {med('serve_one', 'texts_per_second'):.2f} | {med('serve_one', 'median_latency_seconds'):.3f} | {mib(serve_rss)} | {errors('serve_one')} |",
+            f"| {model} | {n} | fm serve, {parallel} clients | {med('serve_many', 'texts_per_second'):.2f} | {med('serve_many', 'median_latency_seconds'):.3f} | | {errors('serve_many')} |",
         ]
+        ours, one = first["ours"], first["one"]
         agree = sum(canonical(a) == canonical(b) for a, b in zip(ours["results"], one["results"]))
         flips = sum(canonical(a) != canonical(b) for a, b in zip(ours["results"], ours["parallel_results"]))
-        best_anchor = max(one["texts_per_second"], many["texts_per_second"])
+        best = lambda run: max(run["one"]["texts_per_second"], run["many"]["texts_per_second"])
+        per_round = lambda f: [f(run) for run in runs]
         summary.append(
-            f"- **{model}**: batch throughput {ours['parallel_texts_per_second'] / best_anchor:.2f}× the anchor's best "
-            f"(target ≥ 1.5×); one text at a time {ours['sequential_texts_per_second'] / one['texts_per_second']:.2f}×; "
-            f"single-text latency {ours['median_latency_seconds'] / one['median_latency_seconds']:.2f}× (target ≤ 0.75×); "
-            f"peak memory {ours['peak_rss_bytes'] / anchor_rss if anchor_rss else float('nan'):.2f}×. "
-            f"Answers identical to the anchor's: {agree} of {n}; ours one at a time against ours in a batch: {flips} differ.")
-        serve_agree = sum(canonical(a) == canonical(b) for a, b in zip(serve_one["results"], one["results"]))
+            f"- **{model}**: batch throughput {ratio(per_round(lambda r: r['ours']['parallel_texts_per_second'] / best(r)))} the anchor's best "
+            f"(target ≥ 1.5×); one text at a time {ratio(per_round(lambda r: r['ours']['sequential_texts_per_second'] / r['one']['texts_per_second']))}; "
+            f"single-text latency {ratio(per_round(lambda r: r['ours']['median_latency_seconds'] / r['one']['median_latency_seconds']))} (target ≤ 0.75×); "
+            f"peak memory {ours_rss / anchor_rss if anchor_rss else float('nan'):.2f}×. "
+            f"Answers identical to the anchor's (first round): {agree} of {n}; ours one at a time against ours in a batch: {flips} differ.")
+        serve_agree = sum(canonical(a) == canonical(b) for a, b in zip(first["serve_one"]["results"], one["results"]))
         summary.append(
             f"- **{model}, server against server** (the same requests from the same client): `fm serve` with {parallel} clients "
-            f"{serve_many['texts_per_second'] / many['texts_per_second']:.2f}× llama-server with {parallel} clients "
-            f"and {serve_many['texts_per_second'] / best_anchor:.2f}× its best (target ≥ 1.5×); one client "
-            f"{serve_one['texts_per_second'] / one['texts_per_second']:.2f}×, median latency "
-            f"{serve_one['median_latency_seconds'] / one['median_latency_seconds']:.2f}×; peak memory "
+            f"{ratio(per_round(lambda r: r['serve_many']['texts_per_second'] / r['many']['texts_per_second']))} llama-server with {parallel} clients "
+            f"and {ratio(per_round(lambda r: r['serve_many']['texts_per_second'] / best(r)))} its best (target ≥ 1.5×); one client "
+            f"{ratio(per_round(lambda r: r['serve_one']['texts_per_second'] / r['one']['texts_per_second']))}, median latency "
+            f"{ratio(per_round(lambda r: r['serve_one']['median_latency_seconds'] / r['one']['median_latency_seconds']))}; peak memory "
             f"{serve_rss / anchor_rss if anchor_rss else float('nan'):.2f}×. Answers identical to llama-server's: {serve_agree} of {n}.")
     lines += ["", *summary, ""]
     print("\n".join(lines))

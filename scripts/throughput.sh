@@ -9,6 +9,9 @@
 #   MODELS="tiny medium"  catalogue models (default: tiny and the catalogue default, as `fm model list` marks it)
 #   TEXTS=48               texts from benchmarks/tagging-texts.txt
 #   PARALLEL=8             concurrent texts on both sides (--parallel; clients on a -np server)
+#   ROUNDS=3               rounds per model, each running every setup once; the table gives each figure's
+#                          median over the rounds and each ratio's median and range over the rounds, so a
+#                          neighbour's load during one setup does not decide a ratio
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FM=.build/release/fm
@@ -16,6 +19,7 @@ BENCH=.build/release/fm-bench
 MODELS=${MODELS:-"tiny $($FM model list | awk '$1 == "*" {print $2}')"}
 TEXTS=${TEXTS:-48}
 PARALLEL=${PARALLEL:-8}
+ROUNDS=${ROUNDS:-3}
 THREADS=${FM_THREADS:-$(nproc)}
 # shellcheck disable=SC2086
 $FM model install --quiet $MODELS
@@ -32,38 +36,42 @@ wait_healthy() {
 }
 
 # Replays model $1's requests on the server $SERVER_PID listening on port $2, from 1 and from $PARALLEL clients,
-# into $WORK/$1-$3-*.json with its peak RSS in $WORK/$1-$3.rss, then stops that server.
+# into $OUT/$1-$3-*.json with its peak RSS in $OUT/$1-$3.rss, then stops that server.
 replay() {
     wait_healthy "$2"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" 1 >"$WORK/$1-$3-1.json"
-    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" "$PARALLEL" >"$WORK/$1-$3-$PARALLEL.json"
-    awk '/VmHWM/ {printf "%.0f\n", $2 * 1024}' "/proc/$SERVER_PID/status" >"$WORK/$1-$3.rss"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" 1 >"$OUT/$1-$3-1.json"
+    python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" "$PARALLEL" >"$OUT/$1-$3-$PARALLEL.json"
+    awk '/VmHWM/ {printf "%.0f\n", $2 * 1024}' "/proc/$SERVER_PID/status" >"$OUT/$1-$3.rss"
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""
 }
 
 for model in $MODELS; do
-    echo "[throughput] $model: ours" >&2
+  for round in $(seq 1 "$ROUNDS"); do
+    OUT="$WORK/round-$round"
+    mkdir -p "$OUT"
+    echo "[throughput] $model, round $round of $ROUNDS: ours" >&2
     FM_THREADS=$THREADS $BENCH throughput --model "$model" --texts "$TEXTS" --parallel "$PARALLEL" \
-        --requests "$WORK/$model-requests.jsonl" >"$WORK/$model-ours.json"
-    echo "[throughput] $model: llama-server" >&2
+        --requests "$WORK/$model-requests.jsonl" >"$OUT/$model-ours.json"
+    echo "[throughput] $model, round $round of $ROUNDS: llama-server" >&2
     port=$(free_port)
     # One slot per client, each with room for the longest request; continuous batching is the server's default.
     # Flash attention stays at llama.cpp's default on both sides: turning it off made tiny's short tagging
     # prompts 10-17 % faster on this 2-core CPU for llama-server and for us alike, and a 2,500-token prompt
     # 12-25 % slower, so neither side gets it and the ratios compare the same kernels.
     "$SERVER" -m "$($FM model path "$model")" --host 127.0.0.1 --port "$port" -c $((PARALLEL * 2048)) -np "$PARALLEL" \
-        -t "$THREADS" --no-webui >"$WORK/$model-server.log" 2>&1 &
+        -t "$THREADS" --no-webui >"$OUT/$model-server.log" 2>&1 &
     SERVER_PID=$!
     replay "$model" "$port" anchor
 
     # fm serve on the same model, sent the same requests by the same client: server against server over HTTP.
-    echo "[throughput] $model: fm serve" >&2
+    echo "[throughput] $model, round $round of $ROUNDS: fm serve" >&2
     port=$(free_port)
-    FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$WORK/$model-serve.log" 2>&1 &
+    FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$OUT/$model-serve.log" 2>&1 &
     SERVER_PID=$!
     replay "$model" "$port" serve
+  done
 done
 
-python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" | tee benchmarks/RESULTS.md
+python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" "$ROUNDS" | tee benchmarks/RESULTS.md
