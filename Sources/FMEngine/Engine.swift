@@ -449,7 +449,12 @@ extension Engine {
                     try context.evaluate(active[index].decoder.pending)
                     if !context.hasFullLogits(sequence: 0) { active[index].decoder.outcome.restrictedSteps += 1 }
                 } else {
+                    // Verifying reads the row before the draft and the row after each of its tokens.
+                    if let first = allowedNext(active[index]), let rest = active[index].decoder.allowedWords(after: draft) {
+                        context.restrictNextLogits(sequence: 0, rows: [first] + rest)
+                    }
                     try context.evaluate(active[index].decoder.pending + draft, sequence: 0, outputs: draft.count + 1)
+                    if !context.hasFullLogits(sequence: 0) { active[index].decoder.outcome.restrictedSteps += 1 }
                 }
                 active[index].draft = draft
                 markEvaluated(&active[index])
@@ -497,7 +502,7 @@ extension Engine {
 
     /// The tokens whose logits a job's next decision reads, when that is fewer than the whole vocabulary: the
     /// grammar's mask before a sampled token, nothing after a prefill. `nil` (every logit) for unconstrained
-    /// text, drafts, and whole-value choices, whose scores are normalised over the whole vocabulary.
+    /// text and whole-value choices, whose scores are normalised over the whole vocabulary.
     private func allowedNext(_ slot: Slot) -> [UInt64]? {
         let job = slot.request.job
         guard job.levers.restrictsLogits else { return nil }

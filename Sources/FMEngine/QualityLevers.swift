@@ -30,10 +30,11 @@ import Foundation
 /// vocabulary's.
 ///
 /// `FM_ENABLE=prompt-lookup` turns on the one measure that is off by default: greedy decoding proposes tokens
-/// copied from the prompt and verifies several in one evaluation (``SequenceDecoder/draft(from:maximum:choicePoints:)``).
-/// It pays where evaluating a few tokens costs about what one does (more cores, a GPU); on two CPU cores it
-/// made tagging slower (0.72× with six-token drafts, 0.92× with four, 0.97× with two). Results differ only where batched
-/// arithmetic breaks a near-tie.
+/// copied from the prompt and verifies them in one evaluation (``SequenceDecoder/draft(from:maximum:choicePoints:)``),
+/// computing only the allowed logits of each verified row. It pays where evaluating a few tokens costs about
+/// what one does (more cores, a GPU); on two CPU cores each proposed token costs about 60 % of a step, so even
+/// with three in four confirmed it is within a few percent of single steps (benchmarks/RESULTS.md). Results
+/// differ only where batched arithmetic breaks a near-tie.
 ///
 /// `FM_CHANNEL=only|combined` turns on channel scoring for choices of at most
 /// ``Generator/channelCandidateLimit`` values: each value is also scored by how likely the text is after a request

@@ -141,18 +141,57 @@ import Testing
         try model.llama.tokenize(text, addSpecial: false, parseSpecial: false)
     }
 
-    @Test func aWordOfThePromptProposesWhatFollowsIt() throws {
+    @Test func aPhraseOfThePromptProposesWhatFollowsIt() throws {
         let model = try SequenceDecoderTests.model()
         let list = SchemaNode.array(items: .string(.any), minimumCount: 0, maximumCount: 3, uniqueItems: false)
         var decoder = try SequenceDecoderTests.decoder(list)
         let source = try Self.tokens("Note: the meeting rooms open between one and three pm.", model)
-        for token in try Self.tokens(#"["meeting"#, model) { _ = try decoder.accept(token) }
+        for token in try Self.tokens(#"["the meeting rooms"#, model) { _ = try decoder.accept(token) }
         let draft = decoder.draft(from: source, maximum: 6, choicePoints: nil)
         let text = String(decoding: draft.flatMap { model.llama.tokenBytes[Int($0)] }, as: UTF8.self)
-        #expect(text.hasPrefix(" rooms open"), "drafted \(text)")
+        #expect(text.hasPrefix(" open between"), "drafted \(text)")
         #expect(draft.count <= 6)
         #expect(decoder.draft(from: source, maximum: 2, choicePoints: nil).count <= 2)
         #expect(decoder.draft(from: source, maximum: 0, choicePoints: nil).isEmpty)
+    }
+
+    @Test func aWordProposesTheRestOfItselfButNotTheNextWord() throws {
+        let model = try SequenceDecoderTests.model()
+        let list = SchemaNode.array(items: .string(.any), minimumCount: 0, maximumCount: 3, uniqueItems: false)
+        let sentence = "We fed the sourdough starter before the holidays."
+        let source = try Self.tokens(sentence, model)
+        let pieces = source.map { String(decoding: model.llama.tokenBytes[Int($0)], as: UTF8.self) }
+        // The tokenizer splits "sourdough" after its first piece; a tag that has begun the word gets the rest.
+        let first = try #require(pieces.firstIndex { $0.hasPrefix(" s") && " sourdough".hasPrefix($0) && $0 != " sourdough" },
+                                 "\(pieces)")
+        var decoder = try SequenceDecoderTests.decoder(list)
+        for token in try Self.tokens("[\"" + pieces[first].dropFirst(), model) { _ = try decoder.accept(token) }
+        let draft = decoder.draft(from: source, maximum: 4, choicePoints: nil)
+        let text = String(decoding: draft.flatMap { model.llama.tokenBytes[Int($0)] }, as: UTF8.self)
+        #expect(text == pieces[(first + 1)...].prefix { !$0.hasPrefix(" ") }.joined(), "drafted \(text) from \(pieces)")
+        #expect(" sourdough".hasPrefix(pieces[first] + text))
+
+        // A whole word does not propose the one after it: a tag seldom goes on as its sentence does.
+        var whole = try SequenceDecoderTests.decoder(list)
+        for token in try Self.tokens(#"["sourdough"#, model) { _ = try whole.accept(token) }
+        #expect(whole.draft(from: source, maximum: 4, choicePoints: nil).isEmpty)
+    }
+
+    @Test func whichCopiedTokensADraftTakes() {
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        // First in a draft: anything but the source's next word.
+        #expect(SequenceDecoder.isDraftable(bytes("\":[\""), after: nil, copyingPhrase: false))
+        #expect(SequenceDecoder.isDraftable(bytes("dough"), after: nil, copyingPhrase: false))
+        #expect(!SequenceDecoder.isDraftable(bytes(" starter"), after: nil, copyingPhrase: false))
+        // Later: the rest of a word only, and nothing after a quote.
+        #expect(SequenceDecoder.isDraftable(bytes("ation"), after: bytes("ustr"), copyingPhrase: false))
+        #expect(!SequenceDecoder.isDraftable(bytes("\",\""), after: bytes("ation"), copyingPhrase: false))
+        #expect(!SequenceDecoder.isDraftable(bytes("hiking"), after: bytes("\":[\""), copyingPhrase: false))
+        // A response copying a phrase takes the next words too, up to a quote.
+        #expect(SequenceDecoder.isDraftable(bytes(" open"), after: nil, copyingPhrase: true))
+        #expect(SequenceDecoder.isDraftable(bytes(" between"), after: bytes(" open"), copyingPhrase: true))
+        #expect(!SequenceDecoder.isDraftable(bytes(" next"), after: bytes("end\""), copyingPhrase: true))
+        #expect(!SequenceDecoder.isDraftable([], after: nil, copyingPhrase: true))
     }
 
     @Test func theGrammarCutsADraft() throws {
@@ -160,7 +199,7 @@ import Testing
         // A pattern of lowercase letters and spaces: the draft ends before the period.
         let word = SchemaNode.string(.pattern("[a-z ]+"))
         var decoder = try SequenceDecoderTests.decoder(word)
-        for token in try Self.tokens(#""three"#, model) { _ = try decoder.accept(token) }
+        for token in try Self.tokens(#""one and three"#, model) { _ = try decoder.accept(token) }
         let source = try Self.tokens("open between one and three pm. Then closed.", model)
         let draft = decoder.draft(from: source, maximum: 6, choicePoints: nil)
         let text = String(decoding: draft.flatMap { model.llama.tokenBytes[Int($0)] }, as: UTF8.self)

@@ -14,15 +14,31 @@ private let modelFiles: [String] = {
 
 @Suite("Logits computed for allowed tokens only")
 struct RestrictedLogitsTests {
-    /// Every third token and every token of `extra`: a mask of the kind a grammar gives, over the whole vocabulary.
-    private func mask(vocabularySize: Int, extra: [Int32]) -> [UInt64] {
+    /// Every third token (from `offset`) and every token of `extra`: a mask of the kind a grammar gives, over the
+    /// whole vocabulary.
+    private func mask(vocabularySize: Int, extra: [Int32], offset: Int = 0) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: (vocabularySize + 63) / 64)
-        for token in stride(from: 0, to: vocabularySize, by: 3) { words[token >> 6] |= 1 << UInt64(token & 63) }
+        for token in stride(from: offset, to: vocabularySize, by: 3) { words[token >> 6] |= 1 << UInt64(token & 63) }
         for token in extra { words[Int(token) >> 6] |= 1 << UInt64(Int(token) & 63) }
         return words
     }
 
     private func allowed(_ words: [UInt64], _ token: Int) -> Bool { words[token >> 6] & (1 << UInt64(token & 63)) != 0 }
+
+    /// Allowed tokens whose restricted logit differs from the full computation's, and other tokens that have one.
+    private func differences(_ actual: UnsafeBufferPointer<Float>, from expected: UnsafeBufferPointer<Float>,
+                             mask words: [UInt64]) -> (mismatches: Int, outside: Int) {
+        var mismatches = 0
+        var outside = 0
+        for token in 0..<expected.count {
+            if allowed(words, token) {
+                if actual[token] != expected[token] { mismatches += 1 }
+            } else if actual[token] != -.infinity {
+                outside += 1
+            }
+        }
+        return (mismatches, outside)
+    }
 
     @Test("Three sequences decoded together: the allowed logits are llama.cpp's own, bit for bit", arguments: modelFiles)
     func allowedLogitsEqualTheFullComputation(path: String) throws {
@@ -44,22 +60,49 @@ struct RestrictedLogitsTests {
         #expect(restricted.restrictedOutputCount == 3, "\(path): the output product was computed in full")
         for sequence in 0..<3 {
             #expect(!restricted.hasFullLogits(sequence: sequence))
-            var mismatches = 0
-            var outside = 0
-            full.withLogits(sequence: sequence) { expected in
-                restricted.withLogits(sequence: sequence) { actual in
-                    for token in 0..<model.vocabularySize {
-                        if allowed(masks[sequence], token) {
-                            if actual[token] != expected[token] { mismatches += 1 }
-                        } else if actual[token] != -.infinity {
-                            outside += 1
-                        }
-                    }
-                }
+            let (mismatches, outside) = full.withLogits(sequence: sequence) { expected in
+                restricted.withLogits(sequence: sequence) { differences($0, from: expected, mask: masks[sequence]) }
             }
             #expect(mismatches == 0, "\(path), sequence \(sequence): allowed logits differ from llama.cpp's")
             #expect(outside == 0, "\(path), sequence \(sequence): tokens outside the mask have logits")
         }
+    }
+
+    @Test("Several outputs of one sequence, as verifying a draft reads them: each row's allowed logits are llama.cpp's own",
+          arguments: modelFiles)
+    func everyRowOfAMultiOutputEvaluationIsExact(path: String) throws {
+        let model = try LlamaModel(path: path)
+        let prompt = try model.tokenize(model.renderChat([ChatMessage(role: "user", content: "Tags for: a picnic at the beach")],
+                                                         addAssistantPrefix: true))
+        let full = try model.makeContext(contextLength: 512)
+        let restricted = try model.makeContext(contextLength: 512)
+        for context in [full, restricted] { try context.prepare(prompt) }
+        // Five outputs, as verifying the longest draft reads (SequenceDecoder.maximumDraftLength + 1). From eight
+        // outputs on, llama.cpp's own product over Qwen2.5's Q6_K weight rounds differently (by up to 4e-6).
+        let proposed = Array(try model.tokenize(#"{"topics": ["picnic", "beach"]}"#, addSpecial: false, parseSpecial: false).prefix(5))
+        // Each row its own mask, as the grammar's state after each proposed token gives.
+        let masks = proposed.indices.map { mask(vocabularySize: model.vocabularySize, extra: [proposed[$0]], offset: $0 % 3) }
+        restricted.restrictNextLogits(sequence: 0, rows: masks)
+        for context in [full, restricted] { try context.evaluate(proposed, sequence: 0, outputs: proposed.count) }
+
+        #expect(restricted.restrictedOutputCount == proposed.count, "\(path): the output product was computed in full")
+        #expect(!restricted.hasFullLogits(sequence: 0))
+        for row in proposed.indices {
+            let (mismatches, outside) = full.withLogits(sequence: 0, row: row) { expected in
+                restricted.withLogits(sequence: 0, row: row) { differences($0, from: expected, mask: masks[row]) }
+            }
+            #expect(mismatches == 0, "\(path), row \(row): allowed logits differ from llama.cpp's")
+            #expect(outside == 0, "\(path), row \(row): tokens outside the row's mask have logits")
+        }
+        // The last row is the sequence's logits, as after any evaluation.
+        let last = restricted.withLogits(sequence: 0) { Array($0) }
+        #expect(last == restricted.withLogits(sequence: 0, row: proposed.count - 1) { Array($0) })
+
+        // Fewer masks than outputs: the evaluation computes every logit.
+        #expect(proposed.count == 5)
+        restricted.restrictNextLogits(sequence: 0, rows: [masks[0]])
+        try restricted.evaluate(Array(proposed.prefix(2)), sequence: 0, outputs: 2)
+        #expect(restricted.hasFullLogits(sequence: 0) && restricted.restrictedOutputCount == proposed.count)
     }
 
     @Test("Outputs without a restriction keep the whole vocabulary's logits")

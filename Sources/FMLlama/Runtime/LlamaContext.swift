@@ -27,10 +27,12 @@ public final class LlamaContext {
     private var outputRows: [[Int32]]
     /// The output product for allowed tokens only, and the callback state that stops llama.cpp's graph before it.
     private let projection: OutputProjection
-    /// Per sequence, the allowed tokens of its next evaluation's output (``restrictNextLogits(sequence:to:)``).
-    private var restrictions: [Int: [UInt64]] = [:]
-    /// Per sequence, logits computed for allowed tokens only (negative infinity elsewhere); allocated on first use.
-    private var restrictedLogits: [UnsafeMutableBufferPointer<Float>?]
+    /// Per sequence, the allowed tokens of each of its next evaluation's outputs, in row order
+    /// (``restrictNextLogits(sequence:to:)``, ``restrictNextLogits(sequence:rows:)``).
+    private var restrictions: [Int: [[UInt64]]] = [:]
+    /// Per sequence and output row, logits computed for allowed tokens only (negative infinity elsewhere);
+    /// allocated on first use.
+    private var restrictedLogits: [[UnsafeMutableBufferPointer<Float>]]
     /// How many outputs had only their allowed tokens' logits computed, over the context's life.
     public private(set) var restrictedOutputCount = 0
 
@@ -38,8 +40,9 @@ public final class LlamaContext {
         case none
         case output(Int32)
         case copied([Float])
-        /// In ``restrictedLogits``: only the tokens allowed by the restriction hold logits.
-        case restricted
+        /// In ``restrictedLogits``, one buffer per output row (the last is the last token's): only the tokens
+        /// allowed by the restriction hold logits.
+        case restricted(rows: Int)
     }
 
     init(model: LlamaModel, contextLength: Int, batchSize: Int, threads: Int, sequences: Int) throws(LlamaError) {
@@ -71,11 +74,11 @@ public final class LlamaContext {
         self.cachedTokens = Array(repeating: [], count: sequences)
         self.logitsLocation = Array(repeating: .none, count: sequences)
         self.outputRows = Array(repeating: [], count: sequences)
-        self.restrictedLogits = Array(repeating: nil, count: sequences)
+        self.restrictedLogits = Array(repeating: [], count: sequences)
     }
 
     deinit {
-        for buffer in restrictedLogits { buffer?.deallocate() }
+        for buffer in restrictedLogits.joined() { buffer.deallocate() }
         llama_batch_free(batch)
         llama_free(pointer)
     }
@@ -150,8 +153,9 @@ public final class LlamaContext {
         let lengthsBefore = items.map { ($0.sequence, cachedTokens[$0.sequence].count) }
         // Allowed logits only when every output of one decode call has a restriction.
         let evaluated = items.filter { !$0.tokens.isEmpty }
-        let restricted = outputs == 1 && total <= batchSize && projection.isSupported && !evaluated.isEmpty
-            && evaluated.allSatisfy { restrictions[$0.sequence] != nil } && Set(evaluated.map(\.sequence)).count == evaluated.count
+        let restricted = total <= batchSize && projection.isSupported && !evaluated.isEmpty
+            && evaluated.allSatisfy { restrictions[$0.sequence]?.count == min(outputs, $0.tokens.count) }
+            && Set(evaluated.map(\.sequence)).count == evaluated.count
         var start = 0
         while start < pending.count {
             let chunk = pending[start..<min(start + batchSize, pending.count)]
@@ -179,7 +183,7 @@ public final class LlamaContext {
                 throw LlamaError(.decode, "llama_decode returned \(status)")
             }
             if restricted {
-                try project(evaluated, restrictions: restrictions)
+                try project(evaluated, outputs: outputs, restrictions: restrictions)
                 return
             }
             if chunk.contains(where: \.hasOutput) { projection.inspectGraph() }
@@ -207,7 +211,14 @@ public final class LlamaContext {
     /// ``withLogits(sequence:_:)`` may hold negative infinity for every other token. The allowed logits equal
     /// llama.cpp's own. Every evaluation consumes the restrictions set before it.
     public func restrictNextLogits(sequence: Int, to allowed: [UInt64]) {
-        restrictions[sequence] = allowed
+        restrictions[sequence] = [allowed]
+    }
+
+    /// The same hint for an ``evaluate(_:sequence:outputs:)`` that keeps several outputs: `rows[i]` marks the
+    /// tokens wanted from output row `i` (row 0 is the earliest). It takes effect when there is one mask per
+    /// output; ``withLogits(sequence:row:_:)`` then reads each row's allowed logits.
+    public func restrictNextLogits(sequence: Int, rows: [[UInt64]]) {
+        restrictions[sequence] = rows
     }
 
     /// Whether `sequence`'s logits cover the whole vocabulary (not computed for allowed tokens only).
@@ -218,28 +229,31 @@ public final class LlamaContext {
 
     /// The logits of a restricted evaluation's outputs, from the hidden states it kept; if it kept none, the
     /// projection is given up and the last tokens are evaluated again in full.
-    private func project(_ items: [(sequence: Int, tokens: [Int32])], restrictions: [Int: [UInt64]]) throws(LlamaError) {
-        guard projection.hiddenRows == items.count else {
+    private func project(_ items: [(sequence: Int, tokens: [Int32])], outputs: Int, restrictions: [Int: [[UInt64]]]) throws(LlamaError) {
+        let rowCounts = items.map { min(outputs, $0.tokens.count) }
+        guard projection.hiddenRows == rowCounts.reduce(0, +) else {
             projection.disable()
-            for item in items { truncate(sequence: item.sequence, to: cachedTokens[item.sequence].count - 1) }
-            try evaluate(items.map { ($0.sequence, [$0.tokens.last!]) }, outputs: 1)
+            for (item, rows) in zip(items, rowCounts) { truncate(sequence: item.sequence, to: cachedTokens[item.sequence].count - rows) }
+            try evaluate(items.map { ($0.sequence, Array($0.tokens.suffix(outputs))) }, outputs: outputs)
             return
         }
         let vocabularySize = model.vocabularySize
-        var outputs: [(allowed: [UInt64], logits: UnsafeMutableBufferPointer<Float>)] = []
-        for item in items {
+        var projected: [(allowed: [UInt64], logits: UnsafeMutableBufferPointer<Float>)] = []
+        for (item, rows) in zip(items, rowCounts) {
             let sequence = item.sequence
-            if restrictedLogits[sequence] == nil {
+            while restrictedLogits[sequence].count < rows {
                 let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: vocabularySize)
                 buffer.initialize(repeating: -.infinity)
-                restrictedLogits[sequence] = buffer
+                restrictedLogits[sequence].append(buffer)
             }
-            outputs.append((restrictions[sequence] ?? [], restrictedLogits[sequence]!))
+            for (row, allowed) in zip(0..<rows, restrictions[sequence] ?? []) {
+                projected.append((allowed, restrictedLogits[sequence][row]))
+            }
             outputRows[sequence] = []
-            logitsLocation[sequence] = .restricted
+            logitsLocation[sequence] = .restricted(rows: rows)
         }
-        projection.project(outputs)
-        restrictedOutputCount += items.count
+        projection.project(projected)
+        restrictedOutputCount += projected.count
     }
 
     /// Makes `target` hold the first `count` tokens of `source`, sharing their cache cells (no evaluation).
@@ -292,8 +306,8 @@ public final class LlamaContext {
             return try body(rawLogits(output: index))
         case .copied(let values):
             return try values.withUnsafeBufferPointer(body)
-        case .restricted:
-            return try body(UnsafeBufferPointer(restrictedLogits[sequence]!))
+        case .restricted(let rows):
+            return try body(UnsafeBufferPointer(restrictedLogits[sequence][rows - 1]))
         }
     }
 
@@ -302,6 +316,10 @@ public final class LlamaContext {
     ///
     /// - Precondition: No other decode call on this context since that evaluation.
     public func withLogits<R>(sequence: Int, row: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        if case .restricted(let rows) = logitsLocation[sequence] {
+            precondition(row < rows, "no logits row \(row) for sequence \(sequence)")
+            return try body(UnsafeBufferPointer(restrictedLogits[sequence][row]))
+        }
         precondition(row < outputRows[sequence].count, "no logits row \(row) for sequence \(sequence)")
         return try body(rawLogits(output: outputRows[sequence][row]))
     }
