@@ -78,7 +78,8 @@ struct RestrictedLogitsTests {
         let restricted = try model.makeContext(contextLength: 512)
         for context in [full, restricted] { try context.prepare(prompt) }
         // Five outputs, as verifying the longest draft reads (SequenceDecoder.maximumDraftLength + 1). From eight
-        // outputs on, llama.cpp's own product over Qwen2.5's Q6_K weight rounds differently (by up to 4e-6).
+        // rows on, llama.cpp's own product over a K-quant weight (Qwen2.5's Q6_K) runs its tiled kernel, which
+        // rounds differently (by up to 4e-6).
         let proposed = Array(try model.tokenize(#"{"topics": ["picnic", "beach"]}"#, addSpecial: false, parseSpecial: false).prefix(5))
         // Each row its own mask, as the grammar's state after each proposed token gives.
         let masks = proposed.indices.map { mask(vocabularySize: model.vocabularySize, extra: [proposed[$0]], offset: $0 % 3) }

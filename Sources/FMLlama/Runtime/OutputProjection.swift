@@ -13,8 +13,9 @@ import Foundation
 /// type: the row's `vec_dot` against the hidden state quantized by the same `from_float`. That is the
 /// computation ggml's matrix product does for each element, so the allowed logits equal llama.cpp's bit for
 /// bit (tested on `tiny`'s Q8_0, `medium`'s Q6_K and Gemma-3's Q8_0 output weights) for up to seven outputs in
-/// one evaluation. With eight or more (a full batch of eight sequences), `medium`'s logits and llama.cpp's
-/// differ in the last bits (by up to about 4e-6); `tiny`'s and Gemma-3's stay equal.
+/// one evaluation. From eight rows on, llama.cpp hands K-quant products such as `medium`'s Q6_K to its tiled
+/// kernel (`ggml_tiled_min_batch`), which sums in another order: there the two differ in the last bits (by up
+/// to about 4e-6), and these logits are the ones a lone step would compute.
 ///
 /// It is used only where the graph ends in exactly that product (checked on the context's first full
 /// evaluation): a model whose logits are scaled or soft-capped after it, a LoRA adapter on the output layer, or
