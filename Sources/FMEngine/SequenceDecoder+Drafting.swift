@@ -92,7 +92,7 @@ extension SequenceDecoder {
     ///
     /// A tag rarely goes on the way its source sentence does, so unless the response is copying a phrase, the
     /// source's next word — a token that opens with a space — is mostly rejected, and each rejected token costs
-    /// about half a step on two cores. What the model nearly always confirms is the rest of the word it has
+    /// more than half a step on two cores. What the model nearly always confirms is the rest of the word it has
     /// begun, and, first in a draft, a structural token such as `":["` that the decoder left for the model to
     /// pick. A draft stops after a token with a quote: what follows a string's end in the source is another
     /// value, not this one.
