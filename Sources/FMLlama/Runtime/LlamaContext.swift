@@ -230,27 +230,28 @@ public final class LlamaContext {
     /// The logits of a restricted evaluation's outputs, from the hidden states it kept; if it kept none, the
     /// projection is given up and the last tokens are evaluated again in full.
     private func project(_ items: [(sequence: Int, tokens: [Int32])], outputs: Int, restrictions: [Int: [[UInt64]]]) throws(LlamaError) {
-        let rowCounts = items.map { min(outputs, $0.tokens.count) }
-        guard projection.hiddenRows == rowCounts.reduce(0, +) else {
+        // One mask per output row of each item, as `evaluate` checked before arming the projection.
+        let masks = items.map { restrictions[$0.sequence] ?? [] }
+        guard projection.hiddenRows == masks.reduce(0, { $0 + $1.count }) else {
             projection.disable()
-            for (item, rows) in zip(items, rowCounts) { truncate(sequence: item.sequence, to: cachedTokens[item.sequence].count - rows) }
+            for (item, rows) in zip(items, masks) { truncate(sequence: item.sequence, to: cachedTokens[item.sequence].count - rows.count) }
             try evaluate(items.map { ($0.sequence, Array($0.tokens.suffix(outputs))) }, outputs: outputs)
             return
         }
         let vocabularySize = model.vocabularySize
         var projected: [(allowed: [UInt64], logits: UnsafeMutableBufferPointer<Float>)] = []
-        for (item, rows) in zip(items, rowCounts) {
+        for (item, rows) in zip(items, masks) {
             let sequence = item.sequence
-            while restrictedLogits[sequence].count < rows {
+            while restrictedLogits[sequence].count < rows.count {
                 let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: vocabularySize)
                 buffer.initialize(repeating: -.infinity)
                 restrictedLogits[sequence].append(buffer)
             }
-            for (row, allowed) in zip(0..<rows, restrictions[sequence] ?? []) {
+            for (row, allowed) in rows.enumerated() {
                 projected.append((allowed, restrictedLogits[sequence][row]))
             }
             outputRows[sequence] = []
-            logitsLocation[sequence] = .restricted(rows: rows)
+            logitsLocation[sequence] = .restricted(rows: rows.count)
         }
         projection.project(projected)
         restrictedOutputCount += projected.count
