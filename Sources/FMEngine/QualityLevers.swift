@@ -10,7 +10,8 @@ import Foundation
 ///   `FM_SCHEMA_PLACEMENT=before` puts it in the user message before the text (``SchemaPlacement``).
 /// - `choice-scoring`: greedy decoding picks enumeration and Bool values token by token.
 /// - `task-prompts`: classification schemas get the tagger's preamble and the plain schema sketch.
-/// - `sorted-choices`: the prompt lists a field's choices in the schema's order instead of a canonical one.
+/// - `sorted-choices`: the prompt (rubric, JSON sketch and label glossary request) lists a field's choices in the
+///   schema's order instead of a canonical one.
 /// - `calibration`: choices are not divided by their prior likelihood.
 /// - `reference-calibration`: a request without a sample of its job's texts is calibrated by content-free inputs
 ///   ("N/A", "[MASK]", "...") instead of ordinary texts of many kinds (``CalibrationSample/reference``).

@@ -32,7 +32,11 @@ package enum LabelGlossary {
 
     /// The string-choice fields of `schema` with 2 to ``maximumChoices`` choices, in property order. Bool
     /// fields are left out: `true` and `false` are described by the field itself.
-    package static func choiceFields(in schema: GenerationSchema) -> [ChoiceField] {
+    ///
+    /// - Parameter sortingChoices: List each field's choices in one canonical (sorted) order, as the rubric does,
+    ///   so the glossary the model writes, and with it every answer, does not depend on the order the schema
+    ///   declares its cases in.
+    package static func choiceFields(in schema: GenerationSchema, sortingChoices: Bool = false) -> [ChoiceField] {
         var fields: [ChoiceField] = []
         var visited: Set<String> = []
         func resolve(_ node: GenerationSchema.Node) -> GenerationSchema.Node? {
@@ -55,7 +59,7 @@ package enum LabelGlossary {
                 let name = path.isEmpty ? property.name : path + "." + property.name
                 if let values = choices(of: property.node) {
                     if (2...maximumChoices).contains(values.count) {
-                        fields.append(ChoiceField(name: name, choices: values))
+                        fields.append(ChoiceField(name: name, choices: sortingChoices ? values.sorted() : values))
                     }
                 } else {
                     walk(property.node, path: name)
@@ -195,7 +199,7 @@ extension TaggingConfiguration {
     public func describingLabels(cache: ResultCache? = nil, status: (@Sendable (String) -> Void)? = nil) async -> TaggingConfiguration {
         guard levers.describesLabels, remoteEngines == nil, calibrationTexts.count >= CalibrationSample.minimumCount
         else { return self }
-        let fields = LabelGlossary.choiceFields(in: schema)
+        let fields = LabelGlossary.choiceFields(in: schema, sortingChoices: levers.sortsChoices)
         guard !fields.isEmpty else { return self }
         var entries: [(field: LabelGlossary.ChoiceField, meanings: [String: String])] = []
         for field in fields {

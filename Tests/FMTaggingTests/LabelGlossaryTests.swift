@@ -26,6 +26,19 @@ struct LabelGlossaryTests {
         #expect(LabelGlossary.choiceFields(in: TaggingPreset.contentTagging.schema).isEmpty)
     }
 
+    @Test func sortedFieldsAreTheSameWhateverOrderTheSchemaDeclares() {
+        let reversed = GenerationSchema(root: .object(.init(name: "Ticket", properties: [
+            .init(name: "topic", description: "What the ticket is about",
+                  node: .enumeration(.init(name: "Topic", choices: ["technicalIssue", "accountAccess", "billing"]))),
+        ])))
+        let sorted = LabelGlossary.choiceFields(in: Self.ticket, sortingChoices: true)
+        #expect(sorted.first?.choices == ["accountAccess", "billing", "technicalIssue"])
+        #expect(LabelGlossary.choiceFields(in: reversed, sortingChoices: true).first == sorted.first)
+        let texts = (0..<8).map { "text \($0)" }
+        #expect(LabelGlossary.prompt(for: sorted[0], texts: texts)
+            == LabelGlossary.prompt(for: LabelGlossary.choiceFields(in: reversed, sortingChoices: true)[0], texts: texts))
+    }
+
     @Test func theRequestShowsASpreadOfTextsOnOneLineEachAndEveryChoice() {
         let texts = (0..<24).map { "text \($0)\nsecond line" } + [String(repeating: "long ", count: 100)]
         let sample = LabelGlossary.sample(of: texts)

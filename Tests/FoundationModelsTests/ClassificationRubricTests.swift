@@ -55,6 +55,18 @@ struct ClassificationRubricTests {
         }
         #expect(prompt(["spam", "ham"]) == prompt(["ham", "spam"]))
         #expect(prompt(["spam", "ham"]).contains(#"one of "ham", "spam""#))
+
+        // A mixed schema also carries the JSON sketch, which lists the choices again; so does every use case.
+        func mixed(_ choices: [String], useCase: SystemLanguageModel.UseCase) -> String {
+            UseCasePrompting.schemaInstruction(for: schema([
+                Property(name: "topics", node: .array(.init(items: .string(.init()), maximumCount: 3))),
+                Property(name: "label", node: .enumeration(.init(name: "L", choices: choices))),
+            ]), useCase: useCase)
+        }
+        for useCase in [SystemLanguageModel.UseCase.contentTagging, .general] {
+            #expect(mixed(["spam", "ham"], useCase: useCase) == mixed(["ham", "spam"], useCase: useCase))
+            #expect(mixed(["spam", "ham"], useCase: useCase).contains(#""label": "ham" | "spam""#))
+        }
     }
 
     @Test func classificationGetsTheClassifierPreambleAndTagsTheTaggerOne() throws {

@@ -47,6 +47,40 @@ struct LabelGlossaryModelTests {
         #expect(try cache.count() == stored)
     }
 
+    @Test func theOrderTheSchemaListsItsChoicesInChangesNoRequest() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glossary-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try ResultCache(url: directory.appendingPathComponent("cache.sqlite"))
+        // A label and a tag list: the prompt carries both the rubric and the JSON sketch, and each lists the choices.
+        func configuration(_ choices: [String]) throws -> TaggingConfiguration {
+            var configuration = try Self.configuration()
+            configuration.schema = GenerationSchema(root: .object(.init(name: "Message", properties: [
+                .init(name: "label", description: "Whether the message is unsolicited advertising or fraud",
+                      node: .enumeration(.init(name: "Label", choices: choices))),
+                .init(name: "topics", description: "What the message is about",
+                      node: .array(.init(items: .string(.init()), maximumCount: 2))),
+            ])))
+            return configuration
+        }
+        let declared = try configuration(["ham", "spam"]), reversed = try configuration(["spam", "ham"])
+        // The glossary of either order is written by the same requests: the second job finds every reply cached.
+        let first = await declared.describingLabels(cache: cache)
+        let stored = try cache.count()
+        let second = await reversed.describingLabels(cache: cache)
+        #expect(try cache.count() == stored, "the reversed order asked the model something else")
+        let glossary = try #require(first.labelGlossary)
+        #expect(second.labelGlossary == glossary)
+        // And every text is rendered into the same messages, so the model reads the same prompt.
+        for text in Self.texts.prefix(3) {
+            let one = first.model.renderedMessages(after: Tagger(configuration: first).startingTranscript(for: text),
+                                                   prompt: text, schema: first.schema)
+            let other = second.model.renderedMessages(after: Tagger(configuration: second).startingTranscript(for: text),
+                                                      prompt: text, schema: second.schema)
+            #expect(one.map(\.role) == other.map(\.role))
+            #expect(one.map(\.content) == other.map(\.content))
+        }
+    }
+
     @Test func theLeverAndRemoteEnginesLeaveTheJobWithoutAGlossary() async throws {
         var off = try Self.configuration()
         off.levers.describesLabels = false

@@ -17,8 +17,12 @@ extension GenerationSchema {
     ///   "kind": "ball" | "mouse"
     /// }
     /// ```
-    package var promptDescription: String {
-        var sketch = PromptSketch(definitions: definitions)
+    package var promptDescription: String { promptDescription(sortingChoices: false) }
+
+    /// ``promptDescription``, with every enumeration's values listed in one canonical (sorted) order when
+    /// `sortingChoices` is set, so the order a schema declares its cases in does not change the prompt.
+    package func promptDescription(sortingChoices: Bool) -> String {
+        var sketch = PromptSketch(definitions: definitions, sortsChoices: sortingChoices)
         var lines: [String] = []
         if let description = root.typeDescription {
             lines.append("// \(description)")
@@ -51,6 +55,8 @@ extension GenerationSchema {
 /// Builds the text of ``GenerationSchema/promptDescription``.
 private struct PromptSketch {
     let definitions: [GenerationSchema.Definition]
+    /// Whether choices are listed sorted rather than in declared order.
+    let sortsChoices: Bool
     /// Named types mentioned so far, in order.
     var used: [String] = []
 
@@ -58,7 +64,7 @@ private struct PromptSketch {
         switch node {
         case .string(let guides):
             if let choices = guides.choices {
-                return Self.choices(choices)
+                return self.choices(choices)
             }
             var text = "string"
             if let source = guides.pattern?.source {
@@ -107,14 +113,14 @@ private struct PromptSketch {
             }
             return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
         case .enumeration(let enumeration):
-            return Self.choices(enumeration.choices)
+            return choices(enumeration.choices)
         case .anyOf(let union):
             guard expandNamed || !definitions.contains(where: { $0.name == union.name }) else { return mention(union.name) }
             return union.choices.map { describe($0, indent: indent) }.joined(separator: " | ")
         case .reference(let name):
             // Enumerations are short and clearer inline than by name.
             if case .enumeration(let enumeration)? = definitions.first(where: { $0.name == name })?.node {
-                return Self.choices(enumeration.choices)
+                return choices(enumeration.choices)
             }
             return mention(name)
         }
@@ -126,8 +132,8 @@ private struct PromptSketch {
         return name
     }
 
-    private static func choices(_ values: [String]) -> String {
-        values.map(JSONWriter.quoted).joined(separator: " | ")
+    private func choices(_ values: [String]) -> String {
+        (sortsChoices ? values.sorted() : values).map(JSONWriter.quoted).joined(separator: " | ")
     }
 
     private static func bounds(_ bounds: GenerationSchema.NumericBounds) -> String {

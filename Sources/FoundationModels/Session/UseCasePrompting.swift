@@ -140,7 +140,8 @@ enum UseCasePrompting {
     /// How a requested response format is described in the prompt: the schema's sketch, and for fields with
     /// fixed answers the rubric that lists them with their descriptions.
     static func schemaInstruction(for schema: GenerationSchema, useCase: SystemLanguageModel.UseCase) -> String {
-        let sketch = "Respond with JSON that matches this schema: \(schema.promptDescription)"
+        let description = schema.promptDescription(sortingChoices: QualityLevers.current.sortsChoices)
+        let sketch = "Respond with JSON that matches this schema: \(description)"
         guard QualityLevers.current.taskAwarePrompts else { return sketch }
         let rubric = ClassificationRubric(schema: schema, sortsChoices: QualityLevers.current.sortsChoices)
         if rubric.isClassification { return rubric.text }
