@@ -32,11 +32,11 @@ struct LabelGlossaryTests {
                   node: .enumeration(.init(name: "Topic", choices: ["technicalIssue", "accountAccess", "billing"]))),
         ])))
         let sorted = LabelGlossary.choiceFields(in: Self.ticket, sortingChoices: true)
+        let fromReversed = LabelGlossary.choiceFields(in: reversed, sortingChoices: true)
         #expect(sorted.first?.choices == ["accountAccess", "billing", "technicalIssue"])
-        #expect(LabelGlossary.choiceFields(in: reversed, sortingChoices: true).first == sorted.first)
+        #expect(fromReversed.first == sorted.first)
         let texts = (0..<8).map { "text \($0)" }
-        #expect(LabelGlossary.prompt(for: sorted[0], texts: texts)
-            == LabelGlossary.prompt(for: LabelGlossary.choiceFields(in: reversed, sortingChoices: true)[0], texts: texts))
+        #expect(LabelGlossary.prompt(for: sorted[0], texts: texts) == LabelGlossary.prompt(for: fromReversed[0], texts: texts))
     }
 
     @Test func theRequestShowsASpreadOfTextsOnOneLineEachAndEveryChoice() {

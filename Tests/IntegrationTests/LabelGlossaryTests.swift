@@ -71,11 +71,12 @@ struct LabelGlossaryModelTests {
         let glossary = try #require(first.labelGlossary)
         #expect(second.labelGlossary == glossary)
         // And every text is rendered into the same messages, so the model reads the same prompt.
+        func messages(_ configuration: TaggingConfiguration, _ text: String) -> [(role: String, content: String)] {
+            configuration.model.renderedMessages(after: Tagger(configuration: configuration).startingTranscript(for: text),
+                                                 prompt: text, schema: configuration.schema)
+        }
         for text in Self.texts.prefix(3) {
-            let one = first.model.renderedMessages(after: Tagger(configuration: first).startingTranscript(for: text),
-                                                   prompt: text, schema: first.schema)
-            let other = second.model.renderedMessages(after: Tagger(configuration: second).startingTranscript(for: text),
-                                                      prompt: text, schema: second.schema)
+            let one = messages(first, text), other = messages(second, text)
             #expect(one.map(\.role) == other.map(\.role))
             #expect(one.map(\.content) == other.map(\.content))
         }
