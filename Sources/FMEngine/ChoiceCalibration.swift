@@ -21,6 +21,10 @@ struct ChoiceCalibration: Sendable {
     /// ``QualityLevers/calibratesByReference`` is off.
     static let contentFreeTexts = ["N/A", "[MASK]", "..."]
 
+    /// Whether the prior was read from a sample of the job's own texts (batch calibration) rather than from
+    /// ordinary or content-free inputs.
+    var isFromJobTexts = false
+
     /// Per choice site, per candidate literal: the averaged token log-probabilities of the calibration runs.
     private(set) var priors: [ChoicePoints.Site: [[UInt8]: [Double]]] = [:]
 

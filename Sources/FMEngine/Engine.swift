@@ -67,6 +67,7 @@ package final class Engine: Sendable {
             let texts = sample.count >= CalibrationSample.minimumCount ? sample
                 : levers.calibratesByReference ? CalibrationSample.reference : ChoiceCalibration.contentFreeTexts
             job.calibration = await calibration(for: job, texts: texts, context: CalibrationSample.context)
+            job.calibration?.isFromJobTexts = texts == sample
         }
         return try await run(job, progress: progress)
     }

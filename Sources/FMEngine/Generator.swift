@@ -63,12 +63,13 @@ extension Generator {
                 candidates: zip(candidates, tokenScores).map { .init(value: String(decoding: $0.literal, as: UTF8.self), tokens: $1) }
             ).write()
         }
+        let weight = Self.priorWeight(choosingAmong: open.literals, calibration: calibration, levers: levers)
         var scores: [Double] = []
         for (candidate, tokens) in zip(candidates, tokenScores) {
             recorder?.record(site: open.site, literal: candidate.literal, scores: tokens)
             var score = Self.combine(tokens, levers.choiceScore)
             if let prior = calibration?.prior(at: open.site, literal: candidate.literal), prior.count == tokens.count {
-                score -= levers.calibrationWeight * Self.combine(prior, levers.choiceScore)
+                score -= weight * Self.combine(prior, levers.choiceScore)
             }
             scores.append(score)
         }
@@ -81,7 +82,7 @@ extension Generator {
                 recorder?.record(site: site, literal: candidates[index].literal, scores: [channel[index]])
                 var score = channel[index]
                 if let prior = calibration?.prior(at: site, literal: candidates[index].literal)?.first {
-                    score -= levers.calibrationWeight * prior
+                    score -= weight * prior
                 }
                 scores[index] = levers.channel == .only ? score : scores[index] + score
             }
@@ -90,6 +91,15 @@ extension Generator {
         if let margin, let runnerUp = scores.indices.filter({ $0 != best }).map({ scores[$0] }).max() { margin(scores[best] - runnerUp) }
         matcher = candidates[best].matcher
         return candidates[best].tokens
+    }
+
+    /// How much of the prior a choice among `literals` divides out: the levers' ``QualityLevers/calibrationWeight``,
+    /// halved for a Bool field whose prior was read from its job's own texts
+    /// (``QualityLevers/halvesBooleanBatchPrior``).
+    static func priorWeight(choosingAmong literals: [[UInt8]], calibration: ChoiceCalibration?, levers: QualityLevers) -> Double {
+        let isBoolean = Set(literals) == [Array("true".utf8), Array("false".utf8)]
+        let halves = isBoolean && levers.halvesBooleanBatchPrior && calibration?.isFromJobTexts == true
+        return halves ? levers.calibrationWeight / 2 : levers.calibrationWeight
     }
 
     /// One candidate's score from its token log-probabilities.

@@ -8,7 +8,7 @@ struct QualityLeversTests {
         let switches: [WritableKeyPath<QualityLevers, Bool>] = [
             \.holdsBackBoundaryTokens, \.usesTaggingExamples, \.describesTaggingSchemaInSystemText, \.scoresChoices,
             \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.calibratesByReference,
-            \.shortlistsLargeChoiceSets, \.draftsFromPrompt,
+            \.shortlistsLargeChoiceSets, \.describesLabels, \.halvesBooleanBatchPrior, \.draftsFromPrompt,
         ]
         var fingerprints: Set<String> = [base.fingerprint]
         for key in switches {
@@ -23,5 +23,25 @@ struct QualityLeversTests {
         }
         #expect(fingerprints.count == 1 + switches.count + 2, "\(fingerprints.sorted())")
         #expect(QualityLevers().fingerprint == base.fingerprint)
+    }
+
+    @Test func onlyABooleanChoiceCalibratedByItsJobsTextsTakesHalfThePrior() {
+        let boolean = [Array("false".utf8), Array("true".utf8)]
+        let labels = [Array("\"ham\"".utf8), Array("\"spam\"".utf8)]
+        var batch = ChoiceCalibration()
+        batch.isFromJobTexts = true
+        let reference = ChoiceCalibration()
+        var levers = QualityLevers()
+        levers.calibrationWeight = 0.8
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: batch, levers: levers) == 0.4)
+        #expect(Generator.priorWeight(choosingAmong: boolean.reversed(), calibration: batch, levers: levers) == 0.4)
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: reference, levers: levers) == 0.8)
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: nil, levers: levers) == 0.8)
+        #expect(Generator.priorWeight(choosingAmong: labels, calibration: batch, levers: levers) == 0.8)
+        // Choices that only include the two (one property name holding a Bool in one place and labels in another)
+        // are calibrated as enumerations are.
+        #expect(Generator.priorWeight(choosingAmong: boolean + labels, calibration: batch, levers: levers) == 0.8)
+        levers.halvesBooleanBatchPrior = false
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: batch, levers: levers) == 0.8)
     }
 }

@@ -28,6 +28,54 @@ struct QualityLeverTests {
         return leads
     }
 
+    /// A yes/no field, scored for the same messages.
+    private static let booleanSchema = GenerationSchema(root: .object(.init(name: "Message", properties: [
+        .init(name: "isSpam", description: "Whether the message is unsolicited advertising or fraud", node: .boolean),
+    ])))
+
+    /// Each message's lead for `true` over `false` in ``booleanSchema`` under `levers`.
+    private func booleanLeads(levers: QualityLevers, calibrationTexts: [String] = []) async throws -> [Double] {
+        var leads: [Double] = []
+        for message in BatchCalibrationTests.messages {
+            let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
+            let response = try await QualityLevers.$current.withValue(levers) {
+                try await CalibrationSample.$texts.withValue(calibrationTexts) {
+                    try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
+                        try await session.respond(to: message, schema: Self.booleanSchema,
+                                                  options: GenerationOptions(samplingMode: .greedy))
+                    }
+                }
+            }
+            let value = try response.content.value(Bool.self, forProperty: "isSpam")
+            let margin = try #require(session.lastStatistics?.margins.first?.margin)
+            leads.append(value ? margin : -margin)
+        }
+        return leads
+    }
+
+    @Test func aBooleanFieldDividesOutHalfOfItsJobsPrior() async throws {
+        _ = DefaultModel.model
+        let sample = BatchCalibrationTests.ordinary + BatchCalibrationTests.unsolicited
+        var whole = QualityLevers()
+        whole.halvesBooleanBatchPrior = false
+        var none = QualityLevers()
+        none.calibratesChoices = false
+        let half = try await booleanLeads(levers: QualityLevers(), calibrationTexts: sample)
+        let full = try await booleanLeads(levers: whole, calibrationTexts: sample)
+        let raw = try await booleanLeads(levers: none, calibrationTexts: sample)
+        // Each lead is the raw one less a share of the prior's log-odds: half of it lies midway.
+        for index in half.indices {
+            #expect(abs(half[index] - (full[index] + raw[index]) / 2) < 0.05,
+                    "\(BatchCalibrationTests.messages[index]): \(raw[index]) \(half[index]) \(full[index])")
+        }
+        // The prior moves the leads by more than the tolerance above, so the midpoint tells half from whole.
+        #expect(zip(full, raw).contains { abs($0 - $1) > 0.2 }, "the batch prior barely moved a lead: \(full) \(raw)")
+        // Without a sample of the job's texts the prior is the ordinary texts', divided out whole.
+        let single = try await booleanLeads(levers: QualityLevers())
+        let singleWhole = try await booleanLeads(levers: whole)
+        #expect(zip(single, singleWhole).allSatisfy { abs($0 - $1) < 1e-6 }, "\(single) \(singleWhole)")
+    }
+
     @Test func switchingCalibrationOffInProcessChangesEveryLeadByOnePrior() async throws {
         _ = DefaultModel.model
         var uncalibrated = QualityLevers()
