@@ -93,13 +93,14 @@ extension Generator {
         return candidates[best].tokens
     }
 
-    /// How much of the prior a choice among `literals` divides out: the levers' ``QualityLevers/calibrationWeight``,
-    /// halved for a Bool field whose prior was read from its job's own texts
-    /// (``QualityLevers/halvesBooleanBatchPrior``).
+    /// How much of the prior a choice among `literals` divides out: the levers' ``QualityLevers/calibrationWeight``;
+    /// for a Bool field, half of it when the prior was read from its job's own texts and none otherwise
+    /// (``QualityLevers/discountsBooleanPriors``).
     static func priorWeight(choosingAmong literals: [[UInt8]], calibration: ChoiceCalibration?, levers: QualityLevers) -> Double {
-        let isBoolean = Set(literals) == [Array("true".utf8), Array("false".utf8)]
-        let halves = isBoolean && levers.halvesBooleanBatchPrior && calibration?.isFromJobTexts == true
-        return halves ? levers.calibrationWeight / 2 : levers.calibrationWeight
+        guard levers.discountsBooleanPriors, Set(literals) == [Array("true".utf8), Array("false".utf8)] else {
+            return levers.calibrationWeight
+        }
+        return calibration?.isFromJobTexts == true ? levers.calibrationWeight / 2 : 0
     }
 
     /// One candidate's score from its token log-probabilities.

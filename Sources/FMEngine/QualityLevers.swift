@@ -21,8 +21,8 @@ import Foundation
 ///   their calibrated first-token likelihood and then scored.
 /// - `label-glossary`: a tagging job's small choice fields go without the glossary the model writes for them
 ///   from a sample of the job's texts (`LabelGlossary` in FMTagging).
-/// - `half-boolean-prior`: a Bool field calibrated by a sample of its job's texts divides out the whole prior, as
-///   enumerations do, instead of half of it (``halvesBooleanBatchPrior``).
+/// - `boolean-prior`: a Bool field divides out its whole prior, as enumerations do, instead of half of one read
+///   from its job's texts and none of one read from other texts (``discountsBooleanPriors``).
 ///
 /// Three settings take numbers: `FM_SHORTLIST=N` (``shortlistSize``), `FM_CALIBRATION_WEIGHT=w`
 /// (``calibrationWeight``) and `FM_CALIBRATION_SAMPLE=N` (``CalibrationSample/maximumCount(choices:)``).
@@ -99,16 +99,17 @@ package struct QualityLevers: Sendable {
     /// than from content-free inputs (`FM_DISABLE=reference-calibration`).
     package var calibratesByReference = true
     package var shortlistsLargeChoiceSets = true
-    /// Whether a Bool field calibrated by a sample of its job's texts divides out half of that prior rather than
-    /// all of it (`FM_DISABLE=half-boolean-prior`).
+    /// Whether a Bool field divides out only half of a prior read from its job's own texts, and none of a prior
+    /// read from other texts (`FM_DISABLE=boolean-prior` divides out the whole prior, as for enumerations).
     ///
-    /// A batch prior is the mean probability of each answer over the job's texts, so dividing all of it out
-    /// treats both answers as equally common in the job. An enumeration's labels usually are categories of a
-    /// comparable share; a yes/no attribute (whether the customer tried before, whether a message is spam) is
-    /// often true of a few texts only, and the whole prior then turns many `false` answers into `true`. Half of
-    /// it still removes most of the model's own lean towards one answer (benchmarks/quality.md, "Bool fields and
-    /// the batch prior").
-    package var halvesBooleanBatchPrior = true
+    /// A prior is the mean probability of each answer over some texts, so dividing all of it out treats both
+    /// answers as equally common in those texts. An enumeration's labels usually are categories of a comparable
+    /// share; a yes/no attribute (whether the customer tried before, whether a message is spam) is often true of
+    /// a few texts only. Over a job's own texts the whole prior then turns many `false` answers into `true`; half
+    /// of it still removes most of the model's own lean towards one answer. Ordinary texts (the prior of a single
+    /// request) almost never have the attribute, so their prior measures its rarity rather than the model's lean,
+    /// and dividing it out calls most texts `true` (benchmarks/quality.md, "Bool fields and the prior").
+    package var discountsBooleanPriors = true
     /// Whether a tagging job first has the model say what each answer of a small choice field means, read from a
     /// sample of the job's texts, and gives that glossary with the instructions (`FM_DISABLE=label-glossary`).
     package var describesLabels = true
@@ -134,7 +135,7 @@ package struct QualityLevers: Sendable {
             ("task-prompts", taskAwarePrompts), ("sorted-choices", sortsChoices), ("calibration", calibratesChoices),
             ("batch-calibration", calibratesByBatch), ("reference-calibration", calibratesByReference),
             ("shortlist", shortlistsLargeChoiceSets), ("label-glossary", describesLabels),
-            ("half-boolean-prior", halvesBooleanBatchPrior),
+            ("boolean-prior", discountsBooleanPriors),
         ]
         let disabled = switches.filter { !$0.1 }.map(\.0)
         let defaults = QualityLevers()
@@ -170,7 +171,7 @@ package struct QualityLevers: Sendable {
         levers.calibratesByReference = !disabled.contains("reference-calibration")
         levers.shortlistsLargeChoiceSets = !disabled.contains("shortlist")
         levers.describesLabels = !disabled.contains("label-glossary")
-        levers.halvesBooleanBatchPrior = !disabled.contains("half-boolean-prior")
+        levers.discountsBooleanPriors = !disabled.contains("boolean-prior")
         levers.restrictsLogits = !disabled.contains("restricted-logits")
         levers.draftsFromPrompt = (environment["FM_ENABLE"] ?? "").split(separator: ",").contains {
             $0.trimmingCharacters(in: .whitespaces) == "prompt-lookup"

@@ -8,7 +8,7 @@ struct QualityLeversTests {
         let switches: [WritableKeyPath<QualityLevers, Bool>] = [
             \.holdsBackBoundaryTokens, \.usesTaggingExamples, \.describesTaggingSchemaInSystemText, \.scoresChoices,
             \.taskAwarePrompts, \.sortsChoices, \.calibratesChoices, \.calibratesByBatch, \.calibratesByReference,
-            \.shortlistsLargeChoiceSets, \.describesLabels, \.halvesBooleanBatchPrior, \.draftsFromPrompt,
+            \.shortlistsLargeChoiceSets, \.describesLabels, \.discountsBooleanPriors, \.draftsFromPrompt,
         ]
         var fingerprints: Set<String> = [base.fingerprint]
         for key in switches {
@@ -25,7 +25,7 @@ struct QualityLeversTests {
         #expect(QualityLevers().fingerprint == base.fingerprint)
     }
 
-    @Test func onlyABooleanChoiceCalibratedByItsJobsTextsTakesHalfThePrior() {
+    @Test func aBooleanChoiceTakesHalfOfItsJobsPriorAndNoneOfAnother() {
         let boolean = [Array("false".utf8), Array("true".utf8)]
         let labels = [Array("\"ham\"".utf8), Array("\"spam\"".utf8)]
         var batch = ChoiceCalibration()
@@ -35,13 +35,14 @@ struct QualityLeversTests {
         levers.calibrationWeight = 0.8
         #expect(Generator.priorWeight(choosingAmong: boolean, calibration: batch, levers: levers) == 0.4)
         #expect(Generator.priorWeight(choosingAmong: boolean.reversed(), calibration: batch, levers: levers) == 0.4)
-        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: reference, levers: levers) == 0.8)
-        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: nil, levers: levers) == 0.8)
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: reference, levers: levers) == 0)
         #expect(Generator.priorWeight(choosingAmong: labels, calibration: batch, levers: levers) == 0.8)
+        #expect(Generator.priorWeight(choosingAmong: labels, calibration: reference, levers: levers) == 0.8)
         // Choices that only include the two (one property name holding a Bool in one place and labels in another)
         // are calibrated as enumerations are.
-        #expect(Generator.priorWeight(choosingAmong: boolean + labels, calibration: batch, levers: levers) == 0.8)
-        levers.halvesBooleanBatchPrior = false
+        #expect(Generator.priorWeight(choosingAmong: boolean + labels, calibration: reference, levers: levers) == 0.8)
+        levers.discountsBooleanPriors = false
         #expect(Generator.priorWeight(choosingAmong: boolean, calibration: batch, levers: levers) == 0.8)
+        #expect(Generator.priorWeight(choosingAmong: boolean, calibration: reference, levers: levers) == 0.8)
     }
 }

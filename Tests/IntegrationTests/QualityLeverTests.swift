@@ -53,11 +53,11 @@ struct QualityLeverTests {
         return leads
     }
 
-    @Test func aBooleanFieldDividesOutHalfOfItsJobsPrior() async throws {
+    @Test func aBooleanFieldDividesOutHalfOfItsJobsPriorAndNoneOfTheOrdinaryTexts() async throws {
         _ = DefaultModel.model
         let sample = BatchCalibrationTests.ordinary + BatchCalibrationTests.unsolicited
         var whole = QualityLevers()
-        whole.halvesBooleanBatchPrior = false
+        whole.discountsBooleanPriors = false
         var none = QualityLevers()
         none.calibratesChoices = false
         let half = try await booleanLeads(levers: QualityLevers(), calibrationTexts: sample)
@@ -70,10 +70,12 @@ struct QualityLeverTests {
         }
         // The prior moves the leads by more than the tolerance above, so the midpoint tells half from whole.
         #expect(zip(full, raw).contains { abs($0 - $1) > 0.2 }, "the batch prior barely moved a lead: \(full) \(raw)")
-        // Without a sample of the job's texts the prior is the ordinary texts', divided out whole.
+        // Without a sample of the job's texts the prior is the ordinary texts', and none of it is divided out.
         let single = try await booleanLeads(levers: QualityLevers())
+        let singleRaw = try await booleanLeads(levers: none)
         let singleWhole = try await booleanLeads(levers: whole)
-        #expect(zip(single, singleWhole).allSatisfy { abs($0 - $1) < 1e-6 }, "\(single) \(singleWhole)")
+        #expect(zip(single, singleRaw).allSatisfy { abs($0 - $1) < 0.05 }, "\(single) \(singleRaw)")
+        #expect(zip(single, singleWhole).contains { abs($0 - $1) > 0.2 }, "\(single) \(singleWhole)")
     }
 
     @Test func switchingCalibrationOffInProcessChangesEveryLeadByOnePrior() async throws {
