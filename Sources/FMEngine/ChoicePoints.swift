@@ -94,6 +94,14 @@ package struct ChoicePoints: Sendable, Hashable {
 
     var isEmpty: Bool { literals.isEmpty && elementLiterals.isEmpty }
 
+    /// The literals of a Bool value.
+    static let booleanLiterals: Set<[UInt8]> = [Array("true".utf8), Array("false".utf8)]
+
+    /// Whether every choice is between `true` and `false` (and there is at least one).
+    var offersOnlyBooleans: Bool {
+        !isEmpty && (Array(literals.values) + Array(elementLiterals.values)).allSatisfy { Set($0) == Self.booleanLiterals }
+    }
+
     /// The candidates open at the end of `output`: the rest of each literal that the value written so far
     /// (after the last `"name":`, or after the array's complete elements) begins, or `nil` when `output` is
     /// not inside a choice.

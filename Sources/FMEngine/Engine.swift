@@ -64,10 +64,16 @@ package final class Engine: Sendable {
         let levers = job.levers
         if job.recorder == nil, job.sampling.strategy == .greedy, levers.scoresChoices, levers.calibratesChoices, job.choicePoints != nil {
             let sample = levers.calibratesByBatch ? CalibrationSample.texts : []
-            let texts = sample.count >= CalibrationSample.minimumCount ? sample
+            let fromJob = sample.count >= CalibrationSample.minimumCount
+            let texts = fromJob ? sample
                 : levers.calibratesByReference ? CalibrationSample.reference : ChoiceCalibration.contentFreeTexts
-            job.calibration = await calibration(for: job, texts: texts, context: CalibrationSample.context)
-            job.calibration?.isFromJobTexts = texts == sample
+            // Bool choices take none of a prior read from other texts than the job's (``Generator/priorWeight``):
+            // when they are the only choices, such a prior would be computed for nothing.
+            let unused = !fromJob && levers.discountsBooleanPriors && job.choicePoints?.offersOnlyBooleans == true
+            if !unused {
+                job.calibration = await calibration(for: job, texts: texts, context: CalibrationSample.context)
+                job.calibration?.isFromJobTexts = fromJob
+            }
         }
         return try await run(job, progress: progress)
     }

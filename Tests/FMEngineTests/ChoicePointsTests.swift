@@ -20,6 +20,18 @@ struct ChoicePointsTests {
         #expect(remainders(#"{"label":"ham","urgent":"#) == ["false", "true"])
     }
 
+    @Test func aDocumentOffersOnlyBooleansWhenEveryChoiceIsTrueOrFalse() {
+        #expect(!ChoicePoints(document: document).offersOnlyBooleans)
+        let flags = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "urgent", schema: .boolean),
+            SchemaProperty(name: "checks", schema: .array(items: .boolean, minimumCount: 0, maximumCount: nil, uniqueItems: false)),
+            SchemaProperty(name: "note", schema: .string(.any)),
+        ]))
+        #expect(ChoicePoints(document: flags).offersOnlyBooleans)
+        let none = SchemaDocument(root: .object(properties: [SchemaProperty(name: "note", schema: .string(.any))]))
+        #expect(!ChoicePoints(document: none).offersOnlyBooleans)
+    }
+
     @Test func colonsInsideStringsAreText() {
         let times = SchemaDocument(root: .object(properties: [
             SchemaProperty(name: "note", schema: .string(.any)),
