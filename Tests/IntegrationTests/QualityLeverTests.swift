@@ -8,24 +8,33 @@ import Testing
 /// reach the engine's thread, and they key cached results. No environment variable is involved.
 @Suite("Quality switches set in-process", .serialized, .timeLimit(.minutes(10)))
 struct QualityLeverTests {
-    /// Each message's lead for "spam" over "ham" under `levers` (negative when "ham" won).
-    private func spamLeads(levers: QualityLevers, calibrationTexts: [String] = []) async throws -> [Double] {
+    /// Each message's decision margin in `schema` under `levers`: positive when `isPositive` says the answer is
+    /// the one the lead is measured for, negative otherwise.
+    private func leads(
+        schema: GenerationSchema, levers: QualityLevers, calibrationTexts: [String],
+        isPositive: (GeneratedContent) throws -> Bool
+    ) async throws -> [Double] {
         var leads: [Double] = []
         for message in BatchCalibrationTests.messages {
             let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
             let response = try await QualityLevers.$current.withValue(levers) {
                 try await CalibrationSample.$texts.withValue(calibrationTexts) {
                     try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
-                        try await session.respond(to: message, schema: BatchCalibrationTests.schema,
-                                                  options: GenerationOptions(samplingMode: .greedy))
+                        try await session.respond(to: message, schema: schema, options: GenerationOptions(samplingMode: .greedy))
                     }
                 }
             }
-            let label = try response.content.value(String.self, forProperty: "label")
             let margin = try #require(session.lastStatistics?.margins.first?.margin)
-            leads.append(label == "spam" ? margin : -margin)
+            leads.append(try isPositive(response.content) ? margin : -margin)
         }
         return leads
+    }
+
+    /// Each message's lead for "spam" over "ham" under `levers` (negative when "ham" won).
+    private func spamLeads(levers: QualityLevers, calibrationTexts: [String] = []) async throws -> [Double] {
+        try await leads(schema: BatchCalibrationTests.schema, levers: levers, calibrationTexts: calibrationTexts) {
+            try $0.value(String.self, forProperty: "label") == "spam"
+        }
     }
 
     /// A yes/no field, scored for the same messages.
@@ -35,22 +44,9 @@ struct QualityLeverTests {
 
     /// Each message's lead for `true` over `false` in ``booleanSchema`` under `levers`.
     private func booleanLeads(levers: QualityLevers, calibrationTexts: [String] = []) async throws -> [Double] {
-        var leads: [Double] = []
-        for message in BatchCalibrationTests.messages {
-            let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
-            let response = try await QualityLevers.$current.withValue(levers) {
-                try await CalibrationSample.$texts.withValue(calibrationTexts) {
-                    try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
-                        try await session.respond(to: message, schema: Self.booleanSchema,
-                                                  options: GenerationOptions(samplingMode: .greedy))
-                    }
-                }
-            }
-            let value = try response.content.value(Bool.self, forProperty: "isSpam")
-            let margin = try #require(session.lastStatistics?.margins.first?.margin)
-            leads.append(value ? margin : -margin)
+        try await leads(schema: Self.booleanSchema, levers: levers, calibrationTexts: calibrationTexts) {
+            try $0.value(Bool.self, forProperty: "isSpam")
         }
-        return leads
     }
 
     @Test func aBooleanFieldDividesOutHalfOfItsJobsPriorAndNoneOfTheOrdinaryTexts() async throws {
