@@ -4,7 +4,7 @@ package import FoundationModels
 public struct LabelledExample: Sendable {
     /// The gold answer's shape.
     public enum Gold: Sendable, Hashable {
-        /// One enum value (`"label": "x"`).
+        /// One enum value (`"label": "x"`; a number or Boolean gold, `"label": 4`, is named by its JSON text).
         case single(String)
         /// Several named enum or Boolean fields (`"label": {"topic": "x", …}`).
         case fields([String: String])
@@ -43,6 +43,9 @@ public struct LabelledExample: Sendable {
             case .array(let values): examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
             case .structure(let properties, _):
                 examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
+            case .number, .bool:
+                // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.
+                examples.append(LabelledExample(record: record, gold: .single(fields[key]?.scalarText ?? "")))
             default:
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)

@@ -92,11 +92,14 @@ extension FM {
             configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)
             let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
             var predictions: [LabelledExample.Gold?] = []
+            var failures: [String] = []
             var progress = ProgressLine(total: examples.count)
             try await runner.run(examples.map(\.record)) { record, outcome in
                 let gold = examples[predictions.count].gold
                 switch outcome {
-                case .failure: predictions.append(nil)
+                case .failure(let failure):
+                    predictions.append(nil)
+                    failures.append(failure.message)
                 case .success(let result):
                     switch gold {
                     case .single: predictions.append(EvaluationTask.predictedLabel(in: result).map { .single($0) })
@@ -107,6 +110,10 @@ extension FM {
                 progress.advance()
             }
             progress.finish()
+            if !failures.isEmpty {
+                // A failed record counts as wrong: say why, so a low score is not read as the model's answers.
+                FileHandle.standardError.write(Data("warning: \(failures.count) of \(examples.count) texts failed and are scored as wrong: \(Self.firstFew(failures, separator: " "))\n".utf8))
+            }
             let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
             try self.report(report)
             try await writeReports(examples: examples, predictions: predictions, report: report, configuration: configuration)

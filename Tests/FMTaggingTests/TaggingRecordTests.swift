@@ -31,16 +31,22 @@ import Testing
 
             {"id":"c","text":"hi","labels":["x","y"]}
             {"id":"d","text":"hi","label":{"topic":"x","urgent":true}}
+            {"id":"e","text":"hi","label":4}
+            {"id":"f","text":"hi","label":false}
+            {"id":"g","text":"hi","label":null}
             """.utf8)
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
-        #expect(examples.map(\.record.id) == ["a", "c", "d"])
-        #expect(examples.map(\.gold) == [.single("x"), .set(["x", "y"]), .fields(["topic": "x", "urgent": "true"])])
+        #expect(examples.map(\.record.id) == ["a", "c", "d", "e", "f"])
+        #expect(examples.map(\.gold) == [
+            .single("x"), .set(["x", "y"]), .fields(["topic": "x", "urgent": "true"]), .single("4"), .single("false"),
+        ])
         #expect(unlabelled == [
             "Record b has no \"label\" or \"labels\" string, list or object.",
             "Record 3 has no \"label\" or \"labels\" string, list or object.",
             "Line 4 is not a JSON object.",
+            "Record g has no \"label\" or \"labels\" string, list or object.",
         ])
-        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d"])
+        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d", "e", "f"])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
         #expect(keyed.examples.isEmpty)
         #expect(keyed.unlabelled.first == "Record a has no \"gold\" string, list or object.")

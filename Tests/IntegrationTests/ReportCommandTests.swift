@@ -114,6 +114,30 @@ struct ReportCommandTests {
         #expect(empty.stderr.contains("has no labelled examples. Line 1 is not a JSON object."), "\(empty.stderr)")
     }
 
+    /// A rating gold (`"label": 5`) is scored as the label "5", and a record that fails to generate is scored as
+    /// wrong with the reason on standard error, not as if the model had answered badly.
+    @Test func evalScoresNumberGoldsAndSaysWhyRecordsFailed() throws {
+        _ = DefaultModel.model
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("ratings.jsonl")
+        try Data("""
+            {"id":"1","text":"Loved every minute of it, would stay again.","label":5}
+            {"id":"2","text":"  ","label":1}
+            {"id":"3","text":"Dirty room and a rude front desk.","label":1}
+
+            """.utf8).write(to: input)
+        let schema = try Self.run(["eval", input.path, "--print-schema"])
+        #expect(schema.stdout.contains(#""enum":["1","5"]"#), "\(schema.stdout)")
+        let result = try Self.run(["eval", input.path, "--json", "--no-cache"])
+        try #require(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: 1 of 3 texts failed and are scored as wrong: Record 2 has an empty text."),
+                "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["count"] as? Int == 3)
+        #expect(report["failures"] as? Int == 1)
+    }
+
     @Test func evalReportsRecordedPredictions() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
