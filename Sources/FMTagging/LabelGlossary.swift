@@ -161,7 +161,8 @@ package enum LabelGlossary {
     package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {
         let identity = ModelIdentity.of(model.modelURL)
         let shown = sample(of: texts)
-        let describer = SystemLanguageModel(modelURL: model.modelURL, useCase: .general)
+        // The job's own guardrails: a job that turned them off classifies texts the default checks would block.
+        let describer = SystemLanguageModel(modelURL: model.modelURL, useCase: .general, guardrails: model.guardrails)
         func reply(to prompt: String, tokens: Int) async -> String? {
             let key = ResultCache.key(["label-glossary", identity, prompt])
             if let stored = try? cache?.value(forKey: key) { return stored }

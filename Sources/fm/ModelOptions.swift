@@ -7,6 +7,24 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: "A catalogue model (tiny, small, medium; see `fm model list`) or a GGUF file (default: $FM_MODEL_PATH, else $FM_MODEL, else \(ModelCatalog.defaultName)).")
     var model: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Safety checks on prompts and responses: default (the built-in deny list) or off.",
+        discussion: "With default, a text the checks block is an error (guardrail-violation). off is for jobs whose texts "
+            + "are the unsafe content itself, such as crisis detection or moderation."))
+    var guardrails: GuardrailsChoice = .default
+
+    /// The `--guardrails` settings.
+    enum GuardrailsChoice: String, ExpressibleByArgument, CaseIterable {
+        case `default`, off
+
+        var guardrails: SystemLanguageModel.Guardrails {
+            switch self {
+            case .default: .default
+            case .off: SystemLanguageModel.Guardrails(checkers: [])
+            }
+        }
+    }
+
     func validate() throws {
         guard let model else { return }
         let url: URL
@@ -22,7 +40,7 @@ struct ModelOptions: ParsableArguments {
     }
 
     func systemModel(useCase: SystemLanguageModel.UseCase = .general) -> SystemLanguageModel {
-        SystemLanguageModel(modelURL: modelURL, useCase: useCase)
+        SystemLanguageModel(modelURL: modelURL, useCase: useCase, guardrails: guardrails.guardrails)
     }
 }
 

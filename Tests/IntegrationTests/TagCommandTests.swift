@@ -135,6 +135,25 @@ struct TagCommandTests {
         }
     }
 
+    /// A text the default guardrails block is an error line; `--guardrails off` lets a crisis-detection job classify
+    /// it, as the seed's `SafetyClassification` is meant to.
+    @Test func guardrailsOffClassifiesATextTheDefaultChecksBlock() throws {
+        _ = DefaultModel.model
+        let text = "I am going to kill myself tonight."
+        func line(_ extra: [String]) throws -> [String: Any] {
+            let result = try ReportCommandTests.run(["tag", "--preset", "safety", "--no-cache"] + extra + [text])
+            try #require(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        }
+        let blocked = try line([])
+        #expect((blocked["error"] as? [String: Any])?["code"] as? String == "guardrail-violation", "\(blocked)")
+        let classified = try line(["--guardrails", "off"])
+        let level = (classified["result"] as? [String: Any])?["crisisLevel"] as? String
+        #expect(["none", "ambiguous", "crisis"].contains(level), "\(classified)")
+        let invalid = try ReportCommandTests.run(["tag", "--guardrails", "loose", text])
+        #expect(invalid.status == 64, "\(invalid.stderr)")
+    }
+
     @Test func twoJobsSharingOneCacheDatabaseKeepItWhole() async throws {
         let model = DefaultModel.model
         try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")

@@ -25,7 +25,7 @@ public final class SystemLanguageModel: Sendable {
     /// The use case this instance is specialised for.
     let useCase: UseCase
     /// The safety checks this instance applies.
-    let guardrails: Guardrails
+    package let guardrails: Guardrails
     /// The LoRA adapter applied to the base model, if any.
     let adapter: Adapter?
     /// The GGUF file this instance runs (a Linux addition).
