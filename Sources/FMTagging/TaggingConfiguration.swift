@@ -104,6 +104,9 @@ public struct TaggingConfiguration: Sendable {
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
         if let labelGlossary { parts.append("glossary=" + labelGlossary) }
+        // A result made without safety checks is never served to a job that has them (the other way round is
+        // harmless: the checks only block, they never change an answer), and checked jobs keep their keys.
+        if model.guardrails.checkers.isEmpty { parts.append("guardrails=off") }
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
         if let exampleIndex {
             parts.append("shots=\(exampleIndex.shots)")

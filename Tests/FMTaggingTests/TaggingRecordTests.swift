@@ -86,4 +86,17 @@ struct TaggingCacheKeyTests {
         #expect(one.cacheKey(for: "a text") == TaggingRunner(tagger: Tagger(configuration: configuration), parallel: 1).cacheKey(for: "a text"))
         #expect(configuration.fingerprint.contains("levers="))
     }
+
+    /// A result made with the checks off (`fm --guardrails off`) is not served to a job whose checks would block
+    /// its text; jobs with the default checks keep the keys they had.
+    @Test func resultsMadeWithoutGuardrailsHaveKeysOfTheirOwn() {
+        let schema = TaggingPreset.safety.schema
+        let checked = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: schema)
+        let unchecked = TaggingConfiguration(
+            model: SystemLanguageModel(useCase: .contentTagging, guardrails: .init(checkers: [])), schema: schema)
+        #expect(unchecked.fingerprint != checked.fingerprint)
+        #expect(!checked.fingerprint.contains("guardrails"))
+        #expect(TaggingRunner(tagger: Tagger(configuration: unchecked)).cacheKey(for: "a text")
+                != TaggingRunner(tagger: Tagger(configuration: checked)).cacheKey(for: "a text"))
+    }
 }
