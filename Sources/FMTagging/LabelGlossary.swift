@@ -157,7 +157,8 @@ package enum LabelGlossary {
     /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
     /// for each choice the first reply missed or described by copying a text. Each reply is looked up in and
     /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
-    /// Choices without a usable description are left out.
+    /// Choices without a usable description are left out, and the whole field when two choices got the same
+    /// description (``tellsApart(_:)``).
     package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {
         let identity = ModelIdentity.of(model.modelURL)
         let shown = sample(of: texts)
@@ -182,7 +183,15 @@ package enum LabelGlossary {
             let found = await reply(to: prompt(for: field, texts: texts, choice: choice), tokens: 80)
             if let meaning = usable(found.map { Self.meanings(in: $0, for: field) } ?? [:])[choice] { meanings[choice] = meaning }
         }
-        return meanings
+        return tellsApart(meanings) ? meanings : [:]
+    }
+
+    /// Whether no two choices got the same meaning. A glossary that gives two answers one sentence (`medium` once
+    /// described an email's `important` and `urgent` priorities word for word alike) cannot help the model choose
+    /// between them and says they are the same, so the field gets none.
+    package static func tellsApart(_ meanings: [String: String]) -> Bool {
+        let sentences = meanings.values.map { $0.lowercased().filter { $0.isLetter || $0.isNumber } }
+        return Set(sentences).count == sentences.count
     }
 }
 

@@ -91,6 +91,15 @@ struct LabelGlossaryTests {
         #expect(!LabelGlossary.copies("short", from: texts))
     }
 
+    /// Two answers described alike (case, spacing and punctuation aside) make the field's glossary useless.
+    @Test func aGlossaryThatGivesTwoAnswersOneMeaningIsRecognised() {
+        let alike = "These texts are important but not urgent. They involve minor issues."
+        #expect(!LabelGlossary.tellsApart(["high": alike, "medium": alike.uppercased() + " ", "low": "Nothing pressing."]))
+        #expect(!LabelGlossary.tellsApart(["important": "Urgent updates, reminders.", "urgent": "Urgent updates; reminders"]))
+        #expect(LabelGlossary.tellsApart(["high": alike, "low": "These texts are not important and can wait."]))
+        #expect(LabelGlossary.tellsApart([:]))
+    }
+
     @Test func theGlossaryFollowsTheInstructionsAndChangesTheFingerprint() {
         let field = LabelGlossary.ChoiceField(name: "label", choices: ["ham", "spam"])
         let text = LabelGlossary.render([(field, ["spam": "Advertising.", "ham": "Personal messages."])])
