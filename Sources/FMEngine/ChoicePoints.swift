@@ -94,12 +94,14 @@ package struct ChoicePoints: Sendable, Hashable {
 
     var isEmpty: Bool { literals.isEmpty && elementLiterals.isEmpty }
 
-    /// The literals of a Bool value.
-    static let booleanLiterals: Set<[UInt8]> = [Array("true".utf8), Array("false".utf8)]
+    /// Whether a choice among `literals` is a Bool's: `true` or `false`.
+    static func areBooleans(_ literals: [[UInt8]]) -> Bool {
+        Set(literals) == [Array("true".utf8), Array("false".utf8)]
+    }
 
     /// Whether every choice is between `true` and `false` (and there is at least one).
     var offersOnlyBooleans: Bool {
-        !isEmpty && (Array(literals.values) + Array(elementLiterals.values)).allSatisfy { Set($0) == Self.booleanLiterals }
+        !isEmpty && literals.values.allSatisfy(Self.areBooleans) && elementLiterals.values.allSatisfy(Self.areBooleans)
     }
 
     /// The candidates open at the end of `output`: the rest of each literal that the value written so far

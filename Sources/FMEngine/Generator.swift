@@ -97,7 +97,7 @@ extension Generator {
     /// for a Bool field, half of it when the prior was read from its job's own texts and none otherwise
     /// (``QualityLevers/discountsBooleanPriors``).
     static func priorWeight(choosingAmong literals: [[UInt8]], calibration: ChoiceCalibration?, levers: QualityLevers) -> Double {
-        guard levers.discountsBooleanPriors, Set(literals) == ChoicePoints.booleanLiterals else {
+        guard levers.discountsBooleanPriors, ChoicePoints.areBooleans(literals) else {
             return levers.calibrationWeight
         }
         return calibration?.isFromJobTexts == true ? levers.calibrationWeight / 2 : 0
