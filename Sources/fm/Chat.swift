@@ -34,7 +34,7 @@ extension FM {
             let tools: [any Tool] = noTools ? [] : [DemoWeatherTool()]
             let session: LanguageModelSession
             if let resume {
-                let transcript = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: URL(fileURLWithPath: resume)))
+                let transcript = try JSONDecoder().decode(Transcript.self, from: InputFile.read(resume))
                 session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
             } else {
                 session = LanguageModelSession(model: model, tools: tools, instructions: instructions)

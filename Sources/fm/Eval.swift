@@ -53,7 +53,7 @@ extension FM {
 
         func run() async throws {
             let (all, unlabelled) = LabelledExample.parseReportingUnlabelled(
-                input: Array(try Data(contentsOf: URL(fileURLWithPath: file))), labelKey: labelKey)
+                input: Array(try InputFile.read(file)), labelKey: labelKey)
             let reasons = Self.firstFew(unlabelled, separator: " ")
             guard !all.isEmpty else {
                 throw CommandFailure("\(file) has no labelled examples." + (unlabelled.isEmpty ? "" : " " + reasons))
@@ -140,7 +140,7 @@ extension FM.Eval {
 
     /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
-        let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let data = Array(try InputFile.read(path))
         var results: [String: GeneratedContent] = [:]
         for line in data.split(separator: 0x0A) {
             guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),

@@ -29,7 +29,7 @@ extension FM {
         func run() async throws {
             var statistics = TagStatistics()
             let inputs = files.isEmpty ? [FileHandle.standardInput.readDataToEndOfFile()]
-                : try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                : try files.map(InputFile.read)
             for data in inputs {
                 for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
             }

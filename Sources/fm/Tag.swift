@@ -43,7 +43,7 @@ extension FM {
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }
             } else {
-                let data = try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                let data = try file.map(InputFile.read)
                     ?? FileHandle.standardInput.readDataToEndOfFile()
                 records = TaggingRecord.parse(input: Array(data))
             }

@@ -89,8 +89,8 @@ struct TaggingOptions: ParsableArguments {
     func generationSchema(fallback: GenerationSchema = TaggingPreset.contentTagging.schema) throws -> GenerationSchema {
         if let preset, let value = TaggingPreset(rawValue: preset) { return value.schema }
         if let schema {
+            let text = String(decoding: try InputFile.read(schema), as: UTF8.self)
             do {
-                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: schema)), as: UTF8.self)
                 let imported = try GenerationSchema.importing(jsonSchema: text)
                 for warning in imported.warnings {
                     FileHandle.standardError.write(Data("warning: \(schema): \(warning)\n".utf8))
@@ -114,7 +114,7 @@ struct TaggingOptions: ParsableArguments {
     /// in `schema`.
     func exampleIndex(schema: GenerationSchema) throws -> ExampleIndex? {
         guard let examples else { return nil }
-        let data = Array(try Data(contentsOf: URL(fileURLWithPath: examples)))
+        let data = Array(try InputFile.read(examples))
         var pool: [ExampleIndex.Example] = []
         let labelled = Dictionary(LabelledExample.parse(input: data).map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (number, line) in data.split(separator: 0x0A).enumerated() {

@@ -85,6 +85,34 @@ struct ReportCommandTests {
         #expect((label?["enum"] as? [String]).map(Set.init) == ["ham", "spam", "unsure"], "\(result.stdout)")
     }
 
+    /// A labelled file or a results file given as a pipe (`fm eval <(grep … gold.jsonl)`, a named pipe) is read like
+    /// a plain file; a directory fails with the reason and a nonzero status, not a crash.
+    @Test func inputFilesMayBePipes() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gold = directory.appendingPathComponent("gold.jsonl")
+        try Data("""
+            {"id":"1","text":"win a prize now","label":"spam"}
+            {"id":"2","text":"see you at lunch","label":"ham"}
+
+            """.utf8).write(to: gold)
+        let pipe = directory.appendingPathComponent("gold.pipe")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        // The writer blocks in open(2) until fm opens the pipe for reading.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", #"cat "$0" > "$1""#, gold.path, pipe.path]
+        try writer.run()
+        let schema = try Self.run(["eval", pipe.path, "--print-schema"])
+        writer.waitUntilExit()
+        #expect(schema.status == 0, "\(schema.stderr)")
+        #expect(schema.stdout.contains(#""enum":["ham","spam"]"#), "\(schema.stdout)")
+
+        let folder = try Self.run(["eval", directory.path, "--print-schema"])
+        #expect(folder.status == 1, "\(folder.stderr)")
+        #expect(folder.stderr.contains("Cannot read \(directory.path): Is a directory"), "\(folder.stderr)")
+    }
+
     /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
     /// fails with the reason.
     @Test func evalSaysWhichLinesItCannotScore() throws {

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+
+/// Files the user names on the command line (`--file`, `--schema`, `--examples`, `--predictions`, …).
+enum InputFile {
+    /// The whole of `path`. Read through a file handle rather than `Data(contentsOf:)`, which on Linux refuses
+    /// pipes, so `--schema <(jq … s.json)` and named pipes work as they do for every other command-line tool.
+    static func read(_ path: String) throws -> Data {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw CommandFailure("Cannot read \(path): \(reason(error))")
+        }
+    }
+
+    /// The POSIX reason (“Is a directory”, “Permission denied”) when there is one, not Foundation's wrapper text.
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if (error as NSError).domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32((error as NSError).code)))
+        }
+        return error.localizedDescription
+    }
+}
