@@ -94,6 +94,8 @@ struct TagCommandTests {
         // SIGKILL at random moments — while the model loads, then each time shortly after a run has written
         // another line (so sometimes in the middle of the next one) — and resume each time; then let the last
         // run finish. Waiting for output, not for a fixed time, makes every run progress on a slow machine too.
+        // The wait after a line stays under one record's time on the tiny model (about 175 ms in a debug build),
+        // so a run rarely writes more than one more line and most kills land before the job ends.
         // Seeded, so a failing kill schedule can be replayed.
         var random = SeededGenerator(seed: 20_261_123)
         func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
@@ -117,7 +119,7 @@ struct TagCommandTests {
                 let deadline = Date().addingTimeInterval(300)
                 while process.isRunning, writtenLines() == before, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: attempt == 0 ? 100...1_000 : 0...400, using: &random)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: attempt == 0 ? 100...1_000 : 0...150, using: &random)))
             guard process.isRunning else {
                 process.waitUntilExit()
                 break
