@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// Files the user names on the command line (`--file`, `--schema`, `--examples`, `--predictions`, …).

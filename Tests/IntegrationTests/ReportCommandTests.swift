@@ -104,6 +104,8 @@ struct ReportCommandTests {
         writer.arguments = ["-c", #"cat "$0" > "$1""#, gold.path, pipe.path]
         try writer.run()
         let schema = try Self.run(["eval", pipe.path, "--print-schema"])
+        // An fm that never opened the pipe would leave the writer blocked: end it rather than wait forever.
+        if writer.isRunning, schema.status != 0 { writer.terminate() }
         writer.waitUntilExit()
         #expect(schema.status == 0, "\(schema.stderr)")
         #expect(schema.stdout.contains(#""enum":["ham","spam"]"#), "\(schema.stdout)")
