@@ -39,6 +39,10 @@ extension FM {
         func run() async throws {
             let records: [TaggingRecord]
             if !texts.isEmpty {
+                // A text argument is tagged as written; one that names a file is more likely a missing --file.
+                for text in texts where !text.contains(where: \.isWhitespace) && FileManager.default.fileExists(atPath: text) {
+                    FileHandle.standardError.write(Data("warning: tagging the text \"\(text)\"; to tag the file's lines, use --file \(text)\n".utf8))
+                }
                 records = texts.enumerated().map { index, text in
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }

@@ -30,6 +30,25 @@ struct TagCommandTests {
         }
     }
 
+    /// `fm tag PATH` tags the path as a text, as documented, but says how to tag the file instead.
+    @Test func aTextThatNamesAFileIsTaggedWithAWarning() throws {
+        _ = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-tag-path-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let texts = directory.appendingPathComponent("texts.jsonl")
+        try Data(#"{"id":"1","text":"Win a free cruise now!"}\#n"#.utf8).write(to: texts)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "--preset", "moderation", "--no-cache", "--output", output.path, texts.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: tagging the text \"\(texts.path)\"; to tag the file's lines, use --file \(texts.path)"),
+                "\(run.stderr)")
+        let records = try Self.lines(output)
+        #expect(records.count == 1 && records.first?["text"] as? String == texts.path, "\(records)")
+        let plain = try Self.run(["tag", "--preset", "moderation", "--no-cache", "--output", output.path, "Win a free cruise now!"])
+        #expect(plain.status == 0 && !plain.stderr.contains("warning: tagging the text"), "\(plain.stderr)")
+    }
+
     @Test func badRecordsGetErrorLinesAndAKilledRunResumes() throws {
         _ = DefaultModel.model
         try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")
