@@ -16,13 +16,9 @@ enum InputFile {
 
     /// The POSIX reason (“Is a directory”, “Permission denied”) when there is one, not Foundation's wrapper text.
     private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        if (error as NSError).domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32((error as NSError).code)))
-        }
-        return error.localizedDescription
+        let error = error as NSError
+        let posix = error.domain == NSPOSIXErrorDomain ? error : error.userInfo[NSUnderlyingErrorKey] as? NSError
+        guard let posix, posix.domain == NSPOSIXErrorDomain else { return error.localizedDescription }
+        return String(cString: strerror(Int32(posix.code)))
     }
 }
