@@ -153,15 +153,25 @@ public struct FoundationModelsServer: Sendable {
 
     // MARK: Helpers
 
-    /// The body as UTF-8 text, refused with a 413 beyond `limit` bytes.
-    static func bodyText(of request: Request, limit: Int) async throws -> String {
+    /// The body's bytes, refused with a 413 beyond `limit` bytes.
+    static func bodyBytes(of request: Request, limit: Int) async throws -> [UInt8] {
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: limit)
-            return String(buffer: buffer)
+            return Array(buffer.readableBytesView)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
         }
+    }
+
+    /// The body as UTF-8 text, refused with a 413 beyond `limit` bytes and a 400 when it is not UTF-8 (JSON
+    /// must be, and replacing the bytes would change what the client sent).
+    static func bodyText(of request: Request, limit: Int) async throws -> String {
+        let bytes = try await bodyBytes(of: request, limit: limit)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw APIError(.badRequest, code: "invalid_utf8", "The request body is not valid UTF-8.")
+        }
+        return text
     }
 
     static func offload<T: Sendable>(_ work: @escaping @Sendable () throws(APIError) -> T) async throws -> T {
@@ -186,11 +196,11 @@ public struct FoundationModelsServer: Sendable {
 extension FoundationModelsServer {
     /// Tags JSONL texts and streams one result line per text, in input order.
     func tag(_ request: Request) async throws -> Response {
-        let text = try await Self.bodyText(of: request, limit: configuration.maximumBodyBytes)
+        let input = try await Self.bodyBytes(of: request, limit: configuration.maximumBodyBytes)
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         let frozenQuery = query
-        let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: text, query: frozenQuery) }
+        let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: input, query: frozenQuery) }
         let ticket = try await gate.admit()
         let texts = parsed.records.compactMap { try? $0.text.get() }
         let tagging = TaggingConfiguration(

@@ -17,11 +17,12 @@ struct TagRequest: Sendable {
     /// Instructions for the tagging session.
     var instructions: String?
 
-    /// Parses `body` with the query's parameters.
+    /// Parses `body` with the query's parameters. A JSONL line that is not UTF-8 becomes an `invalid-utf8` error
+    /// line, as in `fm tag`, rather than a text with its bytes replaced.
     ///
     /// - Throws: ``APIError`` (400) for an unknown preset, a schema that cannot be enforced, or no texts.
-    init(body: String, query: [String: String]) throws(APIError) {
-        if let object = try? JSONField.body(body), let texts = object["texts"] {
+    init(body: [UInt8], query: [String: String]) throws(APIError) {
+        if let text = String(validating: body, as: UTF8.self), let object = try? JSONField.body(text), let texts = object["texts"] {
             records = try texts.array().enumerated().map { index, text throws(APIError) in
                 let line: String
                 switch text.value.kind {
@@ -34,7 +35,7 @@ struct TagRequest: Sendable {
             schema = try Self.schema(preset: object["preset"]?.string(), document: object["schema"], parameter: "preset")
             instructions = try object["instructions"]?.string()
         } else {
-            records = TaggingRecord.parse(input: Array(body.utf8))
+            records = TaggingRecord.parse(input: body)
             schema = try Self.schema(preset: query["preset"], document: nil, parameter: "preset")
             instructions = query["instructions"]
         }

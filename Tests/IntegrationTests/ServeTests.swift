@@ -128,18 +128,22 @@ struct ServeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputURL = directory.appendingPathComponent("in.jsonl")
         let outputURL = directory.appendingPathComponent("out.jsonl")
-        try Data(input.utf8).write(to: inputURL)
+        // A last line that is not UTF-8 is an error line on both, not a text with its byte replaced.
+        let body = Data(input.utf8) + Data("\nCaf".utf8) + Data([0xE9]) + Data(" au lait\n".utf8)
+        try body.write(to: inputURL)
         let cli = try TagCommandTests.run(["tag", "--preset", "support-ticket", "--file", inputURL.path, "--output", outputURL.path, "--no-cache"])
         try #require(cli.status == 0, "\(cli.stderr)")
         let expected = try String(contentsOf: outputURL, encoding: .utf8)
 
         try await FMServe.with { server in
             let reply = try await FMServe.request(
-                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket")), body: Data(input.utf8))
+                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket")), body: body)
             #expect(reply.status == 200, "\(reply.text)")
             #expect(reply.headers["content-type"] == "application/x-ndjson")
             #expect(reply.text == expected)
-            #expect(reply.text.split(separator: "\n").count == 3)
+            let replyLines = reply.text.split(separator: "\n")
+            #expect(replyLines.count == 4)
+            #expect(replyLines.last?.contains(#""code":"invalid-utf8""#) == true, "\(replyLines.last ?? "")")
 
             // The JSON form, with a schema of its own.
             let schema = #"{"type":"object","properties":{"positive":{"type":"boolean"}},"required":["positive"]}"#
@@ -201,6 +205,13 @@ struct ServeTests {
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
+
+            // JSON must be UTF-8: a body that is not is refused, not read with its bytes replaced.
+            let latin1 = try await FMServe.request(
+                try #require(URL(string: "\(server.url.absoluteString)/v1/chat/completions")),
+                body: Data(#"{"model":"default","messages":[{"role":"user","content":"Caf"#.utf8) + Data([0xE9]) + Data(#""}]}"#.utf8))
+            #expect(latin1.status == 400, "\(latin1.text)")
+            #expect(try latin1.error["code"] as? String == "invalid_utf8")
 
             let health = try await server.request("health")
             #expect(health.status == 200)
