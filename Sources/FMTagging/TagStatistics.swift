@@ -22,6 +22,8 @@ public struct TagStatistics: Sendable {
     public private(set) var records = 0
     /// Records with an error instead of a result.
     public private(set) var errors = 0
+    /// Lines that are not JSON objects, so not `fm tag` output (blank lines are not counted).
+    public private(set) var unreadableLines = 0
 
     /// Creates empty statistics.
     public init() {}
@@ -38,9 +40,14 @@ public struct TagStatistics: Sendable {
         }.joined(separator: " ")
     }
 
-    /// Adds one output line; lines that are not JSON objects are ignored.
+    /// Adds one output line; lines that are not JSON objects are counted in ``unreadableLines`` and otherwise
+    /// ignored.
     public mutating func add(line: String) {
-        guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind else { return }
+        guard !line.allSatisfy(\.isWhitespace) else { return }
+        guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind else {
+            unreadableLines += 1
+            return
+        }
         records += 1
         var month: String?
         if case .string(let date)? = properties["date"]?.kind, date.count >= 7 {

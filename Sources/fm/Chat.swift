@@ -29,12 +29,27 @@ extension FM {
         @OptionGroup var modelOptions: ModelOptions
         @OptionGroup var sampling: SamplingOptions
 
+        /// What a saved transcript lacks, in words rather than a decoder's dump.
+        static func reason(_ error: any Error) -> String {
+            switch error {
+            case DecodingError.keyNotFound(let key, _): "it has no \"\(key.stringValue)\""
+            case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+                "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+            case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+            default: "\(error)"
+            }
+        }
+
         func run() async throws {
             let model = modelOptions.systemModel()
             let tools: [any Tool] = noTools ? [] : [DemoWeatherTool()]
             let session: LanguageModelSession
             if let resume {
-                let transcript = try JSONDecoder().decode(Transcript.self, from: InputFile.read(resume))
+                let data = try InputFile.read(resume)
+                let transcript: Transcript
+                do { transcript = try JSONDecoder().decode(Transcript.self, from: data) } catch {
+                    throw CommandFailure("\(resume) is not a chat saved with --save: \(Self.reason(error))")
+                }
                 session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
             } else {
                 session = LanguageModelSession(model: model, tools: tools, instructions: instructions)

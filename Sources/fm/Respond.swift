@@ -19,6 +19,10 @@ extension FM {
         @OptionGroup var modelOptions: ModelOptions
         @OptionGroup var sampling: SamplingOptions
 
+        func validate() throws {
+            if prompt.allSatisfy(\.isWhitespace) { throw ValidationError("The prompt is empty: give the text to respond to.") }
+        }
+
         func run() async throws {
             let session = LanguageModelSession(model: modelOptions.systemModel(), instructions: instructions.map { Instructions($0) })
             do {

@@ -33,6 +33,13 @@ extension FM {
             for data in inputs {
                 for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
             }
+            if statistics.unreadableLines > 0 {
+                let lines = statistics.unreadableLines == 1 ? "1 line is not a JSON object" : "\(statistics.unreadableLines) lines are not JSON objects"
+                let message = "\(lines); fm stats reads the lines fm tag writes."
+                // Nothing but other text is a wrong file, not a report with zero records.
+                guard statistics.records > 0 else { throw CommandFailure("No records: " + message) }
+                FileHandle.standardError.write(Data("warning: \(message) They are not counted.\n".utf8))
+            }
             print(statistics.text(limit: top))
             if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
         }

@@ -38,5 +38,11 @@ import Testing
         #expect(statistics.tagCounts["topics"]?["picnic"] == 2)
         #expect(statistics.pairCounts["beach + picnic"] == 1)
         #expect(statistics.monthCounts["2020-03"] == 2)
+        // Lines that are not fm tag's output are counted apart; blank lines are not lines at all.
+        statistics.add(line: "Today we had a lovely picnic.")
+        statistics.add(line: "[1, 2]")
+        statistics.add(line: "   ")
+        #expect(statistics.unreadableLines == 2)
+        #expect(statistics.records == 2)
     }
 }

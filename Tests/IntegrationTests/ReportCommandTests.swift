@@ -115,6 +115,46 @@ struct ReportCommandTests {
         #expect(folder.stderr.contains("Cannot read \(directory.path): Is a directory"), "\(folder.stderr)")
     }
 
+    /// `fm stats` counts what it reads: lines that are not `fm tag` output are reported, and a file of nothing
+    /// else is an error, not a report of zero records.
+    @Test func statsSaysWhichLinesAreNotTagOutput() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mixed = directory.appendingPathComponent("mixed.jsonl")
+        try Data("""
+            {"id":"1","result":{"topics":["picnic"]}}
+            Today we had a lovely picnic.
+
+            {"id":"2","error":{"code":"empty-text","message":"Line 2 has no text."}}
+
+            """.utf8).write(to: mixed)
+        let partly = try Self.run(["stats", mixed.path])
+        #expect(partly.status == 0, "\(partly.stderr)")
+        #expect(partly.stdout.contains("records: 2   errors: 1"), "\(partly.stdout)")
+        #expect(partly.stderr.contains("warning: 1 line is not a JSON object"), "\(partly.stderr)")
+
+        let texts = directory.appendingPathComponent("texts.txt")
+        try Data("one text\nanother text\n".utf8).write(to: texts)
+        let none = try Self.run(["stats", texts.path])
+        #expect(none.status == 1, "\(none.stdout)")
+        #expect(none.stderr.contains("No records: 2 lines are not JSON objects"), "\(none.stderr)")
+    }
+
+    /// An empty prompt and a file that is not a saved chat are refused with a message, before any model runs.
+    @Test func respondAndChatRefuseInputsTheyCannotUse() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try Self.run(["respond", "  "])
+        #expect(empty.status == 64, "\(empty.stderr)")
+        #expect(empty.stderr.contains("The prompt is empty"), "\(empty.stderr)")
+
+        let notAChat = directory.appendingPathComponent("chat.json")
+        try Data(#"{"messages":[]}"#.utf8).write(to: notAChat)
+        let resumed = try Self.run(["chat", "--resume", notAChat.path])
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(notAChat.path) is not a chat saved with --save: it has no \"entries\""), "\(resumed.stderr)")
+    }
+
     /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
     /// fails with the reason.
     @Test func evalSaysWhichLinesItCannotScore() throws {
