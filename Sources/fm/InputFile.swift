@@ -15,7 +15,7 @@ enum InputFile {
     }
 
     /// The POSIX reason (“Is a directory”, “Permission denied”) when there is one, not Foundation's wrapper text.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         let error = error as NSError
         let posix = error.domain == NSPOSIXErrorDomain ? error : error.userInfo[NSUnderlyingErrorKey] as? NSError
         guard let posix, posix.domain == NSPOSIXErrorDomain else { return error.localizedDescription }

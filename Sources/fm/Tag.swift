@@ -34,6 +34,7 @@ extension FM {
             if !texts.isEmpty, file != nil { throw ValidationError("Give texts as arguments or --file, not both.") }
             if let file, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
             if resume, output == nil { throw ValidationError("--resume needs --output.") }
+            if let output { try ReportFile.validate(output, option: "--output") }
         }
 
         func run() async throws {
@@ -93,17 +94,21 @@ final class OutputSink {
             return
         }
         let url = URL(fileURLWithPath: path)
-        if resume, let existing = try? Data(contentsOf: url) {
-            let (ids, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
-            finishedIDs = ids
-            handle = try FileHandle(forWritingTo: url)
-            try handle.truncate(atOffset: UInt64(validLength))
-            try handle.seekToEnd()
-        } else {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            handle = try FileHandle(forWritingTo: url)
-            try handle.truncate(atOffset: 0)
-            finishedIDs = []
+        do {
+            if resume, let existing = try? Data(contentsOf: url) {
+                let (ids, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
+                finishedIDs = ids
+                handle = try FileHandle(forWritingTo: url)
+                try handle.truncate(atOffset: UInt64(validLength))
+                try handle.seekToEnd()
+            } else {
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                handle = try FileHandle(forWritingTo: url)
+                try handle.truncate(atOffset: 0)
+                finishedIDs = []
+            }
+        } catch {
+            throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
         }
     }
 

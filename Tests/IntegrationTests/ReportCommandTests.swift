@@ -140,13 +140,22 @@ struct ReportCommandTests {
         #expect(none.stderr.contains("No records: 2 lines are not JSON objects"), "\(none.stderr)")
     }
 
-    /// An empty prompt and a file that is not a saved chat are refused with a message, before any model runs.
-    @Test func respondAndChatRefuseInputsTheyCannotUse() throws {
+    /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a
+    /// message.
+    @Test func commandsRefuseInputsAndOutputsTheyCannotUse() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = try Self.run(["respond", "  "])
         #expect(empty.status == 64, "\(empty.stderr)")
         #expect(empty.stderr.contains("The prompt is empty"), "\(empty.stderr)")
+
+        // An --output fm tag cannot write is refused with the reason, not Foundation's error dump.
+        let missing = try Self.run(["tag", "--output", directory.appendingPathComponent("none/out.jsonl").path, "a text"])
+        #expect(missing.status == 64, "\(missing.stderr)")
+        #expect(missing.stderr.contains("--output: no directory"), "\(missing.stderr)")
+        let folder = try Self.run(["tag", "--output", directory.path, "a text"])
+        #expect(folder.status == 1, "\(folder.stderr)")
+        #expect(folder.stderr.contains("Cannot write \(directory.path): Is a directory"), "\(folder.stderr)")
 
         let notAChat = directory.appendingPathComponent("chat.json")
         try Data(#"{"messages":[]}"#.utf8).write(to: notAChat)
