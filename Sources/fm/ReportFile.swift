@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Where `--html` reports go.
+/// Where `--html` reports and `fm tag --output` files go.
 enum ReportFile {
     /// Fails when `path`'s directory does not exist, before any model time is spent.
     static func validate(_ path: String, option: String) throws {
