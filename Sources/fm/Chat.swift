@@ -35,7 +35,7 @@ extension FM {
             case DecodingError.keyNotFound(let key, _): "it has no \"\(key.stringValue)\""
             case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
                 "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-            case DecodingError.dataCorrupted(let context): context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+            case DecodingError.dataCorrupted(let context): context.underlyingError?.localizedDescription ?? context.debugDescription
             default: "\(error)"
             }
         }
