@@ -1,3 +1,4 @@
+import CLlama
 import Foundation
 import Synchronization
 
@@ -6,22 +7,51 @@ import Synchronization
 /// Each evaluation already uses every thread ``LlamaThreads/processDefault`` allows, and ggml's workers spin
 /// while they wait for one another, so two evaluations at once — two models, or two contexts outside one
 /// engine's loop — would put twice the threads on the same cores and slow both far more than taking turns.
+/// Other processes cannot take turns with us, so unless `FM_THREADS` fixes the count, a ``ThreadGovernor`` gives
+/// up threads while the evaluating thread is kept waiting for a CPU, and takes them back when it no longer is.
 /// Callers block on a plain lock: they are the engines' own threads, never Swift's cooperative pool.
 package enum LlamaComputeGate {
     private static let lock = NSLock()
     private static let running = Atomic<Int>(0)
     private static let peak = Atomic<Int>(0)
+    private static let governor = Mutex<ThreadGovernor?>(
+        LlamaThreads.fixedByEnvironment == nil && SchedulerClock.sample() != nil
+            ? ThreadGovernor(budget: LlamaThreads.processDefault) : nil)
+    private static let logsChanges = ProcessInfo.processInfo.environment["FM_LOG_THREADS"] == "1"
 
-    /// Runs `body` (one evaluation) once no other evaluation in the process is running.
-    static func evaluate<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` (one evaluation on `context`) once no other evaluation in the process is running, with at
+    /// most `threads` threads: fewer while the governor finds the cores busy with other work.
+    static func evaluate<T>(_ context: OpaquePointer, threads: Int, _ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         // Counted independently of the lock, so the count would show any evaluation that bypassed it.
         let now = running.add(1, ordering: .sequentiallyConsistent).newValue
         _ = peak.max(now, ordering: .sequentiallyConsistent)
         defer { running.subtract(1, ordering: .sequentiallyConsistent) }
-        return try body()
+
+        let start = SchedulerClock.sample()
+        let count = governor.withLock { governor -> Int in
+            guard let start, governor != nil else { return threads }
+            return min(threads, governor!.threadsForEvaluation(at: start.now))
+        }
+        if llama_n_threads(context) != Int32(count) { llama_set_n_threads(context, Int32(count), Int32(count)) }
+        let result = try body()
+        guard let start, let end = SchedulerClock.sample() else { return result }
+        let change = governor.withLock {
+            $0?.record(wall: end.now &- start.now, waited: end.waited &- start.waited, endingAt: end.now)
+        }
+        if let change, logsChanges {
+            let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads: the evaluating "
+                + "thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last "
+                + "\(change.windowNanoseconds / 1_000_000) ms\n"
+            FileHandle.standardError.write(Data(message.utf8))
+        }
+        return result
     }
+
+    /// Threads the next evaluation would use at most, as the governor sees the machine now; `nil` when the count
+    /// is fixed (`FM_THREADS`) or the kernel does not report run-queue delays.
+    package static var governedThreads: Int? { governor.withLock { $0?.threads } }
 
     /// The most evaluations that ever ran at the same moment in this process (1 once anything ran).
     package static var peakConcurrentEvaluations: Int { peak.load(ordering: .sequentiallyConsistent) }

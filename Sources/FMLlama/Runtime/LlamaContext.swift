@@ -19,6 +19,8 @@ public final class LlamaContext {
     public let batchSize: Int
     /// Number of independent sequences.
     public let sequenceCount: Int
+    /// The most CPU threads an evaluation uses; fewer while other work holds the cores, unless `FM_THREADS` is set.
+    public let threads: Int
 
     /// The tokens held in the KV cache, per sequence.
     public private(set) var cachedTokens: [[Int32]]
@@ -70,6 +72,7 @@ public final class LlamaContext {
         self.contextLength = Int(llama_n_ctx(context))
         self.batchSize = Int(llama_n_batch(context))
         self.sequenceCount = sequences
+        self.threads = threads
         self.batch = llama_batch_init(Int32(batchSize), 0, Int32(sequences))
         self.cachedTokens = Array(repeating: [], count: sequences)
         self.logitsLocation = Array(repeating: .none, count: sequences)
@@ -172,7 +175,7 @@ public final class LlamaContext {
                 cachedTokens[entry.sequence].append(entry.token)
             }
             projection.begin(armed: restricted)
-            let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
+            let status = LlamaComputeGate.evaluate(pointer, threads: threads) { llama_decode(pointer, batch) }
             projection.isArmed = false
             guard status == 0 else {
                 // Earlier chunks are in the cache and the failed one may be partly: cut every sequence back.
@@ -386,7 +389,7 @@ public final class LlamaContext {
                 for (index, member) in node.sequences.enumerated() { batch.seq_id[slot]![index] = member }
                 batch.logits[slot] = 1
             }
-            let status = LlamaComputeGate.evaluate { llama_decode(pointer, batch) }
+            let status = LlamaComputeGate.evaluate(pointer, threads: threads) { llama_decode(pointer, batch) }
             for spare in spares.prefix(tree.members.count) { truncate(sequence: spare, to: 0) }
             // The output buffer now holds the candidates' rows: logits not copied before are gone.
             for index in logitsLocation.indices {

@@ -106,7 +106,9 @@ public final class LlamaModel: @unchecked Sendable {
     /// - Parameters:
     ///   - contextLength: Tokens the context holds (prompt and response together).
     ///   - batchSize: The most tokens one `llama_decode` call evaluates; longer prompts are prefilled in chunks.
-    ///   - threads: CPU threads; `nil` uses ``LlamaThreads/processDefault`` (`FM_THREADS`, else every core).
+    ///   - threads: The most CPU threads an evaluation uses; `nil` uses ``LlamaThreads/processDefault``
+    ///     (`FM_THREADS`, else every core). Unless `FM_THREADS` is set, evaluations use fewer while other work
+    ///     keeps the evaluating thread waiting for a CPU.
     ///   - sequences: Independent sequences decoded together in one batch.
     public func makeContext(
         contextLength: Int,

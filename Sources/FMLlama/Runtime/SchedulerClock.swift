@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The calling thread's monotonic time and run-queue delay, for ``ThreadGovernor``.
+enum SchedulerClock {
+    /// Monotonic nanoseconds, and the nanoseconds this thread has spent runnable but waiting for a CPU
+    /// (the second field of `/proc/thread-self/schedstat`); `nil` where the kernel does not report it.
+    static func sample() -> (now: UInt64, waited: UInt64)? {
+        #if os(Linux)
+        let descriptor = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 96)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // "<on-CPU ns> <run-queue ns> <timeslices>\n"
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 2, let waited = UInt64(decimal: fields[1]) else { return nil }
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return (UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec), waited)
+        #else
+        return nil
+        #endif
+    }
+}
+
+extension UInt64 {
+    /// Parses ASCII decimal digits; `nil` when there are none or any other byte.
+    init?(decimal bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        self = value
+    }
+}
