@@ -2,8 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The routes counted under their own name; anything else is `other`.
-private let countedRoutes: Set<String> = ["/v1/chat/completions", "/v1/models", "/health", "/metrics", "/v1/tag"]
+/// The method each route answers. The routes are counted under their own name and anything else as `other`; a
+/// route asked with another method is answered 405 with `Allow`, not 404, since the path is right.
+private let routeMethods: [String: HTTPRequest.Method] = [
+    "/v1/chat/completions": .post, "/v1/tag": .post, "/v1/models": .get, "/health": .get, "/metrics": .get,
+]
 
 /// Checks the API key, answers every failure in OpenAI's JSON error shape, and counts requests.
 struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -12,11 +15,19 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let route = countedRoutes.contains(request.uri.path) ? request.uri.path : "other"
+        let route = routeMethods[request.uri.path] == nil ? "other" : request.uri.path
         var response: Response
         do {
             try authorize(request)
             response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            if let method = routeMethods[request.uri.path], method != request.method {
+                response = APIError(.methodNotAllowed, code: "method_not_allowed",
+                                    "\(request.uri.path) takes \(method.rawValue) requests, not \(request.method.rawValue).").response
+                response.headers[.allow] = method.rawValue
+            } else {
+                response = Self.apiError(for: error).response
+            }
         } catch {
             response = Self.apiError(for: error).response
         }

@@ -202,6 +202,13 @@ struct ServeTests {
             let unknown = try await server.request("v1/embeddings", body: "{}")
             #expect(unknown.status == 404)
             _ = try unknown.error
+            // A known route asked with the other method: the path is right, so 405 says which method it takes.
+            for (path, body, allowed) in [("v1/tag", nil, "POST"), ("v1/chat/completions", nil, "POST"), ("health", "{}", "GET")] {
+                let wrongMethod = try await server.request(path, body: body)
+                #expect(wrongMethod.status == 405, "\(path): \(wrongMethod.text)")
+                #expect(wrongMethod.headers["allow"] == allowed, "\(path)")
+                #expect(try wrongMethod.error["code"] as? String == "method_not_allowed")
+            }
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
