@@ -21,7 +21,7 @@ extension FM {
         @Option(name: .long, help: "The gold field (default: label, else labels).")
         var labelKey: String?
 
-        @Option(name: .long, help: "Score only the first N examples.")
+        @Option(name: .long, parsing: .unconditional, help: "Score only the first N examples.")
         var limit: Int?
 
         @Flag(name: .long, help: "Print the report as JSON.")

@@ -49,13 +49,13 @@ struct SamplingOptions: ParsableArguments {
     @Flag(name: .long, help: "Always pick the most likely token (deterministic).")
     var greedy = false
 
-    @Option(name: .long, help: "Sampling temperature (0 = greedy; 1 = the model's distribution).")
+    @Option(name: .long, parsing: .unconditional, help: "Sampling temperature (0 = greedy; 1 = the model's distribution).")
     var temperature: Double?
 
-    @Option(name: .long, help: "Seed for reproducible random sampling.")
+    @Option(name: .long, parsing: .unconditional, help: "Seed for reproducible random sampling.")
     var seed: UInt64?
 
-    @Option(name: [.customLong("max-tokens")], help: "The most tokens the response may have.")
+    @Option(name: [.customLong("max-tokens")], parsing: .unconditional, help: "The most tokens the response may have.")
     var maximumTokens: Int?
 
     func validate() throws {

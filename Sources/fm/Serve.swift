@@ -19,7 +19,7 @@ extension FM {
         @Option(name: .long, help: "The address to listen on.")
         var host = "127.0.0.1"
 
-        @Option(name: .long, help: "The port (0 picks a free one).")
+        @Option(name: .long, parsing: .unconditional, help: "The port (0 picks a free one).")
         var port = 8080
 
         @Option(name: .customLong("max-body-bytes"), help: "The largest request body.")
@@ -28,13 +28,13 @@ extension FM {
         @Option(name: .customLong("max-tokens"), help: "The most tokens one response may have.")
         var maximumTokens = 4_096
 
-        @Option(name: .long, help: "Requests generating at once (decoded together).")
+        @Option(name: .long, parsing: .unconditional, help: "Requests generating at once (decoded together).")
         var concurrency = 16
 
-        @Option(name: .long, help: "Requests that may wait for a turn; beyond that the server answers 429.")
+        @Option(name: .long, parsing: .unconditional, help: "Requests that may wait for a turn; beyond that the server answers 429.")
         var queue = 64
 
-        @Option(name: .long, help: "Seconds one request may take before it is cancelled (504).")
+        @Option(name: .long, parsing: .unconditional, help: "Seconds one request may take before it is cancelled (504).")
         var timeout = 300
 
         @Option(name: .customLong("api-key-env"), help: "An environment variable holding the API key clients must send as a Bearer token.")

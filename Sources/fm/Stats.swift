@@ -14,7 +14,7 @@ extension FM {
         @Argument(help: "`fm tag` output files (default: stdin).")
         var files: [String] = []
 
-        @Option(name: .long, help: "How many entries to list per table.")
+        @Option(name: .long, parsing: .unconditional, help: "How many entries to list per table.")
         var top = 10
 
         @Option(name: .long, help: "Also write a self-contained HTML report (frequencies, co-occurrence, monthly trends) to this file.")

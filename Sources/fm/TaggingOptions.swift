@@ -18,13 +18,13 @@ struct TaggingOptions: ParsableArguments {
     @Flag(name: .long, help: "Always pick the most likely token (the default).")
     var greedy = false
 
-    @Option(name: .long, help: "Sample at this temperature instead of decoding greedily (results are not cached).")
+    @Option(name: .long, parsing: .unconditional, help: "Sample at this temperature instead of decoding greedily (results are not cached).")
     var temperature: Double?
 
-    @Option(name: .long, help: "Seed for reproducible sampling with --temperature.")
+    @Option(name: .long, parsing: .unconditional, help: "Seed for reproducible sampling with --temperature.")
     var seed: UInt64?
 
-    @Option(name: .long, help: "Texts decoded together in one batch.")
+    @Option(name: .long, parsing: .unconditional, help: "Texts decoded together in one batch.")
     var parallel = 1
 
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the result cache.")
@@ -33,7 +33,7 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .long, help: "Labelled JSONL (label/labels, or a result object per line) to draw few-shot examples from.")
     var examples: String?
 
-    @Option(name: .long, help: "How many of the most similar --examples each text gets (default 4).")
+    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets (default 4).")
     var shots = 4
 
     @Option(name: .long, help: "Send the texts to OpenAI-compatible servers instead of the local engine: base URLs, comma-separated, used in turn (e.g. http://127.0.0.1:8080). The servers must enforce response_format JSON schemas.")
@@ -42,7 +42,7 @@ struct TaggingOptions: ParsableArguments {
     var endpointModel = "default"
     @Option(name: .customLong("api-key-env"), help: "The environment variable holding the --endpoint servers' API key.")
     var apiKeyEnv: String?
-    @Option(name: .long, help: "Requests in flight at once across the --endpoint servers (default 4).")
+    @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers (default 4).")
     var concurrency = 4
 
     func validate() throws {

@@ -60,6 +60,11 @@ struct ReportCommandTests {
             (["eval", input.path, "--html", directory.path + "/missing/report.html"], "no directory"),
             (["stats", input.path, "--html", directory.path + "/missing/stats.html"], "no directory"),
             (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
+            // A negative number reaches the option's own check instead of reading as a missing value.
+            (["tag", "--temperature", "-1", "hello"], "--temperature must not be negative"),
+            (["respond", "--max-tokens", "-5", "hello"], "--max-tokens must be positive"),
+            (["tag", "--parallel", "-2", "hello"], "--parallel must be between 1 and 64"),
+            (["eval", input.path, "--limit", "-1"], "--limit must be positive"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments)
