@@ -80,6 +80,21 @@ struct ThreadGovernorTests {
         #expect(back <= ThreadGovernor.longestHold + 2 * ThreadGovernor.window + 20 * Self.millisecond)
     }
 
+    @Test func manyThreadsCountSmallerWaitsAsContended() {
+        #expect(ThreadGovernor.contendedShare(threads: 2) == 0.10)
+        #expect(ThreadGovernor.contendedShare(threads: 4) == 0.10)
+        // Sixteen threads and one more runnable task: each waits about 1/17 of the time.
+        #expect(ThreadGovernor.contendedShare(threads: 16) < 1.0 / 17)
+        var governor = ThreadGovernor(budget: 16)
+        var clock: UInt64 = 0
+        _ = Self.run(&governor, clock: &clock, until: 100 * Self.millisecond, share: 1.0 / 17)
+        #expect(governor.threads == 15)
+        var small = ThreadGovernor(budget: 2)
+        clock = 0
+        _ = Self.run(&small, clock: &clock, until: 1_000 * Self.millisecond, share: 1.0 / 17)
+        #expect(small.threads == 2)
+    }
+
     @Test func anyLoadKeepsTheCountBetweenOneAndTheBudget() {
         var generator = SeededGenerator(seed: 0x7EAD)
         for budget in 1...8 {

@@ -7,8 +7,8 @@
 /// run-queue delay (`/proc/thread-self/schedstat`) shows this directly: on an idle machine it waits for a CPU for
 /// well under 1 % of a step, and with one more runnable thread than cores for a third or more.
 ///
-/// So after two windows in a row in which the thread waited for at least ``contendedShare`` of the time, the
-/// governor gives up one thread. After a hold it tries one thread more for a window: if that window is not
+/// So after two windows in a row in which the thread waited for at least ``contendedShare(threads:)`` of the
+/// time, the governor gives up one thread. After a hold it tries one thread more for a window: if that window is not
 /// contended it keeps it, and otherwise it steps back and doubles the hold (up to ``longestHold``), so a machine
 /// that stays busy costs one short probe now and then, and one that becomes idle gets its cores back within
 /// ``shortestHold``.
@@ -20,8 +20,12 @@ package struct ThreadGovernor: Sendable, Equatable {
 
     /// Evaluation time a decision needs, in nanoseconds: several steps of a small model, one or two of a large.
     package static let window: UInt64 = 50_000_000
-    /// The share of a window spent waiting for a CPU that counts as contended.
-    package static let contendedShare = 0.10
+    /// The share of a window spent waiting for a CPU that counts as contended at `threads` threads: 10 %, or half
+    /// of what one runnable thread more than the cores would make each wait (1 / (threads + 1)) where that is
+    /// less, since with many threads every barrier waits for whichever of them is off the CPU.
+    package static func contendedShare(threads: Int) -> Double {
+        min(0.10, 0.5 / Double(threads + 1))
+    }
     /// How long a reduced thread count is kept before the first probe, in nanoseconds.
     package static let shortestHold: UInt64 = 500_000_000
     /// The longest wait between probes while the machine stays busy, in nanoseconds.
@@ -76,7 +80,7 @@ package struct ThreadGovernor: Sendable, Equatable {
         windowWall = 0
         windowWait = 0
         let before = threads
-        let contended = share >= Self.contendedShare
+        let contended = share >= Self.contendedShare(threads: threads)
         if probing {
             probing = false
             if contended {
