@@ -38,6 +38,16 @@ struct ThreadGovernorTests {
         #expect(governor.threads == 1)
     }
 
+    @Test func oneLongContendedEvaluationIsEnough() {
+        var governor = ThreadGovernor(budget: 2)
+        _ = governor.threadsForEvaluation(at: 0)
+        let long = 4 * ThreadGovernor.window
+        #expect(governor.record(wall: long, waited: long / 2, endingAt: long) == .init(
+            from: 2, to: 1, waitedShare: 0.5, windowNanoseconds: long))
+        var short = ThreadGovernor(budget: 2)
+        #expect(short.record(wall: long - 1, waited: long / 2, endingAt: long) == nil)
+    }
+
     @Test func aBusyMachineIsProbedLessAndLessOften() {
         var governor = ThreadGovernor(budget: 2)
         var clock: UInt64 = 0
@@ -80,9 +90,33 @@ struct ThreadGovernorTests {
         #expect(back <= ThreadGovernor.longestHold + 2 * ThreadGovernor.window + 20 * Self.millisecond)
     }
 
+    @Test func changesAreStepsDownAndProbesThatKeepTheirThread() {
+        var governor = ThreadGovernor(budget: 2)
+        var clock: UInt64 = 0
+        var changes: [ThreadGovernor.Change] = []
+        func run(until end: UInt64, share: Double) {
+            while clock < end {
+                _ = governor.threadsForEvaluation(at: clock)
+                clock += 10 * Self.millisecond
+                if let change = governor.record(wall: 10 * Self.millisecond,
+                                                waited: UInt64(Double(10 * Self.millisecond) * share), endingAt: clock) {
+                    changes.append(change)
+                }
+            }
+        }
+        // Busy for 5 s: one step down, then failed probes, which change nothing.
+        run(until: 5_000 * Self.millisecond, share: 0.4)
+        #expect(changes.map { [$0.from, $0.to] } == [[2, 1]])
+        // Idle: the next probe keeps its thread.
+        run(until: 25_000 * Self.millisecond, share: 0)
+        #expect(changes.map { [$0.from, $0.to] } == [[2, 1], [1, 2]])
+        #expect(changes[1].waitedShare == 0)
+    }
+
     @Test func manyThreadsCountSmallerWaitsAsContended() {
-        #expect(ThreadGovernor.contendedShare(threads: 2) == 0.10)
-        #expect(ThreadGovernor.contendedShare(threads: 4) == 0.10)
+        // Two threads and one more runnable task: each waits about a third of the time.
+        #expect(ThreadGovernor.contendedShare(threads: 2) < 1.0 / 3)
+        #expect(ThreadGovernor.contendedShare(threads: 2) > 0.10)
         // Sixteen threads and one more runnable task: each waits about 1/17 of the time.
         #expect(ThreadGovernor.contendedShare(threads: 16) < 1.0 / 17)
         var governor = ThreadGovernor(budget: 16)

@@ -187,8 +187,9 @@ struct TagCommandTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = directory.path
         environment["FM_MODEL_PATH"] = model.modelURL.path
-        // Every core each, as users run them: each job gives up threads while the other holds the cores.
-        environment["FM_THREADS"] = nil
+        // One thread each, fixed: both jobs answer the texts they share, and the thread count moves the last bits
+        // of attention's sums (README), so with counts that follow the load the two could store different answers.
+        environment["FM_THREADS"] = "1"
 
         func start(_ index: Int, input: String) throws -> Process {
             let inputURL = directory.appendingPathComponent("in\(index).jsonl")

@@ -41,8 +41,8 @@ package enum LlamaComputeGate {
             $0?.record(wall: end.now &- start.now, waited: end.waited &- start.waited, endingAt: end.now)
         }
         if let change, logsChanges {
-            let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads: the evaluating "
-                + "thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last "
+            let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads (was \(change.from)): "
+                + "the evaluating thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last "
                 + "\(change.windowNanoseconds / 1_000_000) ms\n"
             FileHandle.standardError.write(Data(message.utf8))
         }

@@ -8,10 +8,10 @@
 /// well under 1 % of a step, and with one more runnable thread than cores for a third or more.
 ///
 /// So after two windows in a row in which the thread waited for at least ``contendedShare(threads:)`` of the
-/// time, the governor gives up one thread. After a hold it tries one thread more for a window: if that window is not
+/// time, or one window four times as long as usual, the governor gives up one thread. After a hold it tries one thread more for a window: if that window is not
 /// contended it keeps it, and otherwise it steps back and doubles the hold (up to ``longestHold``), so a machine
-/// that stays busy costs one short probe now and then, and one that becomes idle gets its cores back within
-/// ``shortestHold``.
+/// that stays busy costs one short probe now and then, and one that becomes idle gets its cores back once the hold
+/// in force ends (``shortestHold`` after a short busy spell, at most ``longestHold``).
 package struct ThreadGovernor: Sendable, Equatable {
     /// The most threads: `FM_THREADS` or every core.
     package let budget: Int
@@ -20,11 +20,12 @@ package struct ThreadGovernor: Sendable, Equatable {
 
     /// Evaluation time a decision needs, in nanoseconds: several steps of a small model, one or two of a large.
     package static let window: UInt64 = 50_000_000
-    /// The share of a window spent waiting for a CPU that counts as contended at `threads` threads: 10 %, or half
-    /// of what one runnable thread more than the cores would make each wait (1 / (threads + 1)) where that is
-    /// less, since with many threads every barrier waits for whichever of them is off the CPU.
+    /// The share of a window spent waiting for a CPU that counts as contended at `threads` threads: half of what
+    /// one runnable thread more than the cores makes each wait, 1 / (threads + 1). So a third of the time at two
+    /// threads is contended and a blip of other work is not, and with many threads, where every barrier waits
+    /// for whichever of them is off the CPU, smaller waits count.
     package static func contendedShare(threads: Int) -> Double {
-        min(0.10, 0.5 / Double(threads + 1))
+        0.5 / Double(threads + 1)
     }
     /// How long a reduced thread count is kept before the first probe, in nanoseconds.
     package static let shortestHold: UInt64 = 500_000_000
@@ -44,7 +45,8 @@ package struct ThreadGovernor: Sendable, Equatable {
         self.threads = self.budget
     }
 
-    /// What one decision changed, for logging.
+    /// A change of the thread count evaluations settle on, for logging: a step down, or a probe that kept its
+    /// extra thread (a probe that steps back changes nothing).
     package struct Change: Sendable, Equatable {
         /// Threads before.
         package var from: Int
@@ -79,7 +81,8 @@ package struct ThreadGovernor: Sendable, Equatable {
         let measured = windowWall
         windowWall = 0
         windowWait = 0
-        let before = threads
+        // A probe's window is measured at one thread more than the count it came from.
+        let before = probing ? threads - 1 : threads
         let contended = share >= Self.contendedShare(threads: threads)
         if probing {
             probing = false
@@ -93,7 +96,8 @@ package struct ThreadGovernor: Sendable, Equatable {
             }
         } else if contended, threads > 1 {
             contendedWindows += 1
-            if contendedWindows >= 2 {
+            // One long window (a prompt evaluated while contended) is no blip of other work.
+            if contendedWindows >= 2 || measured >= 4 * Self.window {
                 contendedWindows = 0
                 threads -= 1
                 holdEnds = now + hold
