@@ -150,13 +150,13 @@ struct ThreadGovernorTests {
     }
 
     @Test func decimalFieldsOfSchedstatParseAndAnythingElseDoesNot() {
-        #expect(UInt64(decimal: ArraySlice(Array("18135996407".utf8))) == 18_135_996_407)
-        #expect(UInt64(decimal: ArraySlice(Array("0".utf8))) == 0)
-        #expect(UInt64(decimal: ArraySlice(Array("".utf8))) == nil)
-        #expect(UInt64(decimal: ArraySlice(Array("12a".utf8))) == nil)
-        #expect(UInt64(decimal: ArraySlice(Array("-1".utf8))) == nil)
-        #expect(UInt64(decimal: ArraySlice(Array("18446744073709551615".utf8))) == UInt64.max)
-        #expect(UInt64(decimal: ArraySlice(Array("18446744073709551616".utf8))) == nil)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("18135996407".utf8))) == 18_135_996_407)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("0".utf8))) == 0)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("".utf8))) == nil)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("12a".utf8))) == nil)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("-1".utf8))) == nil)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("18446744073709551615".utf8))) == UInt64.max)
+        #expect(SchedulerClock.decimal(ArraySlice(Array("18446744073709551616".utf8))) == nil)
     }
 
     @Test func thisThreadsRunQueueDelayIsReadable() throws {

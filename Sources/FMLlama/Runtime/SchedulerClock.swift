@@ -16,7 +16,7 @@ enum SchedulerClock {
         guard count > 0 else { return nil }
         // "<on-CPU ns> <run-queue ns> <timeslices>\n"
         let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 2, let waited = UInt64(decimal: fields[1]) else { return nil }
+        guard fields.count >= 2, let waited = decimal(fields[1]) else { return nil }
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return (UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec), waited)
@@ -24,11 +24,9 @@ enum SchedulerClock {
         return nil
         #endif
     }
-}
 
-extension UInt64 {
-    /// Parses ASCII decimal digits; `nil` when there are none or any other byte.
-    init?(decimal bytes: ArraySlice<UInt8>) {
+    /// Parses ASCII decimal digits; `nil` when there are none, for any other byte, or past `UInt64.max`.
+    static func decimal(_ bytes: ArraySlice<UInt8>) -> UInt64? {
         guard !bytes.isEmpty else { return nil }
         var value: UInt64 = 0
         for byte in bytes {
@@ -38,6 +36,6 @@ extension UInt64 {
             guard !overflow, !carry else { return nil }
             value = sum
         }
-        self = value
+        return value
     }
 }
