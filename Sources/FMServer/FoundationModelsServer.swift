@@ -47,19 +47,22 @@ public struct FoundationModelsServer: Sendable {
     }
 
     private func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/health") { _, _ in
-            Self.json(.object([("status", .text("ok")), ("model", .text(configuration.modelName))]))
-        }
-        router.get("/v1/models") { _, _ in
-            Self.json(.object([("object", .text("list")), ("data", .array([.object([
-                ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
-                ("owned_by", .text("foundation-models")),
-            ])]))]))
-        }
-        router.get("/metrics") { _, _ in
-            let depth = gate.depth
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(running: depth.running, waiting: depth.waiting))))
+        // Every GET route answers HEAD too: the same status and headers, and the HTTP layer leaves out the body.
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/health", method: method) { _, _ in
+                Self.json(.object([("status", .text("ok")), ("model", .text(configuration.modelName))]))
+            }
+            router.on("/v1/models", method: method) { _, _ in
+                Self.json(.object([("object", .text("list")), ("data", .array([.object([
+                    ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
+                    ("owned_by", .text("foundation-models")),
+                ])]))]))
+            }
+            router.on("/metrics", method: method) { _, _ in
+                let depth = gate.depth
+                return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(running: depth.running, waiting: depth.waiting))))
+            }
         }
         router.post("/v1/chat/completions") { request, _ in
             try await chatCompletion(request)

@@ -22,9 +22,10 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             if let method = routeMethods[request.uri.path], method != request.method {
+                let allowed = method == .get ? "GET, HEAD" : method.rawValue
                 response = APIError(.methodNotAllowed, code: "method_not_allowed",
-                                    "\(request.uri.path) takes \(method.rawValue) requests, not \(request.method.rawValue).").response
-                response.headers[.allow] = method.rawValue
+                                    "\(request.uri.path) takes \(allowed) requests, not \(request.method.rawValue).").response
+                response.headers[.allow] = allowed
             } else {
                 response = Self.apiError(for: error).response
             }

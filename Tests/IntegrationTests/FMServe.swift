@@ -88,12 +88,12 @@ final class FMServe: Sendable {
     }
 
     /// Sends `body` (JSON text) to `path` with POST, or GETs `path` when `body` is nil.
-    func request(_ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
-        try await Self.request(url.appendingPathComponent(path), body: body.map { Data($0.utf8) }, headers: headers)
+    func request(_ path: String, body: String? = nil, headers: [String: String] = [:], method: String? = nil) async throws -> Reply {
+        try await Self.request(url.appendingPathComponent(path), body: body.map { Data($0.utf8) }, headers: headers, method: method)
     }
 
-    static func request(_ url: URL, body: Data?, headers: [String: String] = [:]) async throws -> Reply {
+    static func request(_ url: URL, body: Data?, headers: [String: String] = [:], method: String? = nil) async throws -> Reply {
         let path = url.path + (url.query.map { "?" + $0 } ?? "")
-        return try await LoopbackHTTPClient.send(port: try #require(url.port), path: path, body: body, headers: headers)
+        return try await LoopbackHTTPClient.send(port: try #require(url.port), path: path, body: body, headers: headers, method: method)
     }
 }

@@ -17,17 +17,21 @@ enum LoopbackHTTPClient {
         var description: String
     }
 
-    /// Sends one request (`POST` with `body`, else `GET`) and reads the whole response.
-    static func send(port: Int, path: String, body: Data?, headers: [String: String]) async throws -> FMServe.Reply {
+    /// Sends one request (`method`, else `POST` with `body` and `GET` without) and reads the whole response.
+    static func send(port: Int, path: String, body: Data?, headers: [String: String], method: String? = nil) async throws
+        -> FMServe.Reply {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(port: port, path: path, body: body, headers: headers) })
+                continuation.resume(with: Result {
+                    try exchange(port: port, path: path, body: body, headers: headers, method: method ?? (body == nil ? "GET" : "POST"))
+                })
             }
             thread.start()
         }
     }
 
-    private static func exchange(port: Int, path: String, body: Data?, headers: [String: String]) throws -> FMServe.Reply {
+    private static func exchange(port: Int, path: String, body: Data?, headers: [String: String], method: String) throws
+        -> FMServe.Reply {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         defer { Glibc.close(socket) }
@@ -40,7 +44,7 @@ enum LoopbackHTTPClient {
         }
         guard connected == 0 else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
 
-        var head = "\(body == nil ? "GET" : "POST") \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         var request = Data((head + "\r\n").utf8)

@@ -203,11 +203,19 @@ struct ServeTests {
             #expect(unknown.status == 404)
             _ = try unknown.error
             // A known route asked with the other method: the path is right, so 405 says which method it takes.
-            for (path, body, allowed) in [("v1/tag", nil, "POST"), ("v1/chat/completions", nil, "POST"), ("health", "{}", "GET")] {
+            for (path, body, allowed) in [("v1/tag", nil, "POST"), ("v1/chat/completions", nil, "POST"), ("health", "{}", "GET, HEAD")] {
                 let wrongMethod = try await server.request(path, body: body)
                 #expect(wrongMethod.status == 405, "\(path): \(wrongMethod.text)")
                 #expect(wrongMethod.headers["allow"] == allowed, "\(path)")
                 #expect(try wrongMethod.error["code"] as? String == "method_not_allowed")
+            }
+            // HEAD on a GET route: GET's status and headers, no body.
+            for path in ["health", "v1/models", "metrics"] {
+                let head = try await server.request(path, method: "HEAD")
+                let get = try await server.request(path)
+                #expect(head.status == 200, "\(path)")
+                #expect(head.body.isEmpty, "\(path): \(head.text)")
+                #expect(head.headers["content-type"] == get.headers["content-type"], "\(path)")
             }
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
