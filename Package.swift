@@ -69,7 +69,7 @@ let package = Package(
         // MARK: HTTP server (`fm serve`): OpenAI-compatible chat completions and batch tagging over the engine
         .target(
             name: "FMServer",
-            dependencies: ["FoundationModels", "FMTagging", "FMEngine",
+            dependencies: ["FoundationModels", "FMTagging", "FMEngine", "FMLlama",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings

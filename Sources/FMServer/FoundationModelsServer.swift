@@ -1,5 +1,6 @@
 import HTTPTypes
 import FMEngine
+import FMLlama
 import FMTagging
 import Foundation
 import FoundationModels
@@ -60,8 +61,10 @@ public struct FoundationModelsServer: Sendable {
             }
             router.on("/metrics", method: method) { _, _ in
                 let depth = gate.depth
+                let threads = LlamaComputeGate.governedThreads ?? LlamaThreads.processDefault
+                let text = metrics.exposition(running: depth.running, waiting: depth.waiting, threads: threads)
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(running: depth.running, waiting: depth.waiting))))
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
             }
         }
         router.post("/v1/chat/completions") { request, _ in

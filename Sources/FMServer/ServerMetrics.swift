@@ -44,7 +44,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, with the queue's current depth.
-    func exposition(running: Int, waiting: Int) -> String {
+    func exposition(running: Int, waiting: Int, threads: Int) -> String {
         let state = state.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP fm_requests_total HTTP requests answered, by route and status.")
@@ -76,6 +76,9 @@ final class ServerMetrics: Sendable {
         lines.append("# HELP fm_queue_depth Generation requests waiting for a turn.")
         lines.append("# TYPE fm_queue_depth gauge")
         lines.append("fm_queue_depth \(waiting)")
+        lines.append("# HELP fm_evaluation_threads CPU threads the next evaluation uses (fewer while other work holds the cores).")
+        lines.append("# TYPE fm_evaluation_threads gauge")
+        lines.append("fm_evaluation_threads \(threads)")
         return lines.joined(separator: "\n") + "\n"
     }
 

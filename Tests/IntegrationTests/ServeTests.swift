@@ -252,6 +252,10 @@ struct ServeTests {
             #expect(text.contains("fm_completion_tokens_total 5"), "\(text)")
             #expect(text.contains("fm_request_duration_seconds_count 2"), "\(text)")
             #expect(text.contains("fm_queue_depth 0"))
+            // The threads the next evaluation uses: every core on an idle machine, fewer while others hold them.
+            let threads = text.split(separator: "\n").first { $0.hasPrefix("fm_evaluation_threads ") }
+                .flatMap { Int($0.dropFirst("fm_evaluation_threads ".count)) }
+            #expect(threads.map { (1...ProcessInfo.processInfo.activeProcessorCount).contains($0) } == true, "\(text)")
         }
     }
 
