@@ -18,6 +18,8 @@ package enum LlamaComputeGate {
         LlamaThreads.fixedByEnvironment == nil && SchedulerClock.sample() != nil
             ? ThreadGovernor(budget: LlamaThreads.processDefault) : nil)
     private static let logsChanges = ProcessInfo.processInfo.environment["FM_LOG_THREADS"] == "1"
+    /// Whether there is a governor to feed: a fixed count reads no clocks.
+    private static let isGoverned = governor.withLock { $0 != nil }
 
     /// Runs `body` (one evaluation on `context`) once no other evaluation in the process is running, with at
     /// most `threads` threads: fewer while the governor finds the cores busy with other work.
@@ -29,7 +31,7 @@ package enum LlamaComputeGate {
         _ = peak.max(now, ordering: .sequentiallyConsistent)
         defer { running.subtract(1, ordering: .sequentiallyConsistent) }
 
-        let start = SchedulerClock.sample()
+        let start = isGoverned ? SchedulerClock.sample() : nil
         let count = governor.withLock { governor -> Int in
             guard let start, governor != nil else { return threads }
             return min(threads, governor!.threadsForEvaluation(at: start.now))
