@@ -61,7 +61,7 @@ public struct FoundationModelsServer: Sendable {
             }
             router.on("/metrics", method: method) { _, _ in
                 let depth = gate.depth
-                let threads = LlamaComputeGate.governedThreads ?? LlamaThreads.processDefault
+                let threads = LlamaComputeGate.evaluationThreads
                 let text = metrics.exposition(running: depth.running, waiting: depth.waiting, threads: threads)
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -32,10 +32,8 @@ package enum LlamaComputeGate {
         defer { running.subtract(1, ordering: .sequentiallyConsistent) }
 
         let start = isGoverned ? SchedulerClock.sample() : nil
-        let count = governor.withLock { governor -> Int in
-            guard let start, governor != nil else { return threads }
-            return min(threads, governor!.threadsForEvaluation(at: start.now))
-        }
+        let governed = start.flatMap { start in governor.withLock { $0?.threadsForEvaluation(at: start.now) } }
+        let count = min(threads, governed ?? threads)
         if llama_n_threads(context) != Int32(count) { llama_set_n_threads(context, Int32(count), Int32(count)) }
         let result = try body()
         guard let start, let end = SchedulerClock.sample() else { return result }
@@ -51,9 +49,10 @@ package enum LlamaComputeGate {
         return result
     }
 
-    /// Threads the next evaluation would use at most, as the governor sees the machine now; `nil` when the count
-    /// is fixed (`FM_THREADS`) or the kernel does not report run-queue delays.
-    package static var governedThreads: Int? { governor.withLock { $0?.threads } }
+    /// Threads the next evaluation would use at most: the governor's count as it sees the machine now, or
+    /// ``LlamaThreads/processDefault`` when the count is fixed (`FM_THREADS`) or the kernel does not report
+    /// run-queue delays.
+    package static var evaluationThreads: Int { governor.withLock { $0?.threads } ?? LlamaThreads.processDefault }
 
     /// The most evaluations that ever ran at the same moment in this process (1 once anything ran).
     package static var peakConcurrentEvaluations: Int { peak.load(ordering: .sequentiallyConsistent) }

@@ -11,12 +11,16 @@ enum SchedulerClock {
         let descriptor = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 96)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        // "<on-CPU ns> <run-queue ns> <timeslices>\n"
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 2, let waited = decimal(fields[1]) else { return nil }
+        // "<on-CPU ns> <run-queue ns> <timeslices>\n", read into a stack buffer: this runs around every decode.
+        let waited = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer -> UInt64? in
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            guard count > 0 else { return nil }
+            let line = buffer[..<count]
+            guard let first = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            let rest = line[(first + 1)...]
+            return decimal(rest[..<(rest.firstIndex(of: UInt8(ascii: " ")) ?? rest.endIndex)])
+        }
+        guard let waited else { return nil }
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return (UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec), waited)
@@ -26,7 +30,7 @@ enum SchedulerClock {
     }
 
     /// Parses ASCII decimal digits; `nil` when there are none, for any other byte, or past `UInt64.max`.
-    static func decimal(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+    static func decimal(_ bytes: some Collection<UInt8>) -> UInt64? {
         guard !bytes.isEmpty else { return nil }
         var value: UInt64 = 0
         for byte in bytes {
