@@ -28,7 +28,7 @@ public struct AnyTool: Tool {
     }
 
     /// Converts the arguments for the wrapped tool and calls it.
-    public func call(arguments: GeneratedContent) async throws -> Prompt {
+    public nonisolated(nonsending) func call(arguments: GeneratedContent) async throws -> Prompt {
         try await invoke(arguments)
     }
 

@@ -60,46 +60,46 @@ extension LanguageModelSession.DynamicProfile {
     }
 
     /// Runs `action` when a prompt joins the transcript, before the model answers it.
-    public func onPrompt(perform action: sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onPrompt(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         onPrompt { _ in try await action() }
     }
 
     /// Runs `action` with each prompt before the model answers it; an error fails the request.
-    public func onPrompt(perform action: sending @escaping (Transcript.Prompt) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onPrompt(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping (Transcript.Prompt) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onPrompt.append(action) })
     }
 
     /// Runs `action` when a response joins the transcript.
-    public func onResponse(perform action: sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onResponse(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         onResponse { _ in try await action() }
     }
 
     /// Runs `action` with each response before the request returns; an error fails the request.
-    public func onResponse(perform action: sending @escaping (Transcript.Response) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onResponse(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping (Transcript.Response) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onResponse.append(action) })
     }
 
     /// Runs `action` before each tool call.
-    public func onToolCall(perform action: sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolCall(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         onToolCall { _ in try await action() }
     }
 
     /// Runs `action` with each tool call before the tool runs; an error fails the request.
-    public func onToolCall(perform action: sending @escaping (Transcript.ToolCall) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolCall(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping (Transcript.ToolCall) async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onToolCall.append(action) })
     }
 
     /// Runs `action` after each tool call.
-    public func onToolOutput(perform action: sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolOutput(@_inheritActorContext perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
         onToolOutput { _, _ in try await action() }
     }
 
     /// Runs `action` with each tool call and its output; an error fails the request.
     public func onToolOutput(
-        perform action: sending @escaping (Transcript.ToolCall, Transcript.ToolOutput) async throws -> Void
+        @_inheritActorContext perform action: nonisolated(nonsending) sending @escaping (Transcript.ToolCall, Transcript.ToolOutput) async throws -> Void
     ) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onToolOutput.append(action) })
@@ -107,13 +107,13 @@ extension LanguageModelSession.DynamicProfile {
 
     /// Runs `action` when this profile becomes the session's active one (at the first request, or when a
     /// condition switches to it).
-    public func onActivate(perform action: sending @escaping @isolated(any) () async -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onActivate(@_inheritActorContext perform action: sending @escaping @isolated(any) () async -> Void) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onActivate.append((key: $0.path.joined(separator: "/"), action: action)) })
     }
 
     /// Runs `action` when a condition switches the session away from this profile.
-    public func onDeactivate(perform action: sending @escaping @isolated(any) () async -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onDeactivate(@_inheritActorContext perform action: sending @escaping @isolated(any) () async -> Void) -> some LanguageModelSession.DynamicProfile {
         nonisolated(unsafe) let action = action
         return modifier(_ProfileSetting { $0.onDeactivate.append((key: $0.path.joined(separator: "/"), action: action)) })
     }

@@ -33,7 +33,7 @@ extension LanguageModelSession {
             }
 
             /// Asks the model for a natural-language explanation of the refusal.
-            public var explanation: Response<String> {
+            public nonisolated(nonsending) var explanation: Response<String> {
                 get async throws {
                     try await explanationSession().respond(to: Self.explanationPrompt)
                 }
