@@ -11,7 +11,7 @@ struct ThreadGovernorTests {
                             step: UInt64 = 10 * millisecond, share: Double) -> [Int] {
         var counts: [Int] = []
         while clock < end {
-            counts.append(governor.threadsForEvaluation(at: clock))
+            counts.append(governor.threadsForEvaluation(at: clock).threads)
             clock += step
             governor.record(wall: step, waited: UInt64(Double(step) * share), endingAt: clock)
         }
@@ -135,7 +135,7 @@ struct ThreadGovernorTests {
             var governor = ThreadGovernor(budget: budget)
             var clock: UInt64 = 0
             for _ in 0..<5_000 {
-                let count = governor.threadsForEvaluation(at: clock)
+                let count = governor.threadsForEvaluation(at: clock).threads
                 #expect((1...budget).contains(count))
                 let step = UInt64.random(in: 1...200, using: &generator) * Self.millisecond
                 clock += step
@@ -147,6 +147,151 @@ struct ThreadGovernorTests {
                 #expect((1...budget).contains(governor.threads))
             }
         }
+    }
+
+    /// A machine whose CPUs this process could have used `room` of, as `/proc/stat` and the process's own CPU
+    /// time report it: `own` of them its own, the rest idle.
+    private struct FakeCapacity {
+        var sample = ThreadGovernor.CapacitySample(time: 0, idle: 0, own: 0)
+        mutating func advance(by step: UInt64, room: Double, own: Double = 1) {
+            sample.time += step
+            sample.own += UInt64(Double(step) * min(own, room))
+            sample.idle += UInt64(Double(step) * max(0, room - own))
+        }
+    }
+
+    /// Like ``run(_:clock:until:step:share:)``, with capacity samples from `capacity` advancing at `room`.
+    private static func run(_ governor: inout ThreadGovernor, clock: inout UInt64, capacity: inout FakeCapacity,
+                            until end: UInt64, room: Double, share: Double) -> [Int] {
+        var counts: [Int] = []
+        let step = 10 * Self.millisecond
+        while clock < end {
+            let sample = capacity.sample
+            counts.append(governor.threadsForEvaluation(at: clock, capacity: { sample }).threads)
+            clock += step
+            capacity.advance(by: step, room: room)
+            let after = capacity.sample
+            governor.record(wall: step, waited: UInt64(Double(step) * share), endingAt: clock, capacity: { after })
+        }
+        return counts
+    }
+
+    @Test func noProbeWalksIntoCoresThatStayedBusy() {
+        var governor = ThreadGovernor(budget: 2)
+        var clock: UInt64 = 0
+        var capacity = FakeCapacity()
+        governor.begin(capacity: capacity.sample)
+        // Another process takes the second core: two contended windows give it up.
+        _ = Self.run(&governor, clock: &clock, capacity: &capacity, until: 100 * Self.millisecond, room: 2, share: 0.4)
+        #expect(governor.threads == 1)
+        // While it keeps that core, the room stays one CPU: no evaluation runs with two threads, for any hold.
+        let busy = Self.run(&governor, clock: &clock, capacity: &capacity, until: 60_000 * Self.millisecond, room: 1, share: 0)
+        #expect(Set(busy) == [1])
+        // Once it stops, the second core comes back within the longest hold.
+        let quietFrom = clock
+        let idle = Self.run(&governor, clock: &clock, capacity: &capacity, until: quietFrom + 20_000 * Self.millisecond,
+                            room: 2, share: 0)
+        let back = idle.firstIndex(of: 2).map { UInt64($0) * 10 * Self.millisecond }
+        #expect(back.map { $0 <= ThreadGovernor.longestHold + 2 * ThreadGovernor.window } == true, "\(String(describing: back))")
+        #expect(governor.threads == 2)
+    }
+
+    @Test func anEvaluationAfterAPauseTakesNoMoreThreadsThanThereWasRoomFor() {
+        var governor = ThreadGovernor(budget: 4)
+        var capacity = FakeCapacity()
+        governor.begin(capacity: capacity.sample)
+        // The model loaded while other work left room for two CPUs: the first evaluation takes two threads.
+        capacity.advance(by: 300 * Self.millisecond, room: 2)
+        var sample = capacity.sample
+        let first = governor.threadsForEvaluation(at: sample.time, capacity: { sample })
+        #expect(first.threads == 2)
+        #expect(first.change?.from == 4 && first.change?.to == 2)
+        #expect(first.change.flatMap(\.availableCPUs).map { abs($0 - 2) < 0.01 } == true)
+
+        // With room for every thread, nothing changes.
+        var idle = ThreadGovernor(budget: 4)
+        var quiet = FakeCapacity()
+        idle.begin(capacity: quiet.sample)
+        quiet.advance(by: 300 * Self.millisecond, room: 4)
+        sample = quiet.sample
+        let all = idle.threadsForEvaluation(at: sample.time, capacity: { sample })
+        #expect(all.threads == 4 && all.change == nil)
+        // After a pause of more than a second in which other work took all but one CPU, one thread.
+        let end = sample.time + 20 * Self.millisecond
+        idle.record(wall: ThreadGovernor.window, waited: 0, endingAt: end, capacity: { sample })
+        quiet.advance(by: 2_000 * Self.millisecond, room: 1, own: 0)
+        sample = quiet.sample
+        #expect(idle.threadsForEvaluation(at: sample.time, capacity: { sample }).threads == 1)
+    }
+
+    @Test func aPauseTooShortOrUnmeasuredDecidesNothing() {
+        var governor = ThreadGovernor(budget: 2)
+        var capacity = FakeCapacity()
+        governor.begin(capacity: capacity.sample)
+        capacity.advance(by: ThreadGovernor.shortestCapacityInterval - 1, room: 0)
+        let sample = capacity.sample
+        #expect(governor.threadsForEvaluation(at: sample.time, capacity: { sample }).threads == 2)
+        var unmeasured = ThreadGovernor(budget: 2)
+        #expect(unmeasured.threadsForEvaluation(at: 10_000 * Self.millisecond, capacity: { nil }).threads == 2)
+    }
+
+    @Test func roomIsIdleTimePlusTheProcesssOwnOverTheInterval() {
+        let earlier = ThreadGovernor.CapacitySample(time: 1_000_000_000, idle: 5_000_000_000, own: 2_000_000_000)
+        let later = ThreadGovernor.CapacitySample(time: 1_500_000_000, idle: 5_400_000_000, own: 2_350_000_000)
+        #expect(later.available(since: earlier).map { abs($0 - 1.5) < 1e-9 } == true)
+        #expect(earlier.available(since: later) == nil)
+        #expect(later.available(since: later) == nil)
+    }
+
+    @Test func anyLoadAndRoomKeepTheCountBetweenOneAndTheBudget() {
+        var generator = SeededGenerator(seed: 0xCA9A)
+        for budget in 1...8 {
+            var governor = ThreadGovernor(budget: budget)
+            var capacity = FakeCapacity()
+            governor.begin(capacity: capacity.sample)
+            var clock: UInt64 = 0
+            for _ in 0..<3_000 {
+                let pause = Bool.random(using: &generator) ? UInt64.random(in: 0...3_000, using: &generator) * Self.millisecond : 0
+                clock += pause
+                capacity.advance(by: pause, room: Double.random(in: 0...Double(budget), using: &generator))
+                let before = governor.threads
+                let sample = capacity.sample
+                let start = governor.threadsForEvaluation(at: clock, capacity: { sample })
+                #expect((1...budget).contains(start.threads))
+                if let change = start.change {
+                    #expect(change.from == before && change.to < change.from, "a pause only ever takes threads away")
+                }
+                let step = UInt64.random(in: 1...200, using: &generator) * Self.millisecond
+                clock += step
+                capacity.advance(by: step, room: Double.random(in: 0...Double(budget), using: &generator))
+                let after = capacity.sample
+                governor.record(wall: step, waited: UInt64.random(in: 0...step, using: &generator), endingAt: clock,
+                                capacity: { after })
+                #expect((1...budget).contains(governor.threads))
+            }
+        }
+    }
+
+    @Test func procStatCPULinesAndCPUListsParse() {
+        let line = Array("cpu1 6856257 4784 251949 1518579 17548 0 4242 1169 0 0".utf8)
+        #expect(CPUCapacityClock.cpuLine(line).map { [$0.cpu, Int($0.idle)] } == [1, 1_518_579 + 17_548])
+        #expect(CPUCapacityClock.cpuLine(Array("cpu  13486519 8455 448815 3337189 20053 0 5361 2345 0 0".utf8)) == nil)
+        #expect(CPUCapacityClock.cpuLine(Array("cpu12 1 2 3".utf8)) == nil)
+        #expect(CPUCapacityClock.cpuLine(Array("intr 53855872 0 0 0 0 0".utf8)) == nil)
+        #expect(CPUCapacityClock.cpuList(Array("0-1".utf8)) == [0, 1])
+        #expect(CPUCapacityClock.cpuList(Array("\t0-3,8,10-11".utf8)) == [0, 1, 2, 3, 8, 10, 11])
+        #expect(CPUCapacityClock.cpuList(Array("3-1".utf8)) == nil)
+        #expect(CPUCapacityClock.cpuList(Array("".utf8)) == nil)
+        #expect(CPUCapacityClock.cpuList(Array("0-x".utf8)) == nil)
+    }
+
+    @Test func thisMachinesCapacityIsReadable() throws {
+        let first = try #require(CPUCapacityClock.sample())
+        var sum = 0
+        for index in 0..<20_000_000 { sum &+= index }
+        let second = try #require(CPUCapacityClock.sample())
+        #expect(sum != 0)
+        #expect(second.time > first.time && second.own > first.own && second.idle >= first.idle)
     }
 
     @Test func decimalFieldsOfSchedstatParseAndAnythingElseDoesNot() {

@@ -32,21 +32,38 @@ package enum LlamaComputeGate {
         defer { running.subtract(1, ordering: .sequentiallyConsistent) }
 
         let start = isGoverned ? SchedulerClock.sample() : nil
-        let governed = start.flatMap { start in governor.withLock { $0?.threadsForEvaluation(at: start.now) } }
-        let count = min(threads, governed ?? threads)
+        let governed = start.flatMap { start in
+            governor.withLock { $0?.threadsForEvaluation(at: start.now, capacity: CPUCapacityClock.sample) }
+        }
+        if let change = governed?.change { log(change) }
+        let count = min(threads, governed?.threads ?? threads)
         if llama_n_threads(context) != Int32(count) { llama_set_n_threads(context, Int32(count), Int32(count)) }
         let result = try body()
         guard let start, let end = SchedulerClock.sample() else { return result }
         let change = governor.withLock {
-            $0?.record(wall: end.now &- start.now, waited: end.waited &- start.waited, endingAt: end.now)
+            $0?.record(wall: end.now &- start.now, waited: end.waited &- start.waited, endingAt: end.now,
+                       capacity: CPUCapacityClock.sample)
         }
-        if let change, logsChanges {
-            let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads (was \(change.from)): "
-                + "the evaluating thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last "
-                + "\(change.windowNanoseconds / 1_000_000) ms\n"
-            FileHandle.standardError.write(Data(message.utf8))
-        }
+        if let change { log(change) }
         return result
+    }
+
+    /// Starts the governor's measure of capacity as a model starts loading, so that the first evaluation knows
+    /// whether other work held the cores meanwhile.
+    static func noteModelLoading() {
+        guard isGoverned else { return }
+        let sample = CPUCapacityClock.sample()
+        governor.withLock { $0?.begin(capacity: sample) }
+    }
+
+    /// Writes `change` to standard error when `FM_LOG_THREADS=1`.
+    private static func log(_ change: ThreadGovernor.Change) {
+        guard logsChanges else { return }
+        let milliseconds = change.windowNanoseconds / 1_000_000
+        let reason = change.availableCPUs.map { "the last \(milliseconds) ms left room for \(String(format: "%.1f", $0)) CPUs" }
+            ?? "the evaluating thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last \(milliseconds) ms"
+        let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads (was \(change.from)): \(reason)\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 
     /// Threads the next evaluation would use at most: the governor's count as it sees the machine now, or

@@ -24,6 +24,7 @@ public final class LlamaModel: @unchecked Sendable {
             throw LlamaError(.modelNotFound, "no model file at \(path)")
         }
         LlamaBackend.ensureInitialized()
+        LlamaComputeGate.noteModelLoading()
         var params = llama_model_default_params()
         params.n_gpu_layers = 0
         guard let model = llama_model_load_from_file(path, params) else {
