@@ -17,8 +17,9 @@
 /// scheduler time slice, so a contended evaluation of a small model takes seconds whatever its size. So where
 /// the kernel reports idle time, the governor also asks how many CPUs the process could have had (idle CPUs
 /// plus its own CPU time, a ``CapacitySample`` before and after) and does not walk into busy cores blind: it
-/// skips a probe when the hold left no room for one more thread, and an evaluation that starts after a pause
-/// (``staleAfter``; the first one counts from the model's loading) takes no more threads than there was room for.
+/// skips a probe when the last half second or so left no room for one more thread (and asks again after
+/// ``shortestHold``, since asking costs nothing), and an evaluation that starts after a pause (``staleAfter``; the
+/// first one counts from the model's loading) takes no more threads than there was room for.
 package struct ThreadGovernor: Sendable, Equatable {
     /// The most threads: `FM_THREADS` or every core.
     package let budget: Int
@@ -125,8 +126,10 @@ package struct ThreadGovernor: Sendable, Equatable {
             let sample = capacity()
             let room = sample.flatMap { sample in reference.flatMap { sample.available(since: $0) } }
             if let room, room < Double(threads + 1) - Self.capacitySlack {
-                // A probe into cores that stayed busy would fail, at the price of a contended evaluation.
-                hold = min(hold * 2, Self.longestHold)
+                // A probe into cores that stayed busy would fail, at the price of a contended evaluation. Asking
+                // costs nothing, so ask again after the shortest hold: the thread comes back soon after the
+                // other work ends.
+                hold = Self.shortestHold
                 holdEnds = now + hold
                 restartCapacity(at: sample)
                 return (threads, nil)
