@@ -9,21 +9,24 @@ enum CPUCapacityClock {
     /// A sample now; `nil` where the kernel does not report idle time.
     static func sample() -> ThreadGovernor.CapacitySample? {
         #if os(Linux)
-        guard let idleTicks = idleTicks(), tickNanoseconds > 0 else { return nil }
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        var own = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own)
+        // Where /proc/stat cannot be read, evaluations do not try again each time.
+        guard isReadable, let idleTicks = idleTicks() else { return nil }
         return ThreadGovernor.CapacitySample(
-            time: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec),
+            time: SchedulerClock.nanoseconds(CLOCK_MONOTONIC),
             idle: idleTicks &* tickNanoseconds,
-            own: UInt64(own.tv_sec) * 1_000_000_000 + UInt64(own.tv_nsec))
+            own: SchedulerClock.nanoseconds(CLOCK_PROCESS_CPUTIME_ID))
         #else
         return nil
         #endif
     }
 
+    /// The prefix of `/proc/stat`'s CPU lines.
+    private static let cpuPrefix = Array("cpu".utf8)
+
     #if os(Linux)
+    /// Whether idle time can be read here at all.
+    private static let isReadable = tickNanoseconds > 0 && idleTicks() != nil
+
     /// Nanoseconds per tick of `/proc/stat` (`USER_HZ`, 100 on most kernels).
     private static let tickNanoseconds: UInt64 = {
         let perSecond = sysconf(Int32(_SC_CLK_TCK))
@@ -47,7 +50,7 @@ enum CPUCapacityClock {
         var total: UInt64 = 0
         var found = false
         for line in stat.split(separator: UInt8(ascii: "\n")) {
-            guard line.starts(with: Array("cpu".utf8)) else { break }
+            guard line.starts(with: cpuPrefix) else { break }
             guard let fields = cpuLine(line) else { continue }
             if let allowed = allowedCPUs, !allowed.contains(fields.cpu) { continue }
             total &+= fields.idle
@@ -61,7 +64,7 @@ enum CPUCapacityClock {
     /// 1518579 17548 0 4242 1169 0 0`; `nil` for the summary `cpu` line or a malformed one.
     static func cpuLine(_ line: some Collection<UInt8>) -> (cpu: Int, idle: UInt64)? {
         let words = line.split(separator: UInt8(ascii: " "))
-        guard words.count >= 6, words[0].count > 3, words[0].starts(with: Array("cpu".utf8)),
+        guard words.count >= 6, words[0].count > 3, words[0].starts(with: cpuPrefix),
               let cpu = SchedulerClock.decimal(words[0].dropFirst(3)),
               let idle = SchedulerClock.decimal(words[4]), let wait = SchedulerClock.decimal(words[5])
         else { return nil }
@@ -95,7 +98,9 @@ enum CPUCapacityClock {
             guard count > 0 else { break }
             filled += count
         }
-        return filled > 0 ? Array(bytes[..<filled]) : nil
+        guard filled > 0 else { return nil }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
     #endif
 }

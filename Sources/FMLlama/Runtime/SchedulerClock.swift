@@ -21,13 +21,20 @@ enum SchedulerClock {
             return decimal(rest[..<(rest.firstIndex(of: UInt8(ascii: " ")) ?? rest.endIndex)])
         }
         guard let waited else { return nil }
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return (UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec), waited)
+        return (nanoseconds(CLOCK_MONOTONIC), waited)
         #else
         return nil
         #endif
     }
+
+    #if os(Linux)
+    /// The time of `clock` in nanoseconds.
+    static func nanoseconds(_ clock: clockid_t) -> UInt64 {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+    #endif
 
     /// Parses ASCII decimal digits; `nil` when there are none, for any other byte, or past `UInt64.max`.
     static func decimal(_ bytes: some Collection<UInt8>) -> UInt64? {
