@@ -117,6 +117,13 @@ package struct ThreadGovernor: Sendable, Equatable {
         recent = sample
     }
 
+    /// Empties the measuring window: once it has been read, and when the thread count changes, since a window
+    /// measures one count.
+    private mutating func restartWindow() {
+        windowWall = 0
+        windowWait = 0
+    }
+
     /// Threads for an evaluation starting at `now` (monotonic nanoseconds): one more than now when a hold has
     /// ended, as a probe, unless `capacity` (a sample now, read only when a decision needs it) shows no room
     /// for it; after a pause, no more than there was room for. Returns the change a pause caused, if any.
@@ -136,8 +143,7 @@ package struct ThreadGovernor: Sendable, Equatable {
             }
             threads += 1
             probing = true
-            windowWall = 0
-            windowWait = 0
+            restartWindow()
             return (threads, nil)
         }
         if threads > 1, !probing, lastEnd.map({ now &- $0 >= Self.staleAfter }) ?? true,
@@ -148,8 +154,7 @@ package struct ThreadGovernor: Sendable, Equatable {
             hold = Self.shortestHold
             holdEnds = now + hold
             contendedWindows = 0
-            windowWall = 0
-            windowWait = 0
+            restartWindow()
             restartCapacity(at: sample)
             return (threads, Change(from: before, to: threads, waitedShare: 0, windowNanoseconds: sample.time - reference.time,
                                     availableCPUs: room))
@@ -173,8 +178,7 @@ package struct ThreadGovernor: Sendable, Equatable {
         guard windowWall >= Self.window else { return nil }
         let share = Double(windowWait) / Double(windowWall)
         let measured = windowWall
-        windowWall = 0
-        windowWait = 0
+        restartWindow()
         // A probe's window is measured at one thread more than the count it came from.
         let before = probing ? threads - 1 : threads
         let contended = share >= Self.contendedShare(threads: threads)
