@@ -126,6 +126,23 @@ package enum CalibrationSample {
 
     /// The context of requests made in this task; `nil` when a text's request holds only the instructions.
     @TaskLocal package static var context: Context?
+    /// Told how far a calibration table computed for a request made in this task has got: `(0, n)` when its
+    /// `n` runs start, then after each run. Tables come from cache or from a computation already running
+    /// without a call. A job's first answer waits for its table, one generation per calibration text, which on
+    /// a large label set is long enough that a caller should say what is happening.
+    @TaskLocal package static var progress: Progress?
+
+    /// Whom ``progress`` tells. A task-local value of function type crashes optimised builds when it is
+    /// bound (`swift_task_localValuePush` in Swift 6.3; swiftlang/swift#88321), so the closure travels in a struct.
+    package struct Progress: Sendable {
+        /// Called with the calibration texts done and their total.
+        package var report: @Sendable (_ done: Int, _ total: Int) -> Void
+
+        /// Tells `report`.
+        package init(_ report: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) {
+            self.report = report
+        }
+    }
     /// The fewest texts a batch prior is estimated from.
     package static let minimumCount = 8
     /// The most texts the prior is estimated from for label sets of up to ``largeSetThreshold`` values: each

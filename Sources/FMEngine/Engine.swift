@@ -145,10 +145,13 @@ package final class Engine: Sendable {
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
         let task = calibrating.withLock { tasks in
             if let running = tasks[key] { return running }
+            let progress = CalibrationSample.progress
             let task = Task { [self] in
                 var calibration = ChoiceCalibration()
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
-                for text in texts {
+                progress?.report(0, texts.count)
+                for (done, text) in texts.enumerated() {
+                    defer { progress?.report(done + 1, texts.count) }
                     var calibrationRun = job
                     calibrationRun.messages = job.calibrationMessages(for: text, turns: context?.turns(text) ?? [])
                     calibrationRun.maximumTokens = nil

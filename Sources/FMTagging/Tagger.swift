@@ -8,9 +8,20 @@ public struct Tagger: Sendable {
     /// The configuration.
     public let configuration: TaggingConfiguration
 
+    /// Told how far the calibration of the configuration's choices has got, as `(done, total)` calibration
+    /// texts: `(0, total)` when it starts, then after each text. It runs once, before the first answer of a job
+    /// whose schema has fixed answers (one generation per calibration text), and not at all when its table is
+    /// already cached. `nil` tells nobody.
+    public var calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+
     /// Creates a tagger.
-    public init(configuration: TaggingConfiguration) {
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - calibrationProgress: Told how far the calibration of choices has got (``calibrationProgress``).
+    public init(configuration: TaggingConfiguration, calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) {
         self.configuration = configuration
+        self.calibrationProgress = calibrationProgress
         calibrationContext = Self.calibrationContext(for: configuration)
     }
 
@@ -72,7 +83,9 @@ public struct Tagger: Sendable {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
                     try await CalibrationSample.$context.withValue(calibrationContext) {
-                        try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                        try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
+                            try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                        }
                     }
                 }
             }

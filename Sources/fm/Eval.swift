@@ -90,10 +90,10 @@ extension FM {
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
             configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)
-            let runner = TaggingRunner(tagger: Tagger(configuration: configuration), cache: cache, parallel: tagging.width)
+            var progress = ProgressLine(total: examples.count)
+            let runner = TaggingRunner(tagger: Tagger(configuration: configuration, calibrationProgress: progress.calibration), cache: cache, parallel: tagging.width)
             var predictions: [LabelledExample.Gold?] = []
             var failures: [String] = []
-            var progress = ProgressLine(total: examples.count)
             try await runner.run(examples.map(\.record)) { record, outcome in
                 let gold = examples[predictions.count].gold
                 switch outcome {

@@ -2,6 +2,7 @@ import FMEngine
 import FMTagging
 import Foundation
 import FoundationModels
+import Synchronization
 import Testing
 
 /// Batch calibration: a tagging job's enumeration choices are calibrated by the model's mean preference over a
@@ -99,6 +100,29 @@ struct BatchCalibrationTests {
             #expect(abs(one.lead - other.lead) < 1e-6, "\(message): \(one.lead) alone, \(other.lead) sampled")
         }
         #expect(zip(single, unsolicited).allSatisfy { abs($0.lead - $1.lead) > 1e-4 }, "\(single) \(unsolicited)")
+    }
+
+    @Test func aTaggerIsToldHowFarCalibrationHasGotOnce() async throws {
+        _ = DefaultModel.model
+        // Texts no other test calibrates by, so the table is computed here and not read from the model's cache.
+        let texts = Self.ordinary.map { $0 + " (progress)" }
+        let calls = Mutex<[[Int]]>([])
+        let tagger = Tagger(
+            configuration: TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.schema,
+                                                calibrationTexts: texts),
+            calibrationProgress: { done, total in calls.withLock { $0.append([done, total]) } })
+        for message in Self.messages.prefix(2) {
+            guard case .success(let content) = await tagger.tag(message) else { Issue.record("\(message) failed"); return }
+            #expect(["ham", "spam"].contains(try content.value(String.self, forProperty: "label")))
+        }
+        // One report when the eight runs start and one after each; the second text reads the stored table.
+        #expect(calls.withLock { $0 } == (0...texts.count).map { [$0, texts.count] })
+        // A text that needs no table tells nothing.
+        let free = Tagger(configuration: TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging),
+                                                              schema: TaggingPreset.contentTagging.schema, calibrationTexts: texts),
+                          calibrationProgress: { done, total in calls.withLock { $0.append([done, total]) } })
+        _ = await free.tag(Self.messages[0])
+        #expect(calls.withLock { $0.count } == texts.count + 1)
     }
 
     @Test func calibrationTextsKeyTheCache() {
