@@ -83,6 +83,7 @@ let package = Package(
                 "FMTagging",
                 "FMReports",
                 "FMCache",
+                "FMEngine",
                 "FMServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -16,7 +16,7 @@ import Synchronization
 /// (``CalibrationSample``), the prior is instead the mean over those texts (batch calibration: Zhou et al.,
 /// "Batch calibration", 2023): the task's own texts match its mix of labels, which ordinary text does not (it
 /// is mostly `ham`, mostly `neither`).
-struct ChoiceCalibration: Sendable {
+struct ChoiceCalibration: Sendable, Codable {
     /// Inputs that carry no content, the prior of Zhao et al.; their log-probabilities are averaged. Used when
     /// ``QualityLevers/calibratesByReference`` is off.
     static let contentFreeTexts = ["N/A", "[MASK]", "..."]

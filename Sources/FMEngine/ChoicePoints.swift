@@ -17,7 +17,7 @@ package struct ChoicePoints: Sendable, Hashable {
     private(set) var elementLiterals: [String: [[UInt8]]] = [:]
 
     /// Where a choice is made: the property, and what of the value (or array element) is written already.
-    struct Site: Hashable, Sendable {
+    struct Site: Hashable, Sendable, Codable {
         var property: String
         var written: [UInt8]
         /// The site's channel scores (``Generator/channelScores(property:literals:text:context:spares:)``),

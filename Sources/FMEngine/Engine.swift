@@ -146,7 +146,20 @@ package final class Engine: Sendable {
         let task = calibrating.withLock { tasks in
             if let running = tasks[key] { return running }
             let progress = CalibrationSample.progress
+            let store = CalibrationStore.current
             let task = Task { [self] in
+                // A table an earlier process stored is read instead of computed (``CalibrationStore``); its key
+                // reads the model's and the executable's file attributes, so it is made off the pool too.
+                let storeKey = store == nil ? nil : try? await Self.offload { [model, levers = job.levers] in
+                    model.document(of: constraint).map {
+                        CalibrationStore.key(tableKey: tableKey, modelFiles: [model.llama.path] + (model.adapter.map { [$0.path] } ?? []),
+                                             schema: $0, levers: levers)
+                    }
+                }
+                if let store, let storeKey, let stored = try? await Self.offload({ store.table(forKey: storeKey) }) {
+                    model.storeCalibration(stored, for: constraint, key: tableKey)
+                    return stored
+                }
                 var calibration = ChoiceCalibration()
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 progress?.report(0, texts.count)
@@ -162,6 +175,10 @@ package final class Engine: Sendable {
                     calibration.add(recorder.scores, averagingProbabilities: averagesProbabilities)
                 }
                 model.storeCalibration(calibration, for: constraint, key: tableKey)
+                if let store, let storeKey {
+                    let table = calibration
+                    try? await Self.offload { store.store(table, forKey: storeKey) }
+                }
                 return calibration
             }
             tasks[key] = task

@@ -125,7 +125,7 @@ package final class LoadedModel: Sendable {
         // Build the masks up front (once per schema and model: ~2–40 ms on SmolLM2), so no token of a
         // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
         constraint.precomputeMasks(maximumStates: 2_000)
-        let schema = CompiledSchema(constraint: constraint, points: ChoicePoints(document: document))
+        let schema = CompiledSchema(document: document, constraint: constraint, points: ChoicePoints(document: document))
         // Requests that compile one schema at the same time must end up with one constraint: choice points and
         // calibration tables are found by the constraint's identity, so a replaced one would lose them.
         return compiled.withLock { cache in
@@ -141,6 +141,11 @@ package final class LoadedModel: Sendable {
     /// The cached compilation that made `constraint`, if it is still held.
     private func compiledSchema(of constraint: TokenConstraint) -> CompiledSchema? {
         compiled.withLock { cache in cache.values.first { $0.constraint === constraint } }
+    }
+
+    /// The schema `constraint` was compiled from, if its compilation is still held.
+    func document(of constraint: TokenConstraint) -> SchemaDocument? {
+        compiledSchema(of: constraint)?.document
     }
 
     /// The calibration table cached for `constraint` under `key` (the conversation before the text, the sample).
@@ -161,12 +166,14 @@ package final class LoadedModel: Sendable {
 
 /// A schema compiled for one model, and what is derived from it.
 final class CompiledSchema: Sendable {
+    let document: SchemaDocument
     let constraint: TokenConstraint
     let points: ChoicePoints
     /// Calibration tables by instructions and sample.
     let calibrations = Mutex<[String: ChoiceCalibration]>([:])
 
-    init(constraint: TokenConstraint, points: ChoicePoints) {
+    init(document: SchemaDocument, constraint: TokenConstraint, points: ChoicePoints) {
+        self.document = document
         self.constraint = constraint
         self.points = points
     }

@@ -14,6 +14,11 @@ public struct Tagger: Sendable {
     /// already cached. `nil` tells nobody.
     public var calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
+    /// Whether calibration tables are read from and written to the disk store (`FM_CALIBRATION_CACHE`, by default
+    /// `${XDG_CACHE_HOME:-~/.cache}/foundation-models/calibration`), so a later process does not compute a table
+    /// again. `false` computes them in every process, as a measurement of a job's whole cost needs.
+    public var storesCalibration = true
+
     /// Creates a tagger.
     ///
     /// - Parameters:
@@ -84,7 +89,9 @@ public struct Tagger: Sendable {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
                     try await CalibrationSample.$context.withValue(calibrationContext) {
                         try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
-                            try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                            try await CalibrationStore.$current.withValue(storesCalibration ? CalibrationStore.current : nil) {
+                                try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                            }
                         }
                     }
                 }

@@ -1,19 +1,20 @@
 import ArgumentParser
 import FMCache
+import FMEngine
 import FMTagging
 import Foundation
 
 extension FM {
-    /// `fm cache`: inspect or clear the result cache.
+    /// `fm cache`: inspect or clear the result cache and the stored calibration tables.
     struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Manage the tagging result cache.",
+            abstract: "Manage the tagging result cache and the stored calibration tables.",
             subcommands: [Clear.self, Info.self]
         )
 
         /// `fm cache clear`.
         struct Clear: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove every cached result.")
+            static let configuration = CommandConfiguration(abstract: "Remove every cached result and stored calibration table.")
 
             func run() async throws {
                 do {
@@ -22,18 +23,27 @@ extension FM {
                 } catch {
                     throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be cleared: \(error)")
                 }
+                guard let store = CalibrationStore.environment else { return }
+                do {
+                    print("removed \(try store.clear()) calibration tables from \(store.directory.path)")
+                } catch {
+                    throw CommandFailure("The calibration tables in \(store.directory.path) cannot be removed: \(error)")
+                }
             }
         }
 
         /// `fm cache info`.
         struct Info: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show where the cache is and how many results it holds.")
+            static let configuration = CommandConfiguration(abstract: "Show where the caches are and how many results and calibration tables they hold.")
 
             func run() async throws {
                 do {
                     print("\(ResultCache.defaultURL.path): \(try ResultCache(url: ResultCache.defaultURL).count()) results")
                 } catch {
                     throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be read: \(error)")
+                }
+                if let store = CalibrationStore.environment {
+                    print("\(store.directory.path): \(store.files.count) calibration tables")
                 }
             }
         }

@@ -49,6 +49,54 @@ struct TagCommandTests {
         #expect(plain.status == 0 && !plain.stderr.contains("warning: tagging the text"), "\(plain.stderr)")
     }
 
+    /// A one-text classification is calibrated by sixteen ordinary texts; the table is stored, so the next `fm` process
+    /// reads it instead of computing it again, a damaged file is computed and written again, and `--no-cache` leaves
+    /// the store alone.
+    @Test func aLaterProcessReadsTheCalibrationTableAnEarlierOneStored() throws {
+        _ = DefaultModel.model
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("fm-calibration-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: store) }
+        var texts: [String] = []
+        func tag(_ extra: [String] = []) throws {
+            // A text no earlier run tagged, so the result cache has no answer and the request reaches the engine.
+            let text = "Remember to renew the passport before the trip (\(UUID().uuidString))."
+            texts.append(text)
+            let run = try CommandRun.run(Self.fm, ["tag", "--preset", "note-category"] + extra + [text],
+                                         environment: ["FM_CALIBRATION_CACHE": store.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let line = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+            #expect((line["result"] as? [String: Any])?["category"] is String, "\(line)")
+        }
+        func tables() throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: store, includingPropertiesForKeys: nil).filter { $0.pathExtension == "json" }
+        }
+        func modified(_ url: URL) throws -> Date {
+            try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+        }
+
+        try tag()
+        let table = try #require(try tables().first)
+        #expect(try tables().count == 1)
+        let written = try modified(table), contents = try Data(contentsOf: table)
+        Thread.sleep(forTimeInterval: 1.1)
+        // A computed table would be written again, with a new modification time.
+        try tag()
+        #expect(try tables() == [table])
+        #expect(try modified(table) == written && Data(contentsOf: table) == contents)
+        try tag(["--no-cache"])
+        #expect(try modified(table) == written)
+        try Data("{not a table".utf8).write(to: table)
+        try tag()
+        #expect(try tables() == [table])
+        // Computed and stored again under the same key (the bytes may differ: dictionaries are unordered).
+        func key(_ data: Data) throws -> String? { (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["check"] as? String }
+        let original = try #require(try key(contents))
+        #expect(try key(Data(contentsOf: table)) == original, "the damaged table is computed and stored again")
+        // The texts a table was computed from are not written down (here, the reference texts: none of the job's).
+        let stored = String(decoding: try Data(contentsOf: table), as: UTF8.self)
+        #expect(!stored.contains("Running a bit late") && !texts.contains { stored.contains($0) })
+    }
+
     @Test func badRecordsGetErrorLinesAndAKilledRunResumes() throws {
         _ = DefaultModel.model
         try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")

@@ -1,0 +1,71 @@
+@testable import FMEngine
+import FMDecoding
+import Foundation
+import Testing
+
+/// The disk store of calibration tables: exact round trips, keys that hold in every process, damaged files.
+struct CalibrationStoreTests {
+    private static func temporaryStore() -> CalibrationStore {
+        CalibrationStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString)"))
+    }
+
+    @Test func aStoredTableReadsBackExactlyWithInfinitePriors() throws {
+        let store = Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let site = ChoicePoints.Site(property: "label", written: Array("\"".utf8))
+        let channel = ChoicePoints.Site(property: "label", written: [], channel: true)
+        let a = Array("\"a\"".utf8), b = Array("\"b\"".utf8)
+        var table = ChoiceCalibration()
+        table.add([site: [a: [-0.1, -.infinity], b: [-2.302585092994046]], channel: [a: [0.25, -.infinity]]], averagingProbabilities: true)
+        table.add([site: [a: [-0.7, -3.0]]], averagingProbabilities: true)
+        table.isFromJobTexts = true
+        #expect(store.table(forKey: "k") == nil)
+        store.store(table, forKey: "k")
+        let read = try #require(store.table(forKey: "k"))
+        for (place, literal) in [(site, a), (site, b), (channel, a), (channel, b)] {
+            #expect(read.prior(at: place, literal: literal) == table.prior(at: place, literal: literal))
+        }
+        #expect(read.prior(at: channel, literal: a)?.last == -.infinity)
+        #expect(read.isFromJobTexts)
+        // A later run's scores average with the read table as they would with the original.
+        var original = table, reread = read
+        original.add([site: [b: [-1.0]]], averagingProbabilities: true)
+        reread.add([site: [b: [-1.0]]], averagingProbabilities: true)
+        #expect(reread.prior(at: site, literal: b) == original.prior(at: site, literal: b))
+    }
+
+    @Test func aFileOfAnotherKeyOrDamagedIsMissing() throws {
+        let store = Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        store.store(ChoiceCalibration(), forKey: "one")
+        // Another key whose file name collided would find a file that names the first key.
+        try FileManager.default.copyItem(at: store.url(forKey: "one"), to: store.url(forKey: "two"))
+        #expect(store.table(forKey: "two") == nil)
+        #expect(store.table(forKey: "one") != nil)
+        try Data("{\"key\":\"one\",\"table\":".utf8).write(to: store.url(forKey: "one"))
+        #expect(store.table(forKey: "one") == nil)
+    }
+
+    @Test func keysAreTheSameInEveryProcessAndTellSchemasApart() {
+        let labels = SchemaNode.string(.choices(["ham", "spam"]))
+        let schema = SchemaDocument(root: .object(properties: [.init(name: "label", schema: .reference("Label"))]),
+                                    definitions: ["Label": labels, "Other": .boolean, "Aside": .null])
+        // Definitions are written in name order, whatever order the dictionary iterates in.
+        #expect(CalibrationStore.canonical(schema).components(separatedBy: "\u{1D}").dropFirst().map { $0.prefix(6) } == ["Aside=", "Label=", "Other="])
+        var other = schema
+        other.definitions["Label"] = .string(.choices(["ham", "spam", "unsure"]))
+        let levers = QualityLevers()
+        let key = CalibrationStore.key(tableKey: "t", modelFiles: ["/nonexistent/model.gguf"], schema: schema, levers: levers)
+        #expect(key == CalibrationStore.key(tableKey: "t", modelFiles: ["/nonexistent/model.gguf"], schema: schema, levers: levers))
+        #expect(key != CalibrationStore.key(tableKey: "t", modelFiles: ["/nonexistent/model.gguf"], schema: other, levers: levers))
+        #expect(key != CalibrationStore.key(tableKey: "u", modelFiles: ["/nonexistent/model.gguf"], schema: schema, levers: levers))
+        var switched = levers
+        switched.calibratesByBatch = false
+        #expect(key != CalibrationStore.key(tableKey: "t", modelFiles: ["/nonexistent/model.gguf"], schema: schema, levers: switched))
+        #expect(key.contains(CalibrationStore.executableIdentity) && !CalibrationStore.executableIdentity.hasPrefix("missing:"))
+        // The digest is a fixed function of the key (FNV-1a), so file names hold across processes.
+        #expect(CalibrationStore.digest("") == "cbf29ce484222325" + "6c62272e07bb0142")
+        #expect(CalibrationStore.digest("a") != CalibrationStore.digest("b"))
+        #expect(CalibrationStore.digest(key).count == 32)
+    }
+}
