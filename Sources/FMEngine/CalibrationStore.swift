@@ -28,12 +28,10 @@ package struct CalibrationStore: Sendable {
     /// `$FM_CALIBRATION_CACHE` when it names a directory, none when it is `off`, else
     /// `${XDG_CACHE_HOME:-~/.cache}/foundation-models/calibration`.
     package static let environment: CalibrationStore? = {
-        let variables = ProcessInfo.processInfo.environment
-        if let value = variables["FM_CALIBRATION_CACHE"], !value.isEmpty {
+        if let value = ProcessInfo.processInfo.environment["FM_CALIBRATION_CACHE"], !value.isEmpty {
             return value == "off" ? nil : CalibrationStore(directory: URL(fileURLWithPath: value))
         }
-        let base = variables["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        return CalibrationStore(directory: URL(fileURLWithPath: base).appendingPathComponent("foundation-models/calibration"))
+        return CalibrationStore(directory: CacheDirectory.root.appendingPathComponent("calibration"))
     }()
 
     /// What a stored file holds.

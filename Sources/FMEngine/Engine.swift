@@ -148,17 +148,17 @@ package final class Engine: Sendable {
             let progress = CalibrationSample.progress
             let store = CalibrationStore.current
             let task = Task { [self] in
-                // A table an earlier process stored is read instead of computed (``CalibrationStore``); its key
-                // reads the model's and the executable's file attributes, so it is made off the pool too.
-                let storeKey = store == nil ? nil : try? await Self.offload { [model, levers = job.levers] in
-                    model.document(of: constraint).map {
-                        CalibrationStore.key(tableKey: tableKey, modelFiles: [model.llama.path] + (model.adapter.map { [$0.path] } ?? []),
-                                             schema: $0, levers: levers)
-                    }
+                // A table an earlier process stored is read instead of computed (``CalibrationStore``). Its key
+                // reads the model's and the executable's file attributes, so key and file are both read off the pool.
+                let stored = store == nil ? nil : try? await Self.offload { [model, levers = job.levers] () -> (key: String, table: ChoiceCalibration?)? in
+                    guard let store, let document = model.document(of: constraint) else { return nil }
+                    let key = CalibrationStore.key(tableKey: tableKey, modelFiles: [model.llama.path] + (model.adapter.map { [$0.path] } ?? []),
+                                                   schema: document, levers: levers)
+                    return (key, store.table(forKey: key))
                 }
-                if let store, let storeKey, let stored = try? await Self.offload({ store.table(forKey: storeKey) }) {
-                    model.storeCalibration(stored, for: constraint, key: tableKey)
-                    return stored
+                if let table = stored?.table {
+                    model.storeCalibration(table, for: constraint, key: tableKey)
+                    return table
                 }
                 var calibration = ChoiceCalibration()
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
@@ -175,9 +175,9 @@ package final class Engine: Sendable {
                     calibration.add(recorder.scores, averagingProbabilities: averagesProbabilities)
                 }
                 model.storeCalibration(calibration, for: constraint, key: tableKey)
-                if let store, let storeKey {
+                if let store, let key = stored?.key {
                     let table = calibration
-                    try? await Self.offload { store.store(table, forKey: storeKey) }
+                    try? await Self.offload { store.store(table, forKey: key) }
                 }
                 return calibration
             }

@@ -77,9 +77,7 @@ public final class SystemLanguageModel: Sendable {
 
     /// The directory for models and caches: `${XDG_CACHE_HOME:-~/.cache}/foundation-models`.
     public static var cacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        return URL(fileURLWithPath: base).appendingPathComponent("foundation-models")
+        CacheDirectory.root
     }
 
     // MARK: Availability
