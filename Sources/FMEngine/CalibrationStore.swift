@@ -13,13 +13,21 @@ package import Foundation
 /// Each table is one JSON file named by a digest of its key, holding a second, differently salted digest that is
 /// compared on reading: a file that cannot be read, or that answers another key, counts as missing and is
 /// written again. The key itself is not written, since it holds the job's calibration texts.
+///
+/// Tables of a rebuilt executable, a replaced model or a schema no longer asked for are never read again, so a
+/// write also removes tables unused for ``maximumAge``; a read marks its file as used.
 package struct CalibrationStore: Sendable {
     /// The directory the tables are kept in.
     package let directory: URL
 
-    /// A store in `directory`, created when the first table is written.
-    package init(directory: URL) {
+    /// How long a table may go unread before a later write removes it.
+    package let maximumAge: TimeInterval
+
+    /// A store in `directory`, created when the first table is written, whose tables unused for `maximumAge`
+    /// (30 days unless told) are removed.
+    package init(directory: URL, maximumAge: TimeInterval = 30 * 24 * 3600) {
         self.directory = directory
+        self.maximumAge = maximumAge
     }
 
     /// The store requests made in this task read and write; `nil` keeps tables in memory only.
@@ -40,19 +48,33 @@ package struct CalibrationStore: Sendable {
         var table: ChoiceCalibration
     }
 
-    /// The table stored under `key`, or `nil`.
+    /// The table stored under `key`, or `nil`. A table found is marked as used, so pruning keeps it.
     func table(forKey key: String) -> ChoiceCalibration? {
-        guard let data = try? Data(contentsOf: url(forKey: key)),
+        let url = url(forKey: key)
+        guard let data = try? Data(contentsOf: url),
               let entry = try? Self.decoder.decode(Entry.self, from: data), entry.check == Self.check(key) else { return nil }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
         return entry.table
     }
 
-    /// Stores `table` under `key`. A table that cannot be written is computed again next time.
+    /// Stores `table` under `key`, then removes tables unused for ``maximumAge``. A table that cannot be written
+    /// is computed again next time.
     func store(_ table: ChoiceCalibration, forKey key: String) {
         guard let data = try? Self.encoder.encode(Entry(check: Self.check(key), table: table)) else { return }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Written beside and renamed, so a process that reads it meanwhile never sees half a file.
         try? data.write(to: url(forKey: key), options: .atomic)
+        prune()
+    }
+
+    /// Removes the tables whose files were neither written nor read for ``maximumAge``.
+    func prune(now: Date = Date()) {
+        let contents = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in contents where file.pathExtension == "json" {
+            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                  now.timeIntervalSince(modified) > maximumAge else { continue }
+            try? FileManager.default.removeItem(at: file)
+        }
     }
 
     /// The stored tables' files.

@@ -46,6 +46,26 @@ struct CalibrationStoreTests {
         #expect(store.table(forKey: "one") == nil)
     }
 
+    @Test func aWriteRemovesTablesUnusedForTheMaximumAgeAndAReadKeepsOne() throws {
+        let store = CalibrationStore(directory: Self.temporaryStore().directory, maximumAge: 3600)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        store.store(ChoiceCalibration(), forKey: "unused")
+        store.store(ChoiceCalibration(), forKey: "read")
+        store.store(ChoiceCalibration(), forKey: "recent")
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        for key in ["unused", "read"] {
+            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: store.url(forKey: key).path)
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-1800)], ofItemAtPath: store.url(forKey: "recent").path)
+        #expect(store.table(forKey: "read") != nil)
+        store.store(ChoiceCalibration(), forKey: "new")
+        #expect(!FileManager.default.fileExists(atPath: store.url(forKey: "unused").path))
+        for key in ["read", "recent", "new"] {
+            #expect(store.table(forKey: key) != nil, "\(key)")
+        }
+        #expect(store.files.count == 3)
+    }
+
     @Test func keysAreTheSameInEveryProcessAndTellSchemasApart() {
         let labels = SchemaNode.string(.choices(["ham", "spam"]))
         let schema = SchemaDocument(root: .object(properties: [.init(name: "label", schema: .reference("Label"))]),
