@@ -91,10 +91,7 @@ extension FM {
             let cache = tagging.cache()
             configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)
             var progress = ProgressLine(total: examples.count)
-            var tagger = Tagger(configuration: configuration, calibrationProgress: progress.calibration)
-            // --no-cache measures a job's whole cost: its calibration tables are computed, not read.
-            tagger.storesCalibration = !tagging.noCache
-            let runner = TaggingRunner(tagger: tagger, cache: cache, parallel: tagging.width)
+            let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             var predictions: [LabelledExample.Gold?] = []
             var failures: [String] = []
             try await runner.run(examples.map(\.record)) { record, outcome in

@@ -72,10 +72,7 @@ extension FM {
             if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
             // Started after the glossary, so the rate and ETA count texts only.
             var progress = ProgressLine(total: remaining.count)
-            var tagger = Tagger(configuration: configuration, calibrationProgress: progress.calibration)
-            // --no-cache measures a job's whole cost: its calibration tables are computed, not read.
-            tagger.storesCalibration = !tagging.noCache
-            let runner = TaggingRunner(tagger: tagger, cache: cache, parallel: tagging.width)
+            let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             try await runner.run(remaining) { record, outcome in
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 progress.advance()

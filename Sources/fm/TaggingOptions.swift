@@ -131,6 +131,14 @@ struct TaggingOptions: ParsableArguments {
         return ExampleIndex(examples: pool, shots: shots)
     }
 
+    /// The runner of a job: a tagger that draws its calibration's progress on `progress`, with this command's
+    /// cache and width. `--no-cache` measures a job's whole cost, so its calibration tables are computed, not read.
+    func runner(configuration: TaggingConfiguration, cache: ResultCache?, progress: ProgressLine) -> TaggingRunner {
+        var tagger = Tagger(configuration: configuration, calibrationProgress: progress.calibration)
+        tagger.storesCalibration = !noCache
+        return TaggingRunner(tagger: tagger, cache: cache, parallel: width)
+    }
+
     func cache() -> ResultCache? {
         if noCache { return nil }
         do { return try ResultCache(url: ResultCache.defaultURL) } catch {
