@@ -68,9 +68,9 @@ package struct CalibrationStore: Sendable {
     }
 
     /// Removes the tables whose files were neither written nor read for ``maximumAge``.
-    func prune(now: Date = Date()) {
-        let contents = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-        for file in contents where file.pathExtension == "json" {
+    func prune() {
+        let now = Date()
+        for file in files {
             guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
                   now.timeIntervalSince(modified) > maximumAge else { continue }
             try? FileManager.default.removeItem(at: file)
