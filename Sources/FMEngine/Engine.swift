@@ -134,7 +134,9 @@ package final class Engine: Sendable {
     /// text. The context's key joins the table's key instead.
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
-    /// same table while it is computed wait for that one computation.
+    /// same table while it is computed wait for that one computation. A run that fails leaves its text out. The
+    /// table is cached and stored only if every failure would recur (``GenerationFailure/isTransient``);
+    /// otherwise it serves the requests that waited for it, and the next request computes it again.
     func calibration(for job: GenerationJob, texts: [String], context: CalibrationSample.Context? = nil) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
@@ -162,6 +164,7 @@ package final class Engine: Sendable {
                 }
                 var calibration = ChoiceCalibration()
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
+                var isComplete = true
                 progress?.report(0, texts.count)
                 for (done, text) in texts.enumerated() {
                     defer { progress?.report(done + 1, texts.count) }
@@ -171,9 +174,17 @@ package final class Engine: Sendable {
                     let recorder = CalibrationRecorder()
                     calibrationRun.recorder = recorder
                     // A calibration run that fails (say, it hits the window) calibrates nothing.
-                    guard (try? await run(calibrationRun, progress: nil)) != nil else { continue }
+                    do throws(GenerationFailure) {
+                        _ = try await run(calibrationRun, progress: nil)
+                    } catch {
+                        if error.isTransient { isComplete = false }
+                        continue
+                    }
                     calibration.add(recorder.scores, averagingProbabilities: averagesProbabilities)
                 }
+                // A table that lacks a run which could succeed another time serves this job only: kept, a
+                // passing failure would shape every later answer of the process, and stored, of later ones.
+                guard isComplete else { return calibration }
                 model.storeCalibration(calibration, for: constraint, key: tableKey)
                 if let store, let key = stored?.key {
                     let table = calibration

@@ -109,4 +109,14 @@ package enum GenerationFailure: Error, Sendable {
     case truncated(String, atContextEnd: Bool = false)
     case runtime(String)
     case cancelled
+
+    /// Whether the same job could succeed if run again: it was cancelled, or the runtime failed (a context that
+    /// could not be made, a decode that failed), which depends on memory and on what else was running. A prompt
+    /// or response that does not fit the window, or a value the model left unfinished, fails the same way again.
+    package var isTransient: Bool {
+        switch self {
+        case .runtime, .cancelled: true
+        case .promptOverflow, .contextOverflow, .truncated: false
+        }
+    }
 }

@@ -105,6 +105,37 @@ struct TagCommandTests {
         #expect(!stored.contains("Running a bit late") && !texts.contains { stored.contains($0) })
     }
 
+    /// A calibration run that would fail the same way every time, here for a text longer than the context window,
+    /// leaves that text out and the table is still stored. Only a failure that could pass another time (a runtime
+    /// failure or a cancellation, `GenerationFailure.isTransient`) keeps a table out of the store.
+    @Test func aTableIsStoredWhenOneOfItsTextsOverflowsTheWindow() throws {
+        _ = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-calibration-overflow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("calibration")
+        // Eight texts, the fewest a job calibrates by its own texts with, so the long one is in the sample.
+        let long = String(repeating: "The committee reviewed the quarterly budget in great detail. ", count: 600)
+        let subjects = ["the dentist on Monday", "milk and eggs", "a poem about rain", "the quarterly numbers",
+                        "the car's winter tyres", "a birthday card for Ann", "the server migration"]
+        let texts = subjects.map { "A note about \($0) (\(UUID().uuidString))." } + [long]
+        let input = directory.appendingPathComponent("in.jsonl"), output = directory.appendingPathComponent("out.jsonl")
+        try Data(texts.enumerated().map { #"{"id":"\#($0.offset)","text":"\#($0.element)"}"# }.joined(separator: "\n").utf8).write(to: input)
+        let run = try CommandRun.run(Self.fm, ["tag", "--preset", "note-category", "--file", input.path, "--output", output.path],
+                                     environment: ["FM_CALIBRATION_CACHE": store.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try Self.lines(output)
+        try #require(records.count == 8, "\(records)")
+        #expect(records.prefix(7).allSatisfy { ($0["result"] as? [String: Any])?["category"] is String }, "\(records)")
+        #expect((records[7]["error"] as? [String: Any])?["code"] as? String == "context-overflow", "\(records[7])")
+        let tables = try FileManager.default.contentsOfDirectory(at: store, includingPropertiesForKeys: nil).filter { $0.pathExtension == "json" }
+        try #require(tables.count == 1, "\(tables)")
+        // The table's run counts (label, runs, label, runs, …): every label was scored by the seven texts that fit.
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tables[0])) as? [String: Any])
+        let counts = try #require(((entry["table"] as? [String: Any])?["counts"] as? [Any])?.last as? [Any], "\(entry)")
+        #expect(counts.count == 16 && stride(from: 1, to: counts.count, by: 2).allSatisfy { counts[$0] as? Int == 7 }, "\(counts)")
+    }
+
     @Test func badRecordsGetErrorLinesAndAKilledRunResumes() throws {
         _ = DefaultModel.model
         try #require(FileManager.default.isExecutableFile(atPath: Self.fm.path), "no fm binary at \(Self.fm.path)")
