@@ -55,13 +55,21 @@ public struct StabilityExperiment: Sendable {
         return configuration
     }
 
-    /// Tags every example `runs` times per condition; `progress` is called after each tagged text.
-    public func run(_ examples: [LabelledExample], progress: () -> Void = {}) async throws -> StabilityReport {
+    /// Tags every example `runs` times per condition.
+    ///
+    /// - Parameters:
+    ///   - progress: Called after each tagged text.
+    ///   - calibrationProgress: Told how far a calibration of choices has got (``Tagger/calibrationProgress``).
+    ///     A condition whose prompt differs from the earlier ones (the `.general` use case) needs a table of its
+    ///     own, computed before its first text.
+    public func run(_ examples: [LabelledExample], progress: () -> Void = {},
+                    calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async throws -> StabilityReport {
         var answers: [[[LabelledExample.Gold?]]] = []
         for condition in conditions {
             var runAnswers: [[LabelledExample.Gold?]] = []
             for run in 0..<runs {
-                let runner = TaggingRunner(tagger: Tagger(configuration: configuration(for: condition, run: run)), parallel: parallel)
+                let tagger = Tagger(configuration: configuration(for: condition, run: run), calibrationProgress: calibrationProgress)
+                let runner = TaggingRunner(tagger: tagger, parallel: parallel)
                 var predictions: [LabelledExample.Gold?] = []
                 try await runner.run(examples.map(\.record)) { _, outcome in
                     let gold = examples[predictions.count].gold

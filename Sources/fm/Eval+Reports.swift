@@ -24,7 +24,7 @@ extension FM.Eval {
                 base: configuration, runs: runs, temperature: tagging.temperature ?? StabilityExperiment.defaultTemperature,
                 seed: tagging.seed, parallel: tagging.parallel)
             var progress = ProgressLine(total: examples.count * runs * experiment.conditions.count)
-            let result = try await experiment.run(examples) { progress.advance() }
+            let result = try await experiment.run(examples, progress: { progress.advance() }, calibrationProgress: progress.calibration)
             progress.finish()
             if json {
                 let encoder = JSONEncoder()

@@ -12,8 +12,9 @@ struct ProgressLine {
     let total: Int
     let isEnabled = isatty(STDERR_FILENO) != 0
     var done = 0
-    /// Where the rate counts from; the calibration of choices, which runs once before the first text, moves it
-    /// to its end, so a long calibration does not stretch the ETA of the texts.
+    /// The time the rate is measured over. A calibration of choices holds up the texts for as long as it runs, so
+    /// its time is left out; one before the first text starts the clock again at its end, and one between texts
+    /// (the stability experiment's second use case) stops the clock while it runs.
     private let clock = Clock()
 
     init(total: Int) {
@@ -21,23 +22,53 @@ struct ProgressLine {
     }
 
     private final class Clock: Sendable {
-        private let start = Mutex(Date())
-        var elapsed: TimeInterval { Date().timeIntervalSince(start.withLock { $0 }) }
-        func restart() { start.withLock { $0 = Date() } }
+        private struct State {
+            var start = Date()
+            var paused: TimeInterval = 0
+            var pausedSince: Date?
+            var hasTexts = false
+        }
+        private let state = Mutex(State())
+
+        /// Seconds since the start, less the time the clock was stopped.
+        var elapsed: TimeInterval {
+            state.withLock { state in
+                let now = Date()
+                return now.timeIntervalSince(state.start) - state.paused - (state.pausedSince.map { now.timeIntervalSince($0) } ?? 0)
+            }
+        }
+
+        func textDone() { state.withLock { $0.hasTexts = true } }
+
+        func stop() { state.withLock { if $0.pausedSince == nil { $0.pausedSince = Date() } } }
+
+        func resume() {
+            state.withLock { state in
+                let now = Date()
+                if !state.hasTexts {
+                    state = State(start: now)
+                } else if let since = state.pausedSince {
+                    state.paused += now.timeIntervalSince(since)
+                    state.pausedSince = nil
+                }
+            }
+        }
     }
 
-    /// Draws how far the calibration of choices has got on its own line before the texts' (a ``Tagger``'s
-    /// `calibrationProgress`), and starts the rate's clock again when it ends.
+    /// Draws how far a calibration of choices has got on a line of its own (a ``Tagger``'s `calibrationProgress`),
+    /// and leaves its time out of the texts' rate.
     var calibration: @Sendable (_ done: Int, _ total: Int) -> Void {
         let clock = clock
         return { done, total in
             Self.drawCalibration(done: done, total: total)
-            if done == total { clock.restart() }
+            if done == 0 { clock.stop() }
+            if done == total { clock.resume() }
         }
     }
 
     mutating func advance() {
         done += 1
+        clock.textDone()
         guard isEnabled else { return }
         let elapsed = clock.elapsed
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
@@ -61,7 +92,8 @@ struct ProgressLine {
     /// runs before the first answer, so the progress line would otherwise stay at 0 for its whole length.
     private static func drawCalibration(done: Int, total: Int) {
         guard isatty(STDERR_FILENO) != 0, total > 0 else { return }
-        let line = String(format: "\rcalibrating choices: %d/%d texts ", done, total)
+        // Erasing the line first: a calibration between texts starts on the line their progress is drawn on.
+        let line = String(format: "\r\u{1B}[2Kcalibrating choices: %d/%d texts ", done, total)
         FileHandle.standardError.write(Data((line + (done == total ? "\n" : "")).utf8))
     }
 

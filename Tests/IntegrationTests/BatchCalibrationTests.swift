@@ -127,6 +127,31 @@ struct BatchCalibrationTests {
         #expect(calls.withLock { $0.count } == texts.count + 1)
     }
 
+    /// The stability experiment's `.general` conditions prompt differently from its `.contentTagging` ones, so each
+    /// use case computes a table of its own, and the caller is told how far each has got; the greedy and sampled
+    /// conditions and every run share their use case's table.
+    @Test func theStabilityExperimentTellsHowFarEachCalibrationHasGot() async throws {
+        _ = DefaultModel.model
+        let texts = Self.ordinary.map { $0 + " (stability)" }
+        let calls = Mutex<[[Int]]>([])
+        let experiment = StabilityExperiment(
+            base: TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.schema, calibrationTexts: texts),
+            runs: 2, seed: 3)
+        let examples = Self.messages.prefix(2).enumerated().map { index, text in
+            LabelledExample(record: TaggingRecord(id: "\(index)", text: .success(text)), gold: .single(index == 0 ? "ham" : "spam"))
+        }
+        var tagged = 0
+        // Computed here, not read from a table an earlier run of this test stored.
+        let report = try await CalibrationStore.$current.withValue(nil) {
+            try await experiment.run(examples, progress: { tagged += 1 },
+                                     calibrationProgress: { done, total in calls.withLock { $0.append([done, total]) } })
+        }
+        #expect(tagged == examples.count * 2 * experiment.conditions.count)
+        #expect(report.conditions.count == 4)
+        let sequence = (0...texts.count).map { [$0, texts.count] }
+        #expect(calls.withLock { $0 } == sequence + sequence)
+    }
+
     @Test func calibrationTextsKeyTheCache() {
         let base = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.schema)
         var sampled = base
