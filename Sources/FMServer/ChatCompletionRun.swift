@@ -1,3 +1,4 @@
+import FMEngine
 import HTTPTypes
 import FoundationModels
 
@@ -15,12 +16,16 @@ enum ChatCompletionEvent: Sendable {
 enum ChatCompletionRun {
     /// The events of `request`, produced as the executor works. Cancelling the consumer cancels the generation;
     /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``.
-    static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
+    /// `calibrationProgress` is told how far a calibration of choices the request computes has got.
+    static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration,
+                       calibrationProgress: CalibrationSample.Progress? = nil) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ChatCompletionEvent, any Error>.makeStream()
         let task = Task {
             do {
-                try await withTimeout(timeout) {
-                    try await produce(request, backend: backend, into: continuation)
+                try await CalibrationSample.$progress.withValue(calibrationProgress) {
+                    try await withTimeout(timeout) {
+                        try await produce(request, backend: backend, into: continuation)
+                    }
                 }
                 continuation.finish()
             } catch {

@@ -94,7 +94,9 @@ public struct FoundationModelsServer: Sendable {
         var text = ""
         var calls: [ToolCallText] = []
         var usage = ChatUsage()
-        for try await event in ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout) {
+        let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
+                                              calibrationProgress: CalibrationSample.Progress(metrics.calibrationProgress))
+        for try await event in events {
             switch event {
             case .text(let fragment): text += fragment
             case .toolCall(let id, let name, let arguments): calls.append(ToolCallText(id: id, name: name, arguments: arguments))
@@ -115,7 +117,9 @@ public struct FoundationModelsServer: Sendable {
             var calls: [ToolCallText] = []
             var usage = ChatUsage()
             do {
-                for try await event in ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout) {
+                let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout,
+                                                      calibrationProgress: CalibrationSample.Progress(metrics.calibrationProgress))
+                for try await event in events {
                     switch event {
                     case .text(let fragment):
                         guard !fragment.isEmpty else { continue }
@@ -224,7 +228,8 @@ extension FoundationModelsServer {
             let work = Task {
                 do {
                     // The same glossary `fm tag` writes for the job's small choice fields, so both answer alike.
-                    let runner = TaggingRunner(tagger: Tagger(configuration: await tagging.describingLabels()), parallel: parallel)
+                    let tagger = Tagger(configuration: await tagging.describingLabels(), calibrationProgress: metrics.calibrationProgress)
+                    let runner = TaggingRunner(tagger: tagger, parallel: parallel)
                     try await runner.run(records) { record, outcome in
                         continuation.yield(TaggingOutput.line(for: record, outcome: outcome) + "\n")
                     }

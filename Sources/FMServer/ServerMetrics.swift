@@ -15,6 +15,8 @@ final class ServerMetrics: Sendable {
         var latencyCount = 0
         var latencySum = 0.0
         var tagged = 0
+        var calibrationsRunning = 0
+        var calibrationRuns = 0
     }
 
     private let state = Mutex(State())
@@ -43,6 +45,20 @@ final class ServerMetrics: Sendable {
         state.withLock { $0.tagged += count }
     }
 
+    /// Follows a calibration of choices (``CalibrationSample/progress``, a `Tagger`'s `calibrationProgress`):
+    /// running from its `(0, n)` report to its `(n, n)` one, and each finished run counted. A request whose
+    /// schema has fixed answers waits for its table, once per schema, instructions and sample, so a slow first
+    /// request shows here.
+    var calibrationProgress: @Sendable (_ done: Int, _ total: Int) -> Void {
+        { [self] done, total in
+            state.withLock { state in
+                guard total > 0 else { return }
+                if done == 0 { state.calibrationsRunning += 1 } else { state.calibrationRuns += 1 }
+                if done == total { state.calibrationsRunning -= 1 }
+            }
+        }
+    }
+
     /// The Prometheus text exposition, with the queue's current depth.
     func exposition(running: Int, waiting: Int, threads: Int) -> String {
         let state = state.withLock { $0 }
@@ -62,6 +78,12 @@ final class ServerMetrics: Sendable {
         lines.append("# HELP fm_tagged_texts_total Texts answered by /v1/tag.")
         lines.append("# TYPE fm_tagged_texts_total counter")
         lines.append("fm_tagged_texts_total \(state.tagged)")
+        lines.append("# HELP fm_calibrations_running Calibrations of choices being computed; requests that need one wait for it.")
+        lines.append("# TYPE fm_calibrations_running gauge")
+        lines.append("fm_calibrations_running \(state.calibrationsRunning)")
+        lines.append("# HELP fm_calibration_runs_total Generations run to compute calibration tables of choices.")
+        lines.append("# TYPE fm_calibration_runs_total counter")
+        lines.append("fm_calibration_runs_total \(state.calibrationRuns)")
         lines.append("# HELP fm_request_duration_seconds Time from a request's arrival to its last byte.")
         lines.append("# TYPE fm_request_duration_seconds histogram")
         for (index, bound) in Self.latencyBuckets.enumerated() {
