@@ -112,9 +112,12 @@ let package = Package(
         .target(name: "SeedTypes", dependencies: ["FoundationModels"], path: "Tests/SeedTypes", swiftSettings: swiftSettings),
         // Code in the style of Apple's macOS 27 documentation; compile-only.
         .target(name: "API27Samples", dependencies: ["FoundationModels"], path: "Tests/API27Samples", swiftSettings: swiftSettings),
+        // Client code from a module where `async` functions run on their caller's actor by default; compile-only.
+        .target(name: "NonsendingSamples", dependencies: ["FoundationModels"], path: "Tests/NonsendingSamples",
+                swiftSettings: swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         .testTarget(
             name: "FoundationModelsTests",
-            dependencies: ["FoundationModels", "FMDecoding", "FMEngine", "FMLlama", "SeedTypes", "API27Samples"],
+            dependencies: ["FoundationModels", "FMDecoding", "FMEngine", "FMLlama", "SeedTypes", "API27Samples", "NonsendingSamples"],
             swiftSettings: swiftSettings
         ),
         // The official JSON Schema test suite (MIT) against the importer and the grammar.

@@ -89,7 +89,7 @@ extension SystemLanguageModel {
         /// into llama.cpp for the base model (later requests start faster) and checks that it applies.
         ///
         /// - Throws: ``AssetError/invalidAsset(_:)`` when llama.cpp rejects the adapter for the base model.
-        public func compile() async throws {
+        @concurrent public func compile() async throws {
             do {
                 _ = try await ModelRegistry.shared.engine(at: SystemLanguageModel.defaultModelURL.path, adapterPath: fileURL.path)
             } catch {

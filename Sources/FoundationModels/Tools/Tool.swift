@@ -33,7 +33,10 @@ public protocol Tool<Arguments, Output>: Sendable {
     var includesSchemaInInstructions: Bool { get }
 
     /// Runs the tool. Errors thrown here reach the `respond` call as ``LanguageModelSession/ToolCallError``.
-    func call(arguments: Arguments) async throws -> Output
+    ///
+    /// It runs off the caller's actor, as Apple declares it, whatever a client module's default isolation of
+    /// `async` functions is.
+    @concurrent func call(arguments: Arguments) async throws -> Output
 }
 
 extension Tool {
