@@ -34,8 +34,7 @@ public protocol Tool<Arguments, Output>: Sendable {
 
     /// Runs the tool. Errors thrown here reach the `respond` call as ``LanguageModelSession/ToolCallError``.
     ///
-    /// It runs off the caller's actor, as Apple declares it, whatever a client module's default isolation of
-    /// `async` functions is.
+    /// Declared `@concurrent`, as in Apple's framework: a call through the protocol runs off the caller's actor.
     @concurrent func call(arguments: Arguments) async throws -> Output
 }
 
