@@ -18,11 +18,11 @@ enum ChatCompletionRun {
     /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``.
     /// `calibrationProgress` is told how far a calibration of choices the request computes has got.
     static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration,
-                       calibrationProgress: CalibrationSample.Progress? = nil) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
+                       calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ChatCompletionEvent, any Error>.makeStream()
         let task = Task {
             do {
-                try await CalibrationSample.$progress.withValue(calibrationProgress) {
+                try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
                     try await withTimeout(timeout) {
                         try await produce(request, backend: backend, into: continuation)
                     }

@@ -95,7 +95,7 @@ public struct FoundationModelsServer: Sendable {
         var calls: [ToolCallText] = []
         var usage = ChatUsage()
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
-                                              calibrationProgress: CalibrationSample.Progress(metrics.calibrationProgress))
+                                              calibrationProgress: metrics.calibrationProgress)
         for try await event in events {
             switch event {
             case .text(let fragment): text += fragment
@@ -118,7 +118,7 @@ public struct FoundationModelsServer: Sendable {
             var usage = ChatUsage()
             do {
                 let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout,
-                                                      calibrationProgress: CalibrationSample.Progress(metrics.calibrationProgress))
+                                                      calibrationProgress: metrics.calibrationProgress)
                 for try await event in events {
                     switch event {
                     case .text(let fragment):

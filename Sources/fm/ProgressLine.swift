@@ -24,17 +24,16 @@ struct ProgressLine {
     private final class Clock: Sendable {
         private struct State {
             var start = Date()
-            var paused: TimeInterval = 0
             var pausedSince: Date?
             var hasTexts = false
         }
         private let state = Mutex(State())
 
-        /// Seconds since the start, less the time the clock was stopped.
+        /// Seconds since the start, less the time the clock was stopped (a resumed pause moves the start on).
         var elapsed: TimeInterval {
             state.withLock { state in
                 let now = Date()
-                return now.timeIntervalSince(state.start) - state.paused - (state.pausedSince.map { now.timeIntervalSince($0) } ?? 0)
+                return now.timeIntervalSince(state.start) - (state.pausedSince.map { now.timeIntervalSince($0) } ?? 0)
             }
         }
 
@@ -48,7 +47,7 @@ struct ProgressLine {
                 if !state.hasTexts {
                     state = State(start: now)
                 } else if let since = state.pausedSince {
-                    state.paused += now.timeIntervalSince(since)
+                    state.start += now.timeIntervalSince(since)
                     state.pausedSince = nil
                 }
             }
