@@ -349,10 +349,13 @@ extension Engine {
     }
 
     private func report(_ active: inout [Slot]) {
-        for index in active.indices where active[index].decoder.outcome.bytes.count > active[index].reportedBytes {
+        for index in active.indices {
+            let reportable = active[index].decoder.reportableByteCount
+            guard reportable > active[index].reportedBytes else { continue }
             let outcome = active[index].decoder.outcome
-            active[index].reportedBytes = outcome.bytes.count
-            active[index].request.progress?(outcome.bytes, outcome.sampledTokens + outcome.forcedTokens)
+            active[index].reportedBytes = reportable
+            let bytes = reportable == outcome.bytes.count ? outcome.bytes : Array(outcome.bytes[..<reportable])
+            active[index].request.progress?(bytes, outcome.sampledTokens + outcome.forcedTokens)
         }
     }
 
@@ -562,7 +565,7 @@ extension Engine {
     private func draft(for slot: Slot, in context: LlamaContext) -> [Int32] {
         let job = slot.request.job
         let decoder = slot.decoder
-        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins,
+        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins, job.stopSequences.isEmpty,
               !decoder.pending.isEmpty, job.choicePoints?.remainders(after: decoder.outcome.bytes) == nil
         else { return [] }
         var room = min(SequenceDecoder.maximumDraftLength, context.batchSize - decoder.pending.count,

@@ -31,6 +31,9 @@ package struct GenerationJob: Sendable {
     package var recordsMargins = false
     /// The quality switches the job runs under: those of the task that created it.
     package var levers = QualityLevers.current
+    /// Strings that end a free-text response where one first appears, left out of it. A constrained response
+    /// ignores them, since cutting it would break its value: callers refuse them there.
+    package var stopSequences = StopSequences([])
 
     /// Creates a job.
     package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {

@@ -17,6 +17,8 @@ struct SequenceDecoder {
     private var sampler: TokenSampler
     private var loopGuard = LoopGuard()
     private var repetitionGuard = RepetitionGuard()
+    /// The job's stop strings, for a free-text response only.
+    private let stopSequences: StopSequences
     /// The model's token texts and its comma tokens, looked up once rather than at every step.
     let tokenBytes: [[UInt8]]
     private let separatorTokens: [Int32]
@@ -36,6 +38,7 @@ struct SequenceDecoder {
         matcher = job.constraint?.makeMatcher()
         mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
         sampler = TokenSampler(job.sampling)
+        stopSequences = job.constraint == nil ? job.stopSequences : StopSequences([])
         outcome = GenerationOutcome(bytes: [], stop: .finished, promptTokens: promptTokens,
                                     reusedTokens: reusedTokens, sampledTokens: 0, forcedTokens: 0)
         self.pending = pending
@@ -113,9 +116,20 @@ struct SequenceDecoder {
             matcher = active
         }
         outcome.sampledTokens += 1
+        let searched = outcome.bytes.count
         append([token])
         if evaluated { pending.removeLast() }
+        if !stopSequences.isEmpty, let cut = stopSequences.firstMatch(in: outcome.bytes, searchingFrom: searched) {
+            outcome.bytes.removeSubrange(cut...)
+            return true
+        }
         return false
+    }
+
+    /// How much of the response may be shown while it grows: all of it, but for trailing bytes that could begin
+    /// a stop string.
+    var reportableByteCount: Int {
+        outcome.bytes.count - (stopSequences.isEmpty ? 0 : stopSequences.heldBack(in: outcome.bytes))
     }
 
     /// Takes a value the model chose by whole-sequence likelihood: its tokens, already accepted by `matcher`.

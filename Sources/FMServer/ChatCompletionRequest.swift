@@ -4,8 +4,8 @@ import FoundationModels
 
 /// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
 ///
-/// Fields that would change the answer and that the server cannot honour (`n` above 1, `stop`, `logprobs`,
-/// penalties, image parts) are refused with a 400 naming them, never ignored.
+/// Fields that would change the answer and that the server cannot honour (`n` above 1, `logprobs`, penalties,
+/// image parts, `stop` beside a schema or tools) are refused with a 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
     /// The model name the client asked for; `nil` (llama-server's habit) means the served model.
     var model: String?
@@ -30,9 +30,7 @@ struct ChatCompletionRequest: Sendable {
         if let n = try body["n"]?.integer(), n != 1 {
             throw APIError.invalid("n", "Only one choice per request is generated ('n' must be 1).")
         }
-        if let stop = body["stop"], !(try Self.isEmptyStop(stop)) {
-            throw APIError.invalid("stop", "Stop sequences are not supported: the response ends where the model or the schema ends it.")
-        }
+        let stopSequences = try Self.stopSequences(in: body)
         if try body["logprobs"]?.bool() == true {
             throw APIError.invalid("logprobs", "Log probabilities are not returned by this server.")
         }
@@ -57,15 +55,26 @@ struct ChatCompletionRequest: Sendable {
         let (mode, enabledTools) = try Self.toolChoice(in: body, tools: tools)
         let transcript = try ChatMessages.transcript(from: body.required("messages"), tools: tools)
         let schema = try Self.responseSchema(in: body)
+        if !stopSequences.isEmpty && (schema != nil || !tools.isEmpty) {
+            throw APIError.invalid("stop", "'stop' ends text answers only; with 'response_format' or 'tools' it would cut the JSON value.")
+        }
         let options = try Self.options(in: body, maximumTokens: maximumTokens, toolMode: tools.isEmpty ? nil : mode)
         generation = LanguageModelExecutorGenerationRequest(
             id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema,
             generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+        generation.stopSequences = stopSequences
     }
 
-    private static func isEmptyStop(_ stop: JSONField) throws(APIError) -> Bool {
-        if case .string(let text) = stop.value.kind { return text.isEmpty }
-        return try stop.array().isEmpty
+    /// `stop`: one string or a list of them; empty strings stop nothing and are left out.
+    private static func stopSequences(in body: JSONField) throws(APIError) -> [String] {
+        guard let stop = body["stop"] else { return [] }
+        if case .string(let text) = stop.value.kind { return text.isEmpty ? [] : [text] }
+        var strings: [String] = []
+        for item in try stop.array() {
+            let text = try item.string()
+            if !text.isEmpty { strings.append(text) }
+        }
+        return strings
     }
 
     // MARK: Tools

@@ -1,4 +1,4 @@
-"""The official `openai` Python package against `fm serve`: chat, stream, json_schema, tools and errors.
+"""The official `openai` Python package against `fm serve`: chat, stream, stop, json_schema, tools and errors.
 
 Usage: python3 openai_client.py BASE_URL API_KEY. Exits non-zero with the failed check on any mismatch.
 """
@@ -27,6 +27,22 @@ for chunk in client.chat.completions.create(model=model, messages=messages, temp
         pieces.append(choice.delta.content or "")
 assert "".join(pieces) == text, ("".join(pieces), text)
 assert usage is not None and usage.completion_tokens == reply.usage.completion_tokens, usage
+
+# A stop string from the middle of that answer: the same greedy text, ended where the string first appears and
+# without it, streamed or not; fewer tokens are generated.
+middle = len(text) // 2
+stop = text[middle:middle + 3]
+expected = text[:text.find(stop)]
+stopped = client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24, stop=[stop])
+assert stopped.choices[0].message.content == expected, (stopped.choices[0].message.content, expected, stop)
+assert stopped.choices[0].finish_reason == "stop", stopped
+assert stopped.usage.completion_tokens < reply.usage.completion_tokens, (stopped.usage, reply.usage)
+pieces = []
+for chunk in client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24,
+                                            stop=stop, stream=True):
+    for choice in chunk.choices:
+        pieces.append(choice.delta.content or "")
+assert "".join(pieces) == expected, ("".join(pieces), expected, stop)
 
 # A JSON schema: the content always parses and follows it.
 schema = {"type": "object", "additionalProperties": False, "required": ["fruit", "count"],
@@ -73,5 +89,11 @@ try:
     raise AssertionError("n=2 was accepted")
 except openai.BadRequestError as error:
     assert error.body["param"] == "n", error.body
+
+try:
+    client.chat.completions.create(model=model, messages=messages, stop=["}"], response_format={"type": "json_object"})
+    raise AssertionError("stop with a JSON answer was accepted")
+except openai.BadRequestError as error:
+    assert error.body["param"] == "stop", error.body
 
 print(json.dumps({"text": text, "structured": value, "call": call.function.arguments}))

@@ -52,6 +52,40 @@ struct ServeTests {
         }
     }
 
+    /// A stop string that spans several tokens ends the greedy answer where it first appears, without it; the stream
+    /// never shows the string's beginning while it waits to see whether the string completes.
+    @Test func stopStringsEndTheAnswerWhereTheyFirstAppearStreamedOrNot() async throws {
+        try await FMServe.with { server in
+            let body = #"{"model":"default","messages":[{"role":"user","content":"Describe a sunny day at the beach."}],"temperature":0,"max_tokens":40"#
+            let full = try await server.request("v1/chat/completions", body: body + "}")
+            let text = try #require(((try full.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String)
+            let fullTokens = try #require((try full.json["usage"] as? [String: Any])?["completion_tokens"] as? Int)
+            let characters = Array(text)
+            try #require(characters.count >= 24, "\(text)")
+            let stop = String(characters[(characters.count / 2)..<(characters.count / 2 + 10)])
+            let expected = String(text[..<(try #require(text.range(of: stop))).lowerBound])
+            let stopField = #","stop":[\#(Self.quoted(stop)),"never appears \u00e9"]"#
+
+            let reply = try await server.request("v1/chat/completions", body: body + stopField + "}")
+            #expect(reply.status == 200, "\(reply.text)")
+            let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first)
+            #expect((choice["message"] as? [String: Any])?["content"] as? String == expected, "stop \(stop) in \(text)")
+            #expect(choice["finish_reason"] as? String == "stop")
+            let tokens = try #require((try reply.json["usage"] as? [String: Any])?["completion_tokens"] as? Int)
+            #expect(tokens < fullTokens)
+
+            let streamed = try await server.request("v1/chat/completions", body: body + stopField + #","stream":true}"#)
+            var pieces = ""
+            for event in streamed.events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                    pieces += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                }
+            }
+            #expect(pieces == expected)
+        }
+    }
+
     @Test func jsonSchemaResponsesAlwaysMatchTheSchema() async throws {
         try await FMServe.with { server in
             let schema = #"{"type":"object","properties":{"mood":{"type":"string","enum":["happy","sad","neutral"]},"score":{"type":"integer","minimum":1,"maximum":5},"words":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["mood","score","words"],"additionalProperties":false}"#
@@ -177,7 +211,9 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"temperature":"hot"}"#, 400, "temperature"),
                 (#"{"model":"default","messages":\#(user),"max_tokens":100000}"#, 400, "max_tokens"),
                 (#"{"model":"default","messages":\#(user),"n":3}"#, 400, "n"),
-                (#"{"model":"default","messages":\#(user),"stop":["\n"]}"#, 400, "stop"),
+                (#"{"model":"default","messages":\#(user),"stop":["\n"],"response_format":{"type":"json_object"}}"#, 400, "stop"),
+                (#"{"model":"default","messages":\#(user),"stop":"\n","tools":[\#(Self.weatherTool)]}"#, 400, "stop"),
+                (#"{"model":"default","messages":\#(user),"stop":["\n", 7]}"#, 400, "stop[1]"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"xml"}}"#, 400, "response_format.type"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"a":{"not":{"type":"string"}}}}}}}"#, 400, "response_format.json_schema.schema"),
                 (#"{"model":"default","messages":\#(user),"tools":[{"type":"retrieval"}]}"#, 400, "tools[0].type"),
@@ -192,7 +228,7 @@ struct ServeTests {
                 if let param = item.param { #expect(error["param"] as? String == param, "\(item.body) → \(reply.text)") }
             }
             // The schema error names the keyword it cannot enforce.
-            let schemaError = try await server.request("v1/chat/completions", body: cases[16].body).error
+            let schemaError = try await server.request("v1/chat/completions", body: try #require(cases.first { $0.param == "response_format.json_schema.schema" }).body).error
             #expect((schemaError["message"] as? String ?? "").contains("not"))
 
             // Too large a body, a prompt beyond the context window, an unknown route, an unknown preset.

@@ -19,6 +19,10 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
     public var contextOptions: ContextOptions
     /// The metadata the caller passed with the request.
     public var metadata: [String: any Sendable & Codable & Equatable]
+    /// Strings that end a text response where one first appears, left out of it (the `stop` of `fm serve`'s chat
+    /// completions). The on-device executor honours them for text responses and refuses them with a schema or
+    /// tools, whose value a cut would break.
+    package var stopSequences: [String] = []
 
     /// Creates a request.
     public init(

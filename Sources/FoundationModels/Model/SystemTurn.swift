@@ -88,6 +88,13 @@ struct SystemTurn: Sendable {
         job.promptSuffix = renderer.promptSuffix(for: request.transcript)
         job.promptPrefix = renderer.promptPrefix(for: request.transcript)
         job.recordsMargins = EngineStatistics.current?.recordsMargins ?? false
+        let stops = StopSequences(request.stopSequences)
+        if case .text = kind {
+            job.stopSequences = stops
+        } else if !stops.isEmpty {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription:
+                "Stop sequences end text responses only; cutting a response that follows a schema would break its value."))
+        }
         // Whole-value choice scoring for direct answers; tool turns decode token by token.
         if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }
         self.job = job
