@@ -5,7 +5,8 @@ import FoundationModels
 /// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
 ///
 /// Fields that would change the answer and that the server cannot honour (`n` above 1, `logprobs`, penalties,
-/// image parts, `stop` beside a schema or tools) are refused with a 400 naming them, never ignored.
+/// `logit_bias`, llama-server's other samplers, image parts, `stop` beside a schema or tools) are refused with a
+/// 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
     /// The model name the client asked for; `nil` (llama-server's habit) means the served model.
     var model: String?
@@ -39,6 +40,15 @@ struct ChatCompletionRequest: Sendable {
                 throw APIError.invalid(penalty, "'\(penalty)' is not supported; leave it out or send 0.")
             }
         }
+        if let bias = body["logit_bias"], case .structure(let biases, _) = try bias.object().value.kind, !biases.isEmpty {
+            throw APIError.invalid("logit_bias", "'logit_bias' is not supported; leave it out or send {}.")
+        }
+        // llama-server's own sampling fields, which its clients send: refused unless they leave sampling as it is.
+        for (field, neutral) in Self.neutralSamplerValues {
+            if let value = try body[field]?.number(), value != neutral {
+                throw APIError.invalid(field, "'\(field)' is not supported; leave it out or send \(neutral.formatted()).")
+            }
+        }
 
         var requested = try body["max_completion_tokens"]?.integer()
         if requested == nil { requested = try body["max_tokens"]?.integer() }
@@ -63,7 +73,15 @@ struct ChatCompletionRequest: Sendable {
             id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema,
             generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
         generation.stopSequences = stopSequences
+        generation.allowsParallelToolCalls = try body["parallel_tool_calls"]?.bool() ?? true
     }
+
+    /// llama-server's sampling fields that this server does not implement, each with the value that leaves
+    /// sampling unchanged.
+    private static let neutralSamplerValues: [(String, Double)] = [
+        ("min_p", 0), ("typical_p", 1), ("repeat_penalty", 1), ("mirostat", 0), ("dry_multiplier", 0),
+        ("xtc_probability", 0), ("top_n_sigma", -1),
+    ]
 
     /// `stop`: one string or a list of them; empty strings stop nothing and are left out.
     private static func stopSequences(in body: JSONField) throws(APIError) -> [String] {
@@ -150,16 +168,26 @@ struct ChatCompletionRequest: Sendable {
 
     // MARK: Sampling
 
-    /// Temperature 0 is greedy; `top_p` below 1 is nucleus sampling; `seed` makes sampling repeatable.
+    /// Temperature 0 is greedy; `top_k` above 0 keeps the k likeliest tokens (llama-server's field); `top_p` below 1
+    /// is nucleus sampling; `seed` makes sampling repeatable.
     private static func options(in body: JSONField, maximumTokens: Int, toolMode: GenerationOptions.ToolCallingMode?) throws(APIError) -> GenerationOptions {
         let temperature = try body["temperature"]?.number()
         let topP = try body["top_p"]?.number()
+        let topK = try body["top_k"]?.integer()
         let seed = try body["seed"]?.integer()
         if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
         if let topP, !(0...1).contains(topP) || topP == 0 { throw APIError.invalid("top_p", "'top_p' must lie in (0, 1].") }
+        if let topK, topK < 0 { throw APIError.invalid("top_k", "'top_k' must be 0 (off) or positive.") }
+        // llama-server's `top_k`: 0 means off. The sampler keeps either the k likeliest tokens or a nucleus, not both.
+        let keptTokens = topK.flatMap { $0 > 0 ? $0 : nil }
+        if keptTokens != nil, let topP, topP < 1 {
+            throw APIError.invalid("top_k", "'top_k' and 'top_p' below 1 cannot be combined; send one of them.")
+        }
         let sampling: GenerationOptions.SamplingMode?
         if temperature == 0 {
             sampling = .greedy
+        } else if let keptTokens {
+            sampling = .random(top: keptTokens, seed: seed.map { UInt64(bitPattern: Int64($0)) })
         } else if topP != nil || seed != nil {
             sampling = .random(probabilityThreshold: topP ?? 1, seed: seed.map { UInt64(bitPattern: Int64($0)) })
         } else {

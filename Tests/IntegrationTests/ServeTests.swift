@@ -86,6 +86,35 @@ struct ServeTests {
         }
     }
 
+    /// `top_k` (llama-server's field) and `parallel_tool_calls` change the answer, so they are honoured: sampling
+    /// from the one likeliest token is greedy decoding, and with parallel calls off a turn makes one call.
+    @Test func topKAndParallelToolCallsAreHonoured() async throws {
+        try await FMServe.with { server in
+            func content(_ sampling: String) async throws -> String {
+                let body = #"{"messages":[{"role":"user","content":"Name three fruits."}],"max_tokens":16,\#(sampling)}"#
+                let reply = try await server.request("v1/chat/completions", body: body)
+                #expect(reply.status == 200, "\(reply.text)")
+                return try #require(((try reply.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String)
+            }
+            let greedy = try await content(#""temperature":0"#)
+            let sampled = try await content(#""temperature":1,"seed":3"#)
+            try #require(sampled != greedy, "this seed's sample must differ from greedy decoding for the check below to mean anything")
+            #expect(try await content(#""temperature":1,"seed":3,"top_k":1"#) == greedy)
+            #expect(try await content(#""temperature":1,"seed":3,"top_k":0"#) == sampled)
+            // Fields sent with the values that leave sampling as it is are accepted.
+            #expect(try await content(#""temperature":0,"logit_bias":{},"min_p":0,"repeat_penalty":1,"frequency_penalty":0"#) == greedy)
+
+            func calls(parallel: Bool) async throws -> [[String: Any]] {
+                let body = #"{"messages":[{"role":"user","content":"Compare the weather in London and Tokyo."}],"temperature":0,"tool_choice":"required","parallel_tool_calls":\#(parallel),"tools":[\#(Self.weatherTool)]}"#
+                let reply = try await server.request("v1/chat/completions", body: body)
+                #expect(reply.status == 200, "\(reply.text)")
+                return try #require(((try reply.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["tool_calls"] as? [[String: Any]])
+            }
+            try #require(try await calls(parallel: true).count >= 2, "the model must make several calls for this prompt for the check below to mean anything")
+            #expect(try await calls(parallel: false).count == 1)
+        }
+    }
+
     @Test func jsonSchemaResponsesAlwaysMatchTheSchema() async throws {
         try await FMServe.with { server in
             let schema = #"{"type":"object","properties":{"mood":{"type":"string","enum":["happy","sad","neutral"]},"score":{"type":"integer","minimum":1,"maximum":5},"words":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["mood","score","words"],"additionalProperties":false}"#
@@ -214,6 +243,11 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"stop":["\n"],"response_format":{"type":"json_object"}}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":"\n","tools":[\#(Self.weatherTool)]}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":["\n", 7]}"#, 400, "stop[1]"),
+                (#"{"model":"default","messages":\#(user),"logit_bias":{"50":-100}}"#, 400, "logit_bias"),
+                (#"{"model":"default","messages":\#(user),"min_p":0.05}"#, 400, "min_p"),
+                (#"{"model":"default","messages":\#(user),"repeat_penalty":1.1}"#, 400, "repeat_penalty"),
+                (#"{"model":"default","messages":\#(user),"top_k":-1}"#, 400, "top_k"),
+                (#"{"model":"default","messages":\#(user),"top_k":5,"top_p":0.5}"#, 400, "top_k"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"xml"}}"#, 400, "response_format.type"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"a":{"not":{"type":"string"}}}}}}}"#, 400, "response_format.json_schema.schema"),
                 (#"{"model":"default","messages":\#(user),"tools":[{"type":"retrieval"}]}"#, 400, "tools[0].type"),

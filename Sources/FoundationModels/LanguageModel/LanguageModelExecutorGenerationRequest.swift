@@ -23,6 +23,9 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
     /// completions). The on-device executor honours them for text responses and refuses them with a schema or
     /// tools, whose value a cut would break.
     package var stopSequences: [String] = []
+    /// Whether the model may call several tools in one turn (`parallel_tool_calls` of `fm serve`'s chat completions);
+    /// `false` allows one call per turn.
+    package var allowsParallelToolCalls = true
 
     /// Creates a request.
     public init(

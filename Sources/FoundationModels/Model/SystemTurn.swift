@@ -58,7 +58,8 @@ struct SystemTurn: Sendable {
         if !tools.isEmpty {
             kind = .tools(isText: isStringRequest)
             decodingSchema = ToolTurnSchema.schema(tools: mode == .disallowed ? [] : tools, answer: request.schema,
-                                                   callsRequired: mode == .required)
+                                                   callsRequired: mode == .required,
+                                                   maximumCalls: request.allowsParallelToolCalls ? ToolTurnSchema.maximumCallsPerRound : 1)
         } else if let schema = request.schema {
             kind = .guided
             decodingSchema = schema

@@ -20,7 +20,8 @@ enum ToolTurnSchema {
 
     /// The turn schema: tool calls (when `tools` is not empty) or the answer (`answer`, or text when `nil`);
     /// only tool calls when `callsRequired`.
-    static func schema(tools: [Transcript.ToolDefinition], answer: GenerationSchema?, callsRequired: Bool = false) -> GenerationSchema {
+    static func schema(tools: [Transcript.ToolDefinition], answer: GenerationSchema?, callsRequired: Bool = false,
+                       maximumCalls: Int = maximumCallsPerRound) -> GenerationSchema {
         let textAnswer = GenerationSchema.Node.object(.init(name: "Answer", properties: [.init(name: responseKey, node: .string(.init()))]))
         guard !tools.isEmpty else { return answer ?? GenerationSchema(root: textAnswer) }
         var definitions: [GenerationSchema.Definition] = []
@@ -34,7 +35,7 @@ enum ToolTurnSchema {
         }
         let item: GenerationSchema.Node = calls.count == 1 ? calls[0] : .anyOf(.init(name: "ToolCall", choices: calls))
         let callsNode = GenerationSchema.Node.object(.init(name: "ToolCalls", properties: [
-            .init(name: toolCallsKey, node: .array(.init(items: item, minimumCount: 1, maximumCount: maximumCallsPerRound))),
+            .init(name: toolCallsKey, node: .array(.init(items: item, minimumCount: 1, maximumCount: maximumCalls))),
         ]))
         if callsRequired { return GenerationSchema(root: callsNode, definitions: definitions) }
         return GenerationSchema(root: .anyOf(.init(name: "ToolTurn", choices: [callsNode, answerNode])), definitions: definitions)
