@@ -4,7 +4,7 @@ import FoundationModels
 
 /// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
 ///
-/// Fields that would change the answer and that the server cannot honour (`n` above 1, `logprobs`, penalties,
+/// Fields that would change the answer and that the server cannot honour (`n` above 8, `logprobs`, penalties,
 /// `logit_bias`, llama-server's other samplers, image parts, `stop` beside a schema or tools) are refused with a
 /// 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
@@ -18,6 +18,12 @@ struct ChatCompletionRequest: Sendable {
     var includeUsage: Bool
     /// The response's token limit (the request's, or the server's cap).
     var maximumTokens: Int
+    /// How many answers to generate (`n`), decoded together.
+    var choiceCount: Int
+    /// The most answers one request may ask for.
+    static let maximumChoiceCount = 8
+    /// How tokens are sampled, kept to give each answer its own seed.
+    private var sampling: Sampling
 
     /// Parses and checks `body`.
     ///
@@ -28,8 +34,9 @@ struct ChatCompletionRequest: Sendable {
         model = try body["model"]?.string()
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
-        if let n = try body["n"]?.integer(), n != 1 {
-            throw APIError.invalid("n", "Only one choice per request is generated ('n' must be 1).")
+        choiceCount = try body["n"]?.integer() ?? 1
+        guard (1...Self.maximumChoiceCount).contains(choiceCount) else {
+            throw APIError.invalid("n", "'n' must lie between 1 and \(Self.maximumChoiceCount).")
         }
         let stopSequences = try Self.stopSequences(in: body)
         if try body["logprobs"]?.bool() == true {
@@ -68,7 +75,9 @@ struct ChatCompletionRequest: Sendable {
         if !stopSequences.isEmpty && (schema != nil || !tools.isEmpty) {
             throw APIError.invalid("stop", "'stop' ends text answers only; with 'response_format' or 'tools' it would cut the JSON value.")
         }
-        let options = try Self.options(in: body, maximumTokens: maximumTokens, toolMode: tools.isEmpty ? nil : mode)
+        sampling = try Sampling(in: body)
+        var options = GenerationOptions(samplingMode: sampling.mode(choice: 0), temperature: sampling.temperature, maximumResponseTokens: maximumTokens)
+        options.toolCallingMode = tools.isEmpty ? nil : mode
         generation = LanguageModelExecutorGenerationRequest(
             id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema,
             generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
@@ -82,6 +91,16 @@ struct ChatCompletionRequest: Sendable {
         ("min_p", 0), ("typical_p", 1), ("repeat_penalty", 1), ("mirostat", 0), ("dry_multiplier", 0),
         ("xtc_probability", 0), ("top_n_sigma", -1),
     ]
+
+    /// The request for answer `choice` (0 for the first): the same but for its identifier and, when the client
+    /// gave a seed, the seed plus `choice`, so each answer is repeatable and differs from the others.
+    func generation(choice: Int) -> LanguageModelExecutorGenerationRequest {
+        guard choice > 0 else { return generation }
+        var request = generation
+        request.id = UUID()
+        request.generationOptions.samplingMode = sampling.mode(choice: choice)
+        return request
+    }
 
     /// `stop`: one string or a list of them; empty strings stop nothing and are left out.
     private static func stopSequences(in body: JSONField) throws(APIError) -> [String] {
@@ -170,31 +189,34 @@ struct ChatCompletionRequest: Sendable {
 
     /// Temperature 0 is greedy; `top_k` above 0 keeps the k likeliest tokens (llama-server's field); `top_p` below 1
     /// is nucleus sampling; `seed` makes sampling repeatable.
-    private static func options(in body: JSONField, maximumTokens: Int, toolMode: GenerationOptions.ToolCallingMode?) throws(APIError) -> GenerationOptions {
-        let temperature = try body["temperature"]?.number()
-        let topP = try body["top_p"]?.number()
-        let topK = try body["top_k"]?.integer()
-        let seed = try body["seed"]?.integer()
-        if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
-        if let topP, !(0...1).contains(topP) || topP == 0 { throw APIError.invalid("top_p", "'top_p' must lie in (0, 1].") }
-        if let topK, topK < 0 { throw APIError.invalid("top_k", "'top_k' must be 0 (off) or positive.") }
-        // llama-server's `top_k`: 0 means off. The sampler keeps either the k likeliest tokens or a nucleus, not both.
-        let keptTokens = topK.flatMap { $0 > 0 ? $0 : nil }
-        if keptTokens != nil, let topP, topP < 1 {
-            throw APIError.invalid("top_k", "'top_k' and 'top_p' below 1 cannot be combined; send one of them.")
+    private struct Sampling: Sendable {
+        var temperature: Double?
+        var topP: Double?
+        var keptTokens: Int?
+        var seed: Int?
+
+        init(in body: JSONField) throws(APIError) {
+            temperature = try body["temperature"]?.number()
+            topP = try body["top_p"]?.number()
+            let topK = try body["top_k"]?.integer()
+            seed = try body["seed"]?.integer()
+            if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
+            if let topP, !(0...1).contains(topP) || topP == 0 { throw APIError.invalid("top_p", "'top_p' must lie in (0, 1].") }
+            if let topK, topK < 0 { throw APIError.invalid("top_k", "'top_k' must be 0 (off) or positive.") }
+            // llama-server's `top_k`: 0 means off. The sampler keeps either the k likeliest tokens or a nucleus, not both.
+            keptTokens = topK.flatMap { $0 > 0 ? $0 : nil }
+            if keptTokens != nil, let topP, topP < 1 {
+                throw APIError.invalid("top_k", "'top_k' and 'top_p' below 1 cannot be combined; send one of them.")
+            }
         }
-        let sampling: GenerationOptions.SamplingMode?
-        if temperature == 0 {
-            sampling = .greedy
-        } else if let keptTokens {
-            sampling = .random(top: keptTokens, seed: seed.map { UInt64(bitPattern: Int64($0)) })
-        } else if topP != nil || seed != nil {
-            sampling = .random(probabilityThreshold: topP ?? 1, seed: seed.map { UInt64(bitPattern: Int64($0)) })
-        } else {
-            sampling = nil
+
+        /// The sampling mode of answer `choice`; `nil` leaves it to the model's default.
+        func mode(choice: Int) -> GenerationOptions.SamplingMode? {
+            let seed = self.seed.map { UInt64(bitPattern: Int64($0)) &+ UInt64(choice) }
+            if temperature == 0 { return .greedy }
+            if let keptTokens { return .random(top: keptTokens, seed: seed) }
+            if topP != nil || seed != nil { return .random(probabilityThreshold: topP ?? 1, seed: seed) }
+            return nil
         }
-        var options = GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
-        options.toolCallingMode = toolMode
-        return options
     }
 }

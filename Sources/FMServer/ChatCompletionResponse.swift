@@ -7,23 +7,32 @@ struct ChatCompletionResponse: Sendable {
     let created = Int(Date().timeIntervalSince1970)
     let model: String
 
-    /// The whole answer of a non-streamed request.
-    func completion(text: String, calls: [ToolCallText], finishReason: String, usage: ChatUsage) -> GeneratedContent {
-        var message: [(String, GeneratedContent)] = [("role", .text("assistant")), ("content", calls.isEmpty ? .text(text) : .null)]
-        if !calls.isEmpty { message.append(("tool_calls", .array(calls.enumerated().map { $1.json(index: nil) }))) }
-        return .object([
+    /// One answer of a non-streamed request.
+    struct Choice {
+        var text: String
+        var calls: [ToolCallText]
+        var finishReason: String
+    }
+
+    /// The whole response of a non-streamed request: its answers, in order, and the usage of all of them.
+    func completion(choices: [Choice], usage: ChatUsage) -> GeneratedContent {
+        .object([
             ("id", .text(id)), ("object", .text("chat.completion")), ("created", .integer(created)), ("model", .text(model)),
-            ("choices", .array([.object([
-                ("index", .integer(0)), ("message", .object(message)), ("logprobs", .null), ("finish_reason", .text(finishReason)),
-            ])])),
+            ("choices", .array(choices.enumerated().map { index, choice in
+                var message: [(String, GeneratedContent)] = [("role", .text("assistant")), ("content", choice.calls.isEmpty ? .text(choice.text) : .null)]
+                if !choice.calls.isEmpty { message.append(("tool_calls", .array(choice.calls.map { $0.json(index: nil) }))) }
+                return .object([
+                    ("index", .integer(index)), ("message", .object(message)), ("logprobs", .null), ("finish_reason", .text(choice.finishReason)),
+                ])
+            })),
             ("usage", usage.json),
         ])
     }
 
-    /// A streamed chunk with `delta` and, on the last one, the finish reason.
-    func chunk(delta: [(String, GeneratedContent)], finishReason: String? = nil) -> GeneratedContent {
+    /// A streamed chunk of answer `index` with `delta` and, on its last one, the finish reason.
+    func chunk(index: Int, delta: [(String, GeneratedContent)], finishReason: String? = nil) -> GeneratedContent {
         header([("choices", .array([.object([
-            ("index", .integer(0)), ("delta", .object(delta)), ("logprobs", .null),
+            ("index", .integer(index)), ("delta", .object(delta)), ("logprobs", .null),
             ("finish_reason", finishReason.map(GeneratedContent.text) ?? .null),
         ])]))])
     }
@@ -59,6 +68,19 @@ struct ChatUsage: Sendable {
     var prompt = 0
     var cached = 0
     var completion = 0
+
+    init(prompt: Int = 0, cached: Int = 0, completion: Int = 0) {
+        self.prompt = prompt
+        self.cached = cached
+        self.completion = completion
+    }
+
+    /// The usage of a request with several answers, as OpenAI counts it: the prompt once (the first answer's),
+    /// the completion tokens of every answer.
+    init(combining answers: [ChatUsage]) {
+        self.init(prompt: answers.first?.prompt ?? 0, cached: answers.first?.cached ?? 0,
+                  completion: answers.reduce(0) { $0 + $1.completion })
+    }
 
     var json: GeneratedContent {
         .object([

@@ -12,19 +12,29 @@ enum ChatCompletionEvent: Sendable {
     case usage(prompt: Int, cached: Int, completion: Int)
 }
 
-/// Runs one chat completion on the executor and translates its channel events into ``ChatCompletionEvent``s.
+/// Runs a chat completion's answers on the executor and translates their channel events into ``ChatCompletionEvent``s.
 enum ChatCompletionRun {
-    /// The events of `request`, produced as the executor works. Cancelling the consumer cancels the generation;
-    /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``.
-    /// `calibrationProgress` is told how far a calibration of choices the request computes has got.
+    /// The events of `request`'s answers, each with the index of its answer, produced as the executor works (the
+    /// answers together, so the engine decodes them in one batch). Cancelling the consumer cancels the generation;
+    /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``, and an answer
+    /// that fails ends it with that answer's error. `calibrationProgress` is told how far a calibration of choices
+    /// the request computes has got.
     static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration,
-                       calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> AsyncThrowingStream<ChatCompletionEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ChatCompletionEvent, any Error>.makeStream()
+                       calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil)
+        -> AsyncThrowingStream<(choice: Int, event: ChatCompletionEvent), any Error> {
+        let (stream, continuation) = AsyncThrowingStream<(choice: Int, event: ChatCompletionEvent), any Error>.makeStream()
         let task = Task {
             do {
                 try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
                     try await withTimeout(timeout) {
-                        try await produce(request, backend: backend, into: continuation)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for choice in 0..<request.choiceCount {
+                                group.addTask {
+                                    try await produce(request.generation(choice: choice), backend: backend) { continuation.yield((choice, $0)) }
+                                }
+                            }
+                            try await group.waitForAll()
+                        }
                     }
                 }
                 continuation.finish()
@@ -51,17 +61,17 @@ enum ChatCompletionRun {
     }
 
     private static func produce(
-        _ request: ChatCompletionRequest, backend: ModelBackend,
-        into continuation: AsyncThrowingStream<ChatCompletionEvent, any Error>.Continuation
+        _ request: LanguageModelExecutorGenerationRequest, backend: ModelBackend,
+        yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
                 var calls: [(id: String, name: String, arguments: String)] = []
-                try await backend.respond(to: request.generation) { event in
+                try await backend.respond(to: request) { event in
                     if let response = event as? LanguageModelExecutorGenerationChannel.Response {
                         switch response.action {
                         case .appendText(let fragment):
-                            continuation.yield(.text(fragment.content))
+                            yield(.text(fragment.content))
                         case .updateUsage(let usage):
-                            continuation.yield(Self.usage(usage))
+                            yield(Self.usage(usage))
                         // The on-device executor only appends text and sends metadata; the rest has no chat form.
                         case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment, .updateMetadata:
                             break
@@ -76,7 +86,7 @@ enum ChatCompletionRun {
                                 calls.append((call.id, call.name, fragment.content))
                             }
                         case .updateUsage(let usage):
-                            continuation.yield(Self.usage(usage))
+                            yield(Self.usage(usage))
                         case .removeToolCall(let id):
                             calls.removeAll { $0.id == id }
                         case .updateMetadata:
@@ -84,7 +94,7 @@ enum ChatCompletionRun {
                         }
                     }
                 }
-                for call in calls { continuation.yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+                for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
     }
 
     private static func usage(_ usage: LanguageModelExecutorGenerationChannel.Usage) -> ChatCompletionEvent {

@@ -91,20 +91,23 @@ public struct FoundationModelsServer: Sendable {
             return streamedCompletion(parsed, response: response, ticket: ticket)
         }
         defer { ticket.release() }
-        var text = ""
-        var calls: [ToolCallText] = []
-        var usage = ChatUsage()
+        var choices = Array(repeating: ChatCompletionResponse.Choice(text: "", calls: [], finishReason: "stop"), count: parsed.choiceCount)
+        var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
                                               calibrationProgress: metrics.calibrationProgress)
-        for try await event in events {
+        for try await (index, event) in events {
             switch event {
-            case .text(let fragment): text += fragment
-            case .toolCall(let id, let name, let arguments): calls.append(ToolCallText(id: id, name: name, arguments: arguments))
-            case .usage(let prompt, let cached, let completion): usage = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+            case .text(let fragment): choices[index].text += fragment
+            case .toolCall(let id, let name, let arguments): choices[index].calls.append(ToolCallText(id: id, name: name, arguments: arguments))
+            case .usage(let prompt, let cached, let completion): usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
             }
         }
+        for index in choices.indices {
+            choices[index].finishReason = Self.finishReason(calls: choices[index].calls, usage: usages[index], request: parsed)
+        }
+        let usage = ChatUsage(combining: usages)
         metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
-        return Self.json(response.completion(text: text, calls: calls, finishReason: Self.finishReason(calls: calls, usage: usage, request: parsed), usage: usage))
+        return Self.json(response.completion(choices: choices, usage: usage))
     }
 
     private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) -> Response {
@@ -113,28 +116,33 @@ public struct FoundationModelsServer: Sendable {
         let timeout = configuration.requestTimeout
         let body = ResponseBody { writer in
             defer { ticket.release() }
-            try await writer.write(Self.event(response.chunk(delta: [("role", .text("assistant")), ("content", .text(""))])))
-            var calls: [ToolCallText] = []
-            var usage = ChatUsage()
+            for index in 0..<parsed.choiceCount {
+                try await writer.write(Self.event(response.chunk(index: index, delta: [("role", .text("assistant")), ("content", .text(""))])))
+            }
+            var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
+            var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
             do {
                 let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout,
                                                       calibrationProgress: metrics.calibrationProgress)
-                for try await event in events {
+                for try await (index, event) in events {
                     switch event {
                     case .text(let fragment):
                         guard !fragment.isEmpty else { continue }
-                        try await writer.write(Self.event(response.chunk(delta: [("content", .text(fragment))])))
+                        try await writer.write(Self.event(response.chunk(index: index, delta: [("content", .text(fragment))])))
                     case .toolCall(let id, let name, let arguments):
                         let call = ToolCallText(id: id, name: name, arguments: arguments)
-                        try await writer.write(Self.event(response.chunk(delta: [("tool_calls", .array([call.json(index: calls.count)]))])))
-                        calls.append(call)
+                        try await writer.write(Self.event(response.chunk(index: index, delta: [("tool_calls", .array([call.json(index: calls[index].count)]))])))
+                        calls[index].append(call)
                     case .usage(let prompt, let cached, let completion):
-                        usage = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+                        usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
                     }
                 }
+                let usage = ChatUsage(combining: usages)
                 metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
-                let reason = Self.finishReason(calls: calls, usage: usage, request: parsed)
-                try await writer.write(Self.event(response.chunk(delta: [], finishReason: reason)))
+                for index in 0..<parsed.choiceCount {
+                    let reason = Self.finishReason(calls: calls[index], usage: usages[index], request: parsed)
+                    try await writer.write(Self.event(response.chunk(index: index, delta: [], finishReason: reason)))
+                }
                 if parsed.includeUsage { try await writer.write(Self.event(response.usageChunk(usage))) }
             } catch let error as CancellationError {
                 throw error

@@ -1,4 +1,4 @@
-"""The official `openai` Python package against `fm serve`: chat, stream, stop, json_schema, tools and errors.
+"""The official `openai` Python package against `fm serve`: chat, stream, stop, n, json_schema, tools and errors.
 
 Usage: python3 openai_client.py BASE_URL API_KEY. Exits non-zero with the failed check on any mismatch.
 """
@@ -84,9 +84,12 @@ try:
     raise AssertionError("an unknown model was accepted")
 except openai.NotFoundError as error:
     assert "no-such-model" in str(error), error
+several = client.chat.completions.create(model=model, messages=messages, n=2, temperature=1, seed=3, max_tokens=16)
+assert [choice.index for choice in several.choices] == [0, 1], several
+assert all(choice.message.content for choice in several.choices), several
 try:
-    client.chat.completions.create(model=model, messages=messages, n=2)
-    raise AssertionError("n=2 was accepted")
+    client.chat.completions.create(model=model, messages=messages, n=9)
+    raise AssertionError("n=9 was accepted")
 except openai.BadRequestError as error:
     assert error.body["param"] == "n", error.body
 

@@ -115,6 +115,46 @@ struct ServeTests {
         }
     }
 
+    /// `n` answers, decoded together: each with its index, its own finish reason and, sampled from the client's
+    /// seed, its own seed; the usage counts the prompt once and every answer's tokens.
+    @Test func severalAnswersComeBackWithTheirIndicesStreamedOrNot() async throws {
+        try await FMServe.with { server in
+            let one = #"{"messages":[{"role":"user","content":"Name three fruits."}],"max_tokens":16,"temperature":1,"seed":3}"#
+            let single = try await server.request("v1/chat/completions", body: one)
+            let singleUsage = try #require(try single.json["usage"] as? [String: Any])
+
+            let body = one.replacingOccurrences(of: #""seed":3"#, with: #""seed":3,"n":3"#)
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let choices = try #require(try reply.json["choices"] as? [[String: Any]])
+            #expect(choices.map { $0["index"] as? Int } == [0, 1, 2])
+            let texts = choices.map { ($0["message"] as? [String: Any])?["content"] as? String ?? "" }
+            #expect(texts.allSatisfy { !$0.isEmpty })
+            #expect(Set(texts).count > 1, "three seeds gave one answer: \(texts)")
+            #expect(choices.allSatisfy { ["stop", "length"].contains($0["finish_reason"] as? String ?? "") })
+            let usage = try #require(try reply.json["usage"] as? [String: Any])
+            #expect(usage["prompt_tokens"] as? Int == singleUsage["prompt_tokens"] as? Int)
+            #expect((usage["completion_tokens"] as? Int ?? 0) >= 3)
+            #expect((usage["completion_tokens"] as? Int ?? 0) <= 3 * 16)
+
+            let streamed = try await server.request("v1/chat/completions", body: body.replacingOccurrences(of: #""n":3"#, with: #""n":2,"stream":true"#))
+            #expect(streamed.status == 200)
+            var pieces = ["", ""]
+            var reasons: [Int: [String]] = [:]
+            for event in streamed.events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                    let index = try #require(choice["index"] as? Int)
+                    try #require((0...1).contains(index))
+                    pieces[index] += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                    if let reason = choice["finish_reason"] as? String { reasons[index, default: []].append(reason) }
+                }
+            }
+            #expect(pieces.allSatisfy { !$0.isEmpty })
+            #expect(reasons[0]?.count == 1 && reasons[1]?.count == 1)
+        }
+    }
+
     @Test func jsonSchemaResponsesAlwaysMatchTheSchema() async throws {
         try await FMServe.with { server in
             let schema = #"{"type":"object","properties":{"mood":{"type":"string","enum":["happy","sad","neutral"]},"score":{"type":"integer","minimum":1,"maximum":5},"words":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["mood","score","words"],"additionalProperties":false}"#
@@ -239,7 +279,8 @@ struct ServeTests {
                 (#"{"model":"default","messages":[{"role":"tool","tool_call_id":"nope","content":"x"}]}"#, 400, "messages[0].tool_call_id"),
                 (#"{"model":"default","messages":\#(user),"temperature":"hot"}"#, 400, "temperature"),
                 (#"{"model":"default","messages":\#(user),"max_tokens":100000}"#, 400, "max_tokens"),
-                (#"{"model":"default","messages":\#(user),"n":3}"#, 400, "n"),
+                (#"{"model":"default","messages":\#(user),"n":9}"#, 400, "n"),
+                (#"{"model":"default","messages":\#(user),"n":0}"#, 400, "n"),
                 (#"{"model":"default","messages":\#(user),"stop":["\n"],"response_format":{"type":"json_object"}}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":"\n","tools":[\#(Self.weatherTool)]}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":["\n", 7]}"#, 400, "stop[1]"),
