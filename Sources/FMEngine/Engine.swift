@@ -565,8 +565,8 @@ extension Engine {
     private func draft(for slot: Slot, in context: LlamaContext) -> [Int32] {
         let job = slot.request.job
         let decoder = slot.decoder
-        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins, job.stopSequences.isEmpty,
-              !decoder.pending.isEmpty, job.choicePoints?.remainders(after: decoder.outcome.bytes) == nil
+        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins,
+              job.stopSequences.isEmpty, !decoder.pending.isEmpty, job.choicePoints?.remainders(after: decoder.outcome.bytes) == nil
         else { return [] }
         var room = min(SequenceDecoder.maximumDraftLength, context.batchSize - decoder.pending.count,
                        model.contextSize - 1 - context.cachedTokens[0].count - decoder.pending.count)
