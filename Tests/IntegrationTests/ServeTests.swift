@@ -115,8 +115,8 @@ struct ServeTests {
         }
     }
 
-    /// `n` answers, decoded together: each with its index, its own finish reason and, sampled from the client's
-    /// seed, its own seed; the usage counts the prompt once and every answer's tokens.
+    /// `n` answers, decoded together, each with its index and finish reason; with a seed, answer i samples from
+    /// seed + i, so the answers differ. The usage counts the prompt once and every answer's tokens.
     @Test func severalAnswersComeBackWithTheirIndicesStreamedOrNot() async throws {
         try await FMServe.with { server in
             let one = #"{"messages":[{"role":"user","content":"Name three fruits."}],"max_tokens":16,"temperature":1,"seed":3}"#
