@@ -9,9 +9,9 @@ struct ChatCompletionResponse: Sendable {
 
     /// One answer of a non-streamed request.
     struct Choice {
-        var text: String
-        var calls: [ToolCallText]
-        var finishReason: String
+        let text: String
+        let calls: [ToolCallText]
+        let finishReason: String
     }
 
     /// The whole response of a non-streamed request: its answers, in order, and the usage of all of them.

@@ -91,19 +91,21 @@ public struct FoundationModelsServer: Sendable {
             return streamedCompletion(parsed, response: response, ticket: ticket)
         }
         defer { ticket.release() }
-        var choices = Array(repeating: ChatCompletionResponse.Choice(text: "", calls: [], finishReason: "stop"), count: parsed.choiceCount)
+        var texts = Array(repeating: "", count: parsed.choiceCount)
+        var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
         var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
                                               calibrationProgress: metrics.calibrationProgress)
         for try await (index, event) in events {
             switch event {
-            case .text(let fragment): choices[index].text += fragment
-            case .toolCall(let id, let name, let arguments): choices[index].calls.append(ToolCallText(id: id, name: name, arguments: arguments))
+            case .text(let fragment): texts[index] += fragment
+            case .toolCall(let id, let name, let arguments): calls[index].append(ToolCallText(id: id, name: name, arguments: arguments))
             case .usage(let prompt, let cached, let completion): usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
             }
         }
-        for index in choices.indices {
-            choices[index].finishReason = Self.finishReason(calls: choices[index].calls, usage: usages[index], request: parsed)
+        let choices = (0..<parsed.choiceCount).map { index in
+            ChatCompletionResponse.Choice(text: texts[index], calls: calls[index],
+                                          finishReason: Self.finishReason(calls: calls[index], usage: usages[index], request: parsed))
         }
         let usage = ChatUsage(combining: usages)
         metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
