@@ -10,6 +10,8 @@ enum ChatCompletionEvent: Sendable {
     case toolCall(id: String, name: String, arguments: String)
     /// Token counts.
     case usage(prompt: Int, cached: Int, completion: Int)
+    /// Why the answer ended, as the executor reported it: `stop` or `length`.
+    case finish(reason: String)
 }
 
 /// Runs a chat completion's answers on the executor and translates their channel events into ``ChatCompletionEvent``s.
@@ -72,8 +74,10 @@ enum ChatCompletionRun {
                             yield(.text(fragment.content))
                         case .updateUsage(let usage):
                             yield(Self.usage(usage))
+                        case .updateMetadata(let metadata):
+                            if let reason = metadata.values[Transcript.Response.finishReasonKey] as? String { yield(.finish(reason: reason)) }
                         // The on-device executor only appends text and sends metadata; the rest has no chat form.
-                        case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment, .updateMetadata:
+                        case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
                             break
                         }
                     } else if let toolCalls = event as? LanguageModelExecutorGenerationChannel.ToolCalls {

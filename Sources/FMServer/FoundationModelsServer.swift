@@ -94,6 +94,7 @@ public struct FoundationModelsServer: Sendable {
         var texts = Array(repeating: "", count: parsed.choiceCount)
         var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
         var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
+        var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
                                               calibrationProgress: metrics.calibrationProgress)
         for try await (index, event) in events {
@@ -101,11 +102,12 @@ public struct FoundationModelsServer: Sendable {
             case .text(let fragment): texts[index] += fragment
             case .toolCall(let id, let name, let arguments): calls[index].append(ToolCallText(id: id, name: name, arguments: arguments))
             case .usage(let prompt, let cached, let completion): usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+            case .finish(let reason): reasons[index] = reason
             }
         }
         let choices = (0..<parsed.choiceCount).map { index in
-            ChatCompletionResponse.Choice(text: texts[index], calls: calls[index],
-                                          finishReason: Self.finishReason(calls: calls[index], usage: usages[index], request: parsed))
+            ChatCompletionResponse.Choice(text: texts[index], calls: calls[index], finishReason: Self.finishReason(
+                calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed))
         }
         let usage = ChatUsage(combining: usages)
         metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
@@ -123,6 +125,7 @@ public struct FoundationModelsServer: Sendable {
             }
             var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
             var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
+            var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
             do {
                 let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout,
                                                       calibrationProgress: metrics.calibrationProgress)
@@ -137,12 +140,14 @@ public struct FoundationModelsServer: Sendable {
                         calls[index].append(call)
                     case .usage(let prompt, let cached, let completion):
                         usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
+                    case .finish(let reason):
+                        reasons[index] = reason
                     }
                 }
                 let usage = ChatUsage(combining: usages)
                 metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
                 for index in 0..<parsed.choiceCount {
-                    let reason = Self.finishReason(calls: calls[index], usage: usages[index], request: parsed)
+                    let reason = Self.finishReason(calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed)
                     try await writer.write(Self.event(response.chunk(index: index, delta: [], finishReason: reason)))
                 }
                 if parsed.includeUsage { try await writer.write(Self.event(response.usageChunk(usage))) }
@@ -158,8 +163,12 @@ public struct FoundationModelsServer: Sendable {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 
-    private static func finishReason(calls: [ToolCallText], usage: ChatUsage, request: ChatCompletionRequest) -> String {
+    /// An answer's `finish_reason`: `tool_calls` when it made calls, else the reason its executor reported. Counting
+    /// tokens is the fallback for a backend that reports none, and it cannot tell a stop string met on the last
+    /// allowed token from the limit.
+    private static func finishReason(calls: [ToolCallText], reported: String?, usage: ChatUsage, request: ChatCompletionRequest) -> String {
         if !calls.isEmpty { return "tool_calls" }
+        if let reported { return reported }
         return usage.completion >= request.maximumTokens ? "length" : "stop"
     }
 

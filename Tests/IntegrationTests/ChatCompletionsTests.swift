@@ -34,6 +34,8 @@ struct ChatCompletionsTests {
             #expect(session.transcript.count == 3, "instructions, prompt, response")
             guard case .response(let entry)? = session.transcript.last else { Issue.record("no response entry"); return }
             #expect(entry.metadata["completionID"] != nil, "the server's completion id is kept")
+            let reason = entry.metadata["finishReason"] as? String
+            #expect(reason == (session.usage.output.totalTokenCount == 32 ? "length" : "stop"), "the server's finish reason is kept")
 
             // A second turn sends the first one back as history.
             let second = try await session.respond(to: "Now say goodbye.", options: Self.greedy)

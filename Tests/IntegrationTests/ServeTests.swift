@@ -74,6 +74,18 @@ struct ServeTests {
             let tokens = try #require((try reply.json["usage"] as? [String: Any])?["completion_tokens"] as? Int)
             #expect(tokens < fullTokens)
 
+            // A stop string met on the last token max_tokens allows ends the answer as a stop, not as the limit.
+            func limitedBody(_ limit: Int) -> String {
+                body.replacingOccurrences(of: #""max_tokens":40"#, with: #""max_tokens":\#(limit)"#) + stopField + "}"
+            }
+            let limited = try await server.request("v1/chat/completions", body: limitedBody(tokens))
+            let limitedChoice = try #require((try limited.json["choices"] as? [[String: Any]])?.first, "\(limited.text)")
+            #expect((limitedChoice["message"] as? [String: Any])?["content"] as? String == expected)
+            #expect((try limited.json["usage"] as? [String: Any])?["completion_tokens"] as? Int == tokens)
+            #expect(limitedChoice["finish_reason"] as? String == "stop")
+            let cut = try await server.request("v1/chat/completions", body: limitedBody(tokens - 1))
+            #expect((try cut.json["choices"] as? [[String: Any]])?.first?["finish_reason"] as? String == "length", "\(cut.text)")
+
             let streamed = try await server.request("v1/chat/completions", body: body + stopField + #","stream":true}"#)
             var pieces = ""
             for event in streamed.events.dropLast() {

@@ -31,6 +31,14 @@ struct SessionTests {
                                                  options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 5))
         #expect(!response.content.isEmpty)
         #expect(session.lastStatistics?.sampledTokens == 5)
+        guard case .response(let entry)? = session.transcript.last else { Issue.record("no response entry"); return }
+        #expect(entry.metadata["finishReason"] as? String == "length", "the limit, not the model, ended the response")
+
+        let fresh = LanguageModelSession(model: DefaultModel.model)
+        let short = try await fresh.respond(to: "What is the capital of France?", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
+        try #require((fresh.lastStatistics?.sampledTokens ?? 200) < 200, "the model must end this answer itself: \(short.content)")
+        guard case .response(let ended)? = fresh.transcript.last else { Issue.record("no response entry"); return }
+        #expect(ended.metadata["finishReason"] as? String == "stop")
     }
 
     @Test func streamingSnapshotsGrowAndNeverSplitCharacters() async throws {

@@ -211,7 +211,11 @@ struct SystemTurn: Sendable {
     }
 
     private func report(_ outcome: GenerationOutcome, channel: LanguageModelExecutorGenerationChannel) {
-        channel.yield(.response(action: .updateMetadata(["assetIDs": model.assetIDs])))
+        // "length" only when the token limit ended the response: a stop string met on the last allowed token ends
+        // it as the model's own end does.
+        channel.yield(.response(action: .updateMetadata([
+            "assetIDs": model.assetIDs, Transcript.Response.finishReasonKey: outcome.stop == .maximumTokens ? "length" : "stop",
+        ])))
         channel.yield(.response(action: .updateUsage(
             input: .init(totalTokenCount: outcome.promptTokens, cachedTokenCount: outcome.reusedTokens),
             output: .init(totalTokenCount: outcome.sampledTokens + outcome.forcedTokens, reasoningTokenCount: 0))))

@@ -209,6 +209,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         var metadata: [String: any Sendable & Codable & Equatable] = [:]
         if let model = state.model { metadata["model"] = model }
         if let id = state.completionID { metadata["completionID"] = id }
+        if let reason = state.finishReason { metadata[Transcript.Response.finishReasonKey] = reason }
         if !metadata.isEmpty { await channel.send(.response(action: .updateMetadata(metadata))) }
         if let usage { await channel.send(.response(action: .updateUsage(input: usage.input, output: usage.output))) }
     }

@@ -14,3 +14,9 @@ extension Transcript {
         (other as? Value) == value
     }
 }
+
+extension Transcript.Response {
+    /// The metadata key under which both executors of this package report why a response ended: `"stop"` (the
+    /// model ended it, or a stop string did), `"length"` (the token limit did), or a remote server's own reason.
+    package static let finishReasonKey = "finishReason"
+}

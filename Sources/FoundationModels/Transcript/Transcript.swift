@@ -263,7 +263,7 @@ extension Transcript {
         public var id: String
         /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
         public var assetIDs: [String]
-        /// What the executor reported about the response — for the on-device model, `assetIDs`.
+        /// What the executor reported about the response — for the on-device model, `assetIDs` and `finishReason`.
         public var metadata: [String: any Codable & Sendable & Equatable]
         /// The response's content.
         public var segments: [Segment]
