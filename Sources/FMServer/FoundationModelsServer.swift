@@ -85,7 +85,7 @@ public struct FoundationModelsServer: Sendable {
             try ChatCompletionRequest(body: JSONField.body(bodyText), maximumTokensCap: cap)
         }
         try checkModel(parsed.model)
-        let ticket = try await gate.admit()
+        let ticket = try await gate.admit(sequences: parsed.choiceCount)
         let response = ChatCompletionResponse(model: configuration.modelName)
         if parsed.stream {
             return streamedCompletion(parsed, response: response, ticket: ticket)
@@ -230,8 +230,8 @@ extension FoundationModelsServer {
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         let frozenQuery = query
         let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: input, query: frozenQuery) }
-        let ticket = try await gate.admit()
         let texts = parsed.records.compactMap { try? $0.text.get() }
+        let ticket = try await gate.admit(sequences: min(configuration.tagParallel, texts.count))
         let tagging = TaggingConfiguration(
             model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging),
             schema: parsed.schema,

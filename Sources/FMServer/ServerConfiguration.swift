@@ -14,7 +14,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodyBytes: Int = 4 << 20
     /// The most tokens one response may have; also the limit of requests that give none.
     public var maximumTokens: Int = 4_096
-    /// Generation requests running at once; the engine decodes them together, one batch per step.
+    /// Sequences generated at once, which the engine decodes together, one batch per step. A request counts the
+    /// answers it decodes at once: a chat completion its `n`, a `/v1/tag` request its parallel texts (at most this
+    /// many, so that any request can run alone).
     public var concurrentRequests: Int = 16
     /// Requests that may wait for a turn; more are answered 429.
     public var queuedRequests: Int = 64

@@ -28,7 +28,7 @@ extension FM {
         @Option(name: .customLong("max-tokens"), help: "The most tokens one response may have.")
         var maximumTokens = 4_096
 
-        @Option(name: .long, parsing: .unconditional, help: "Requests generating at once (decoded together).")
+        @Option(name: .long, parsing: .unconditional, help: "Answers generating at once, decoded together; a request with n answers counts n.")
         var concurrency = 16
 
         @Option(name: .long, parsing: .unconditional, help: "Requests that may wait for a turn; beyond that the server answers 429.")

@@ -27,6 +27,28 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A request with `n` answers decodes n sequences at once, so it holds n of `--concurrency`'s turns.
+    @Test func aRequestWithSeveralAnswersHoldsATurnForEach() async throws {
+        try await FMServe.with(arguments: ["--concurrency", "2", "--queue", "0"]) { server in
+            let pair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0,"n":2"#)
+            async let first = server.request("v1/chat/completions", body: pair)
+            // Wait until the pair holds its turn, then ask for one more answer.
+            var running = false
+            for _ in 0..<600 where !running {
+                running = try await server.request("metrics").text.contains("\nfm_requests_running 1\n")
+                if !running { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(running, "the request with two answers never started")
+            let second = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(second.status == 429, "\(second.text)")
+            #expect(try second.error["code"] as? String == "queue_full")
+            #expect(try await first.status == 200)
+            // Its turns are given back.
+            let third = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(third.status == 200, "\(third.text)")
+        }
+    }
+
     @Test func aRequestBeyondTheTimeoutIsCancelledWith504() async throws {
         try await FMServe.with(arguments: ["--timeout", "1", "--max-tokens", "4000"]) { server in
             let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000"#)

@@ -1,0 +1,86 @@
+@testable import FMServer
+import Testing
+
+/// The admission gate's accounting, without a server: requests weigh the sequences they decode at once, waiters
+/// are admitted in arrival order, and a full queue is turned away.
+@Suite("Admission gate")
+struct AdmissionGateTests {
+    /// Waits until `gate` shows `waiting` requests in its queue, so the test knows a task has reached it.
+    private func waitForQueue(_ gate: AdmissionGate, waiting: Int) async {
+        while gate.depth.waiting < waiting { await Task.yield() }
+    }
+
+    @Test func aRequestWeighsItsSequencesCappedAtTheGatesSize() {
+        let gate = AdmissionGate(active: 4, queued: 2)
+        #expect(gate.weight(of: 0) == 1)
+        #expect(gate.weight(of: 3) == 3)
+        #expect(gate.weight(of: 9) == 4, "a request heavier than the gate still runs, alone")
+    }
+
+    @Test func aHeavyRequestHoldsAsManySequencesAsItDecodes() async throws {
+        let gate = AdmissionGate(active: 4, queued: 0)
+        let heavy = try await gate.admit(sequences: 3)
+        let light = try await gate.admit()
+        #expect(gate.depth.running == 2)
+        // Four sequences are held, and nothing may wait: the next request is turned away.
+        await #expect(throws: APIError.self) { _ = try await gate.admit() }
+        light.release()
+        await #expect(throws: APIError.self) { _ = try await gate.admit(sequences: 2) }
+        let another = try await gate.admit()
+        heavy.release()
+        another.release()
+        #expect(gate.depth.running == 0)
+    }
+
+    @Test func waitersAreAdmittedInOrderAndALightOneDoesNotPassAHeavyOne() async throws {
+        let gate = AdmissionGate(active: 4, queued: 4)
+        let first = try await gate.admit(sequences: 3)
+        let order = Order()
+        let heavy = Task { let ticket = try await gate.admit(sequences: 4); await order.append("heavy"); return ticket }
+        await waitForQueue(gate, waiting: 1)
+        let light = Task { let ticket = try await gate.admit(); await order.append("light"); return ticket }
+        await waitForQueue(gate, waiting: 2)
+        // One sequence is free, enough for the light request, but the heavy one came first.
+        #expect(gate.depth == (1, 2))
+        first.release()
+        let heavyTicket = try await heavy.value
+        #expect(gate.depth == (1, 1))
+        heavyTicket.release()
+        try await light.value.release()
+        #expect(await order.names == ["heavy", "light"])
+        #expect(gate.depth == (0, 0))
+    }
+
+    @Test func aCancelledWaiterAtTheHeadLetsTheOnesBehindItIn() async throws {
+        let gate = AdmissionGate(active: 2, queued: 4)
+        let running = try await gate.admit()
+        let heavy = Task { try await gate.admit(sequences: 2) }
+        await waitForQueue(gate, waiting: 1)
+        let light = Task { try await gate.admit() }
+        await waitForQueue(gate, waiting: 2)
+        heavy.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await heavy.value }
+        let lightTicket = try await light.value
+        #expect(gate.depth == (2, 0))
+        lightTicket.release()
+        running.release()
+        #expect(gate.depth == (0, 0))
+    }
+
+    @Test func releasingATicketTwiceGivesItsSequencesBackOnce() async throws {
+        let gate = AdmissionGate(active: 2, queued: 0)
+        let ticket = try await gate.admit(sequences: 2)
+        ticket.release()
+        ticket.release()
+        let a = try await gate.admit()
+        let b = try await gate.admit()
+        await #expect(throws: APIError.self) { _ = try await gate.admit() }
+        a.release()
+        b.release()
+    }
+}
+
+private actor Order {
+    var names: [String] = []
+    func append(_ name: String) { names.append(name) }
+}
