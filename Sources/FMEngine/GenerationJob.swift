@@ -34,6 +34,9 @@ package struct GenerationJob: Sendable {
     /// Strings that end a free-text response where one first appears, left out of it. A constrained response
     /// ignores them, since cutting it would break its value: callers refuse them there.
     package var stopSequences = StopSequences([])
+    /// For a free-text response: record each sampled token's log-probability with this many likeliest alternatives
+    /// (0 to ``TokenLogprob/maximumTopCount``) in ``GenerationOutcome/logprobs``; `nil` records nothing.
+    package var logprobAlternatives: Int?
 
     /// Creates a job.
     package init(messages: [ChatMessage], sampling: SamplingParameters, maximumTokens: Int?, constraint: TokenConstraint?, choicePoints: ChoicePoints? = nil) {
@@ -99,6 +102,8 @@ package struct GenerationOutcome: Sendable {
     /// With ``GenerationJob/recordsMargins``: each greedy decision's lead over the runner-up (in logits, or in
     /// score for a whole-value choice), with the response's length in bytes before it.
     package var margins: [(bytes: Int, margin: Double)] = []
+    /// With ``GenerationJob/logprobAlternatives``: each token of the response, in order, with its log-probability.
+    package var logprobs: [TokenLogprob] = []
 
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

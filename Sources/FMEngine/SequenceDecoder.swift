@@ -19,6 +19,12 @@ struct SequenceDecoder {
     private var repetitionGuard = RepetitionGuard()
     /// The job's stop strings, for a free-text response only.
     private let stopSequences: StopSequences
+    /// Alternatives to record with each sampled token's log-probability, for a free-text response that asks.
+    private let logprobAlternatives: Int?
+    /// The last picked token's log-probability, kept until ``accept(_:evaluated:)`` takes the token into the text.
+    private var pickedLogprob: TokenLogprob?
+    /// Where each token of ``GenerationOutcome/logprobs`` begins in the response's bytes.
+    private var logprobOffsets: [Int] = []
     /// The model's token texts and its comma tokens, looked up once rather than at every step.
     let tokenBytes: [[UInt8]]
     private let separatorTokens: [Int32]
@@ -39,6 +45,7 @@ struct SequenceDecoder {
         mask = job.constraint.map { TokenMask(count: $0.vocabulary.count) }
         sampler = TokenSampler(job.sampling)
         stopSequences = job.constraint == nil ? job.stopSequences : StopSequences([])
+        logprobAlternatives = job.constraint == nil ? job.logprobAlternatives.map { min(max(0, $0), TokenLogprob.maximumTopCount) } : nil
         outcome = GenerationOutcome(bytes: [], stop: .finished, promptTokens: promptTokens,
                                     reusedTokens: reusedTokens, sampledTokens: 0, forcedTokens: 0)
         self.pending = pending
@@ -87,7 +94,13 @@ struct SequenceDecoder {
 
     /// The next token from fresh logits, masked by the grammar and the loop guard; `nil` if nothing is allowed.
     mutating func pickToken(from logits: UnsafeBufferPointer<Float>) -> Int32? {
-        guard let active = matcher, var currentMask = mask else { return sampler.sample(logits) }
+        guard let active = matcher, var currentMask = mask else {
+            let token = sampler.sample(logits)
+            if let logprobAlternatives, let token {
+                pickedLogprob = TokenLogprob.measure(token, in: logits, topCount: logprobAlternatives, tokenBytes: tokenBytes)
+            }
+            return token
+        }
         active.fillMask(into: &currentMask)
         loopGuard.apply(to: &currentMask)
         repetitionGuard.apply(to: &currentMask, tokenBytes: tokenBytes, separatorTokens: separatorTokens)
@@ -119,8 +132,17 @@ struct SequenceDecoder {
         let searched = outcome.bytes.count
         append([token])
         if evaluated { pending.removeLast() }
+        if let picked = pickedLogprob {
+            outcome.logprobs.append(picked)
+            logprobOffsets.append(searched)
+            pickedLogprob = nil
+        }
         if !stopSequences.isEmpty, let cut = stopSequences.firstMatch(in: outcome.bytes, searchingFrom: searched) {
             outcome.bytes.removeSubrange(cut...)
+            // Tokens that begin inside the stop string are not part of the response.
+            let kept = logprobOffsets.firstIndex { $0 >= cut } ?? logprobOffsets.count
+            outcome.logprobs.removeSubrange(kept...)
+            logprobOffsets.removeSubrange(kept...)
             return true
         }
         return false

@@ -1,11 +1,12 @@
+import FMEngine
 import HTTPTypes
 import Foundation
 import FoundationModels
 
 /// A `POST /v1/chat/completions` body, checked and translated into the request an executor runs.
 ///
-/// Fields that would change the answer and that the server cannot honour (`n` above 8, `logprobs`, penalties,
-/// `logit_bias`, llama-server's other samplers, image parts, `stop` beside a schema or tools) are refused with a
+/// Fields that would change the answer and that the server cannot honour (`n` above 8, penalties, `logit_bias`,
+/// llama-server's other samplers, image parts, `stop` or `logprobs` beside a schema or tools) are refused with a
 /// 400 naming them, never ignored.
 struct ChatCompletionRequest: Sendable {
     /// The model name the client asked for; `nil` (llama-server's habit) means the served model.
@@ -39,9 +40,7 @@ struct ChatCompletionRequest: Sendable {
             throw APIError.invalid("n", "'n' must lie between 1 and \(Self.maximumChoiceCount).")
         }
         let stopSequences = try Self.stopSequences(in: body)
-        if try body["logprobs"]?.bool() == true {
-            throw APIError.invalid("logprobs", "Log probabilities are not returned by this server.")
-        }
+        let logprobAlternatives = try Self.logprobAlternatives(in: body)
         for penalty in ["frequency_penalty", "presence_penalty"] {
             if let value = try body[penalty]?.number(), value != 0 {
                 throw APIError.invalid(penalty, "'\(penalty)' is not supported; leave it out or send 0.")
@@ -75,6 +74,9 @@ struct ChatCompletionRequest: Sendable {
         if !stopSequences.isEmpty && (schema != nil || !tools.isEmpty) {
             throw APIError.invalid("stop", "'stop' ends text answers only; with 'response_format' or 'tools' it would cut the JSON value.")
         }
+        if logprobAlternatives != nil && (schema != nil || !tools.isEmpty) {
+            throw APIError.invalid("logprobs", "'logprobs' are returned for text answers only; with 'response_format' or 'tools' the grammar forces part of the tokens.")
+        }
         sampling = try Sampling(in: body)
         var options = GenerationOptions(samplingMode: sampling.mode(choice: 0), temperature: sampling.temperature, maximumResponseTokens: maximumTokens)
         options.toolCallingMode = tools.isEmpty ? nil : mode
@@ -82,6 +84,7 @@ struct ChatCompletionRequest: Sendable {
             id: UUID(), transcript: transcript, enabledTools: enabledTools, schema: schema,
             generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
         generation.stopSequences = stopSequences
+        generation.logprobAlternatives = logprobAlternatives
         generation.allowsParallelToolCalls = try body["parallel_tool_calls"]?.bool() ?? true
     }
 
@@ -112,6 +115,20 @@ struct ChatCompletionRequest: Sendable {
             if !text.isEmpty { strings.append(text) }
         }
         return strings
+    }
+
+    /// `logprobs` and `top_logprobs`: the number of alternatives to list with each token, or `nil` when the client
+    /// asked for no log-probabilities. As with OpenAI, `top_logprobs` needs `logprobs` and lies between 0 and 20.
+    private static func logprobAlternatives(in body: JSONField) throws(APIError) -> Int? {
+        let wanted = try body["logprobs"]?.bool() ?? false
+        let top = try body["top_logprobs"]?.integer()
+        if let top {
+            guard wanted else { throw APIError.invalid("top_logprobs", "'top_logprobs' needs 'logprobs' set to true.") }
+            guard (0...TokenLogprob.maximumTopCount).contains(top) else {
+                throw APIError.invalid("top_logprobs", "'top_logprobs' must lie between 0 and \(TokenLogprob.maximumTopCount).")
+            }
+        }
+        return wanted ? top ?? 0 : nil
     }
 
     // MARK: Tools

@@ -1,3 +1,4 @@
+import FMEngine
 import Foundation
 import FoundationModels
 
@@ -12,6 +13,8 @@ struct ChatCompletionResponse: Sendable {
         let text: String
         let calls: [ToolCallText]
         let finishReason: String
+        /// The answer's tokens with their log-probabilities, when the request asked for them.
+        let logprobs: [TokenLogprob]?
     }
 
     /// The whole response of a non-streamed request: its answers, in order, and the usage of all of them.
@@ -22,17 +25,19 @@ struct ChatCompletionResponse: Sendable {
                 var message: [(String, GeneratedContent)] = [("role", .text("assistant")), ("content", choice.calls.isEmpty ? .text(choice.text) : .null)]
                 if !choice.calls.isEmpty { message.append(("tool_calls", .array(choice.calls.map { $0.json(index: nil) }))) }
                 return .object([
-                    ("index", .integer(index)), ("message", .object(message)), ("logprobs", .null), ("finish_reason", .text(choice.finishReason)),
+                    ("index", .integer(index)), ("message", .object(message)), ("logprobs", choice.logprobs.map(Self.logprobs) ?? .null),
+                    ("finish_reason", .text(choice.finishReason)),
                 ])
             })),
             ("usage", usage.json),
         ])
     }
 
-    /// A streamed chunk of answer `index` with `delta` and, on its last one, the finish reason.
-    func chunk(index: Int, delta: [(String, GeneratedContent)], finishReason: String? = nil) -> GeneratedContent {
+    /// A streamed chunk of answer `index` with `delta`, the log-probabilities of tokens and, on its last one, the
+    /// finish reason.
+    func chunk(index: Int, delta: [(String, GeneratedContent)], logprobs: [TokenLogprob]? = nil, finishReason: String? = nil) -> GeneratedContent {
         header([("choices", .array([.object([
-            ("index", .integer(index)), ("delta", .object(delta)), ("logprobs", .null),
+            ("index", .integer(index)), ("delta", .object(delta)), ("logprobs", logprobs.map(Self.logprobs) ?? .null),
             ("finish_reason", finishReason.map(GeneratedContent.text) ?? .null),
         ])]))])
     }
@@ -40,6 +45,21 @@ struct ChatCompletionResponse: Sendable {
     /// The usage chunk that ends a stream when the client asked for it (`choices` is empty).
     func usageChunk(_ usage: ChatUsage) -> GeneratedContent {
         header([("choices", .array([])), ("usage", usage.json)])
+    }
+
+    /// OpenAI's `logprobs` object: each token's text, bytes and log-probability, with the likeliest alternatives.
+    private static func logprobs(_ tokens: [TokenLogprob]) -> GeneratedContent {
+        func candidate(_ candidate: TokenLogprob.Candidate) -> [(String, GeneratedContent)] {
+            // JSON has no infinity; OpenAI writes -9999 for a token the model all but rules out.
+            [("token", .text(String(decoding: candidate.bytes, as: UTF8.self))), ("logprob", .number(max(-9_999, candidate.logprob))),
+             ("bytes", .array(candidate.bytes.map { .integer(Int($0)) }))]
+        }
+        return .object([
+            ("content", .array(tokens.map { token in
+                .object(candidate(token.chosen) + [("top_logprobs", .array(token.top.map { .object(candidate($0)) }))])
+            })),
+            ("refusal", .null),
+        ])
     }
 
     private func header(_ members: [(String, GeneratedContent)]) -> GeneratedContent {

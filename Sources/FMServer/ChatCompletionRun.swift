@@ -12,6 +12,8 @@ enum ChatCompletionEvent: Sendable {
     case usage(prompt: Int, cached: Int, completion: Int)
     /// Why the answer ended, as the executor reported it: `stop` or `length`.
     case finish(reason: String)
+    /// The answer's tokens with their log-probabilities, when the request asked for them.
+    case logprobs([TokenLogprob])
 }
 
 /// Runs a chat completion's answers on the executor and translates their channel events into ``ChatCompletionEvent``s.
@@ -76,6 +78,7 @@ enum ChatCompletionRun {
                             yield(Self.usage(usage))
                         case .updateMetadata(let metadata):
                             if let reason = metadata.values[Transcript.Response.finishReasonKey] as? String { yield(.finish(reason: reason)) }
+                            if let logprobs = metadata.values[Transcript.Response.tokenLogprobsKey] as? [TokenLogprob] { yield(.logprobs(logprobs)) }
                         // The on-device executor only appends text and sends metadata; the rest has no chat form.
                         case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
                             break

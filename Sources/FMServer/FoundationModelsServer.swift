@@ -95,6 +95,7 @@ public struct FoundationModelsServer: Sendable {
         var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
         var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
         var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
+        var logprobs = Array(repeating: [TokenLogprob]?.none, count: parsed.choiceCount)
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
                                               calibrationProgress: metrics.calibrationProgress)
         for try await (index, event) in events {
@@ -103,11 +104,12 @@ public struct FoundationModelsServer: Sendable {
             case .toolCall(let id, let name, let arguments): calls[index].append(ToolCallText(id: id, name: name, arguments: arguments))
             case .usage(let prompt, let cached, let completion): usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
             case .finish(let reason): reasons[index] = reason
+            case .logprobs(let tokens): logprobs[index] = tokens
             }
         }
         let choices = (0..<parsed.choiceCount).map { index in
             ChatCompletionResponse.Choice(text: texts[index], calls: calls[index], finishReason: Self.finishReason(
-                calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed))
+                calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed), logprobs: logprobs[index])
         }
         let usage = ChatUsage(combining: usages)
         metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
@@ -142,6 +144,9 @@ public struct FoundationModelsServer: Sendable {
                         usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
                     case .finish(let reason):
                         reasons[index] = reason
+                    case .logprobs(let tokens):
+                        // The engine reports them with the whole answer, so they follow its text in a chunk of their own.
+                        try await writer.write(Self.event(response.chunk(index: index, delta: [], logprobs: tokens)))
                     }
                 }
                 let usage = ChatUsage(combining: usages)

@@ -1,4 +1,4 @@
-"""The official `openai` Python package against `fm serve`: chat, stream, stop, n, json_schema, tools and errors.
+"""The official `openai` Python package against `fm serve`: chat, stream, stop, n, logprobs, json_schema, tools and errors.
 
 Usage: python3 openai_client.py BASE_URL API_KEY. Exits non-zero with the failed check on any mismatch.
 """
@@ -43,6 +43,23 @@ for chunk in client.chat.completions.create(model=model, messages=messages, temp
     for choice in chunk.choices:
         pieces.append(choice.delta.content or "")
 assert "".join(pieces) == expected, ("".join(pieces), expected, stop)
+
+# Log-probabilities: one entry per token, spelling the greedy answer, each token its step's likeliest; streamed too.
+scored = client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24,
+                                        logprobs=True, top_logprobs=2)
+entries = scored.choices[0].logprobs.content
+assert len(entries) == scored.usage.completion_tokens, (len(entries), scored.usage)
+assert bytes(b for entry in entries for b in entry.bytes).decode() == scored.choices[0].message.content, entries
+for entry in entries:
+    assert entry.logprob <= 0 and len(entry.top_logprobs) == 2, entry
+    assert entry.top_logprobs[0].token == entry.token and entry.top_logprobs[0].logprob == entry.logprob, entry
+streamed_entries = []
+for chunk in client.chat.completions.create(model=model, messages=messages, temperature=0, max_tokens=24,
+                                            logprobs=True, stream=True):
+    for choice in chunk.choices:
+        if choice.logprobs is not None:
+            streamed_entries += choice.logprobs.content
+assert [e.token for e in streamed_entries] == [e.token for e in entries], streamed_entries
 
 # A JSON schema: the content always parses and follows it.
 schema = {"type": "object", "additionalProperties": False, "required": ["fruit", "count"],
@@ -98,5 +115,11 @@ try:
     raise AssertionError("stop with a JSON answer was accepted")
 except openai.BadRequestError as error:
     assert error.body["param"] == "stop", error.body
+
+try:
+    client.chat.completions.create(model=model, messages=messages, logprobs=True, response_format={"type": "json_object"})
+    raise AssertionError("logprobs with a JSON answer were accepted")
+except openai.BadRequestError as error:
+    assert error.body["param"] == "logprobs", error.body
 
 print(json.dumps({"text": text, "structured": value, "call": call.function.arguments}))

@@ -98,6 +98,56 @@ struct ServeTests {
         }
     }
 
+    /// `logprobs` list every token of a text answer with its log-probability under the model and the likeliest
+    /// alternatives, as OpenAI does; under greedy decoding each token is its step's likeliest. With a stop string
+    /// they end where the answer does, and a stream carries the same list.
+    @Test func logprobsDescribeEveryTokenOfATextAnswerStreamedOrNot() async throws {
+        try await FMServe.with { server in
+            let body = #"{"messages":[{"role":"user","content":"Describe a sunny day at the beach."}],"temperature":0,"max_tokens":24,"logprobs":true,"top_logprobs":3"#
+            func answer(_ reply: FMServe.Reply) throws -> (text: String, entries: [[String: Any]]) {
+                #expect(reply.status == 200, "\(reply.text)")
+                let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first)
+                return (try #require((choice["message"] as? [String: Any])?["content"] as? String),
+                        try #require((choice["logprobs"] as? [String: Any])?["content"] as? [[String: Any]]))
+            }
+            func bytes(_ entries: [[String: Any]]) -> [UInt8] { entries.flatMap { ($0["bytes"] as? [Int] ?? []).map(UInt8.init) } }
+
+            let reply = try await server.request("v1/chat/completions", body: body + "}")
+            let (text, entries) = try answer(reply)
+            #expect(entries.count == (try reply.json["usage"] as? [String: Any])?["completion_tokens"] as? Int)
+            #expect(bytes(entries) == Array(text.utf8), "the tokens spell the answer")
+            for entry in entries {
+                let logprob = try #require(entry["logprob"] as? Double)
+                let top = try #require(entry["top_logprobs"] as? [[String: Any]])
+                let topLogprobs = top.compactMap { $0["logprob"] as? Double }
+                #expect(top.count == 3 && topLogprobs.count == 3)
+                #expect(logprob <= 0 && topLogprobs == topLogprobs.sorted(by: >))
+                #expect(topLogprobs.reduce(0) { $0 + exp($1) } <= 1 + 1e-6, "probabilities of distinct tokens sum to at most 1")
+                #expect(top.first?["bytes"] as? [Int] == entry["bytes"] as? [Int] && topLogprobs.first == logprob, "greedy takes the likeliest")
+            }
+
+            let characters = Array(text)
+            try #require(characters.count >= 24, "\(text)")
+            let stop = String(characters[(characters.count / 2)..<(characters.count / 2 + 8)])
+            let stopped = try answer(try await server.request("v1/chat/completions", body: body + #","stop":\#(Self.quoted(stop))}"#))
+            #expect(stopped.entries.count < entries.count)
+            #expect(bytes(stopped.entries).starts(with: Array(stopped.text.utf8)), "the tokens spell the shorter answer")
+            let lastStart = bytes(Array(stopped.entries.dropLast())).count
+            #expect(lastStart < stopped.text.utf8.count, "no token begins inside the stop string")
+
+            let streamed = try await server.request("v1/chat/completions", body: body + #","stream":true}"#)
+            var streamedEntries: [[String: Any]] = []
+            for event in streamed.events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                    streamedEntries += (choice["logprobs"] as? [String: Any])?["content"] as? [[String: Any]] ?? []
+                }
+            }
+            #expect(bytes(streamedEntries) == bytes(entries))
+            #expect(streamedEntries.compactMap { $0["logprob"] as? Double } == entries.compactMap { $0["logprob"] as? Double })
+        }
+    }
+
     /// `top_k` (llama-server's field) and `parallel_tool_calls` change the answer, so they are honoured: sampling
     /// from the one likeliest token is greedy decoding, and with parallel calls off a turn makes one call.
     @Test func topKAndParallelToolCallsAreHonoured() async throws {
@@ -297,6 +347,10 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"stop":"\n","tools":[\#(Self.weatherTool)]}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":["\n", 7]}"#, 400, "stop[1]"),
                 (#"{"model":"default","messages":\#(user),"logit_bias":{"50":-100}}"#, 400, "logit_bias"),
+                (#"{"model":"default","messages":\#(user),"top_logprobs":2}"#, 400, "top_logprobs"),
+                (#"{"model":"default","messages":\#(user),"logprobs":true,"top_logprobs":21}"#, 400, "top_logprobs"),
+                (#"{"model":"default","messages":\#(user),"logprobs":true,"response_format":{"type":"json_object"}}"#, 400, "logprobs"),
+                (#"{"model":"default","messages":\#(user),"logprobs":true,"tools":[\#(Self.weatherTool)]}"#, 400, "logprobs"),
                 (#"{"model":"default","messages":\#(user),"min_p":0.05}"#, 400, "min_p"),
                 (#"{"model":"default","messages":\#(user),"repeat_penalty":1.1}"#, 400, "repeat_penalty"),
                 (#"{"model":"default","messages":\#(user),"top_k":-1}"#, 400, "top_k"),

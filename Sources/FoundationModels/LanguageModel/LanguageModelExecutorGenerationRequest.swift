@@ -26,6 +26,11 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
     /// Whether the model may call several tools in one turn (`parallel_tool_calls` of `fm serve`'s chat completions);
     /// `false` allows one call per turn.
     package var allowsParallelToolCalls = true
+    /// For a text response, report each sampled token's log-probability with this many likeliest alternatives
+    /// (`logprobs` and `top_logprobs` of `fm serve`'s chat completions); `nil` reports none. The on-device executor
+    /// sends them as the response's ``Transcript/Response/tokenLogprobsKey`` metadata, and refuses them with a
+    /// schema or tools, whose tokens are partly forced by the grammar rather than sampled.
+    package var logprobAlternatives: Int?
 
     /// Creates a request.
     public init(

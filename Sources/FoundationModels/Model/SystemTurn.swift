@@ -92,9 +92,13 @@ struct SystemTurn: Sendable {
         let stops = StopSequences(request.stopSequences)
         if case .text = kind {
             job.stopSequences = stops
+            job.logprobAlternatives = request.logprobAlternatives
         } else if !stops.isEmpty {
             throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription:
                 "Stop sequences end text responses only; cutting a response that follows a schema would break its value."))
+        } else if request.logprobAlternatives != nil {
+            throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription:
+                "Log-probabilities are reported for text responses only; the grammar forces part of a structured response's tokens."))
         }
         // Whole-value choice scoring for direct answers; tool turns decode token by token.
         if case .tools = kind {} else { job.choicePoints = constraint.flatMap { engine.model.choicePoints(for: $0) } }
@@ -213,9 +217,11 @@ struct SystemTurn: Sendable {
     private func report(_ outcome: GenerationOutcome, channel: LanguageModelExecutorGenerationChannel) {
         // "length" only when the token limit ended the response: a stop string met on the last allowed token ends
         // it as the model's own end does.
-        channel.yield(.response(action: .updateMetadata([
+        var metadata: [String: any Sendable & Codable & Equatable] = [
             "assetIDs": model.assetIDs, Transcript.Response.finishReasonKey: outcome.stop == .maximumTokens ? "length" : "stop",
-        ])))
+        ]
+        if job.logprobAlternatives != nil { metadata[Transcript.Response.tokenLogprobsKey] = outcome.logprobs }
+        channel.yield(.response(action: .updateMetadata(metadata)))
         channel.yield(.response(action: .updateUsage(
             input: .init(totalTokenCount: outcome.promptTokens, cachedTokenCount: outcome.reusedTokens),
             output: .init(totalTokenCount: outcome.sampledTokens + outcome.forcedTokens, reasoningTokenCount: 0))))

@@ -19,4 +19,7 @@ extension Transcript.Response {
     /// The metadata key under which both executors of this package report why a response ended: `"stop"` (the
     /// model ended it, or a stop string did), `"length"` (the token limit did), or a remote server's own reason.
     package static let finishReasonKey = "finishReason"
+    /// The metadata key of a text response's per-token log-probabilities (`[TokenLogprob]`), sent only when the
+    /// request asked for them.
+    package static let tokenLogprobsKey = "tokenLogprobs"
 }
