@@ -39,6 +39,33 @@ struct ConversationRendererTests {
         #expect(messages.map(\.content) == ["Be brief.", "Say hello."])
     }
 
+    /// A turn without tools does not show earlier calls in the call format, which a model copies as its answer;
+    /// each output names its call's arguments. A turn with tools keeps the format, the model's own.
+    @Test func earlierToolCallsAreShownInTheirFormatOnlyWhenTheTurnOffersTools() {
+        let calls = [("call_1", "London"), ("call_2", "Tokyo")].map { id, city in
+            Transcript.ToolCall(id: id, toolName: "getWeather", arguments: GeneratedContent(properties: ["city": city]))
+        }
+        let entries: [Transcript.Entry] = [
+            prompt("Compare the weather in London and Tokyo."),
+            .toolCalls(.init(calls)),
+            .toolOutput(.init(id: "call_2", toolName: "getWeather", segments: [.text(.init(content: "Rain."))])),
+            .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
+        ]
+        let plain = render(.general, entries)
+        #expect(plain.map(\.role) == ["user", "user", "user"])
+        #expect(!plain.contains { $0.content.contains("tool_calls") })
+        #expect(plain[1].content.hasPrefix(#"The tool getWeather called with {"city":"Tokyo"} returned: Rain."#), "\(plain[1].content)")
+        #expect(plain[2].content.hasPrefix(#"The tool getWeather called with {"city":"London"} returned: Sunny."#))
+
+        let definition = Transcript.ToolDefinition(name: "getWeather", description: "The weather in a city.",
+                                                   parameters: GenerationSchema(root: .object(.anyObject(name: "Arguments"))))
+        var renderer = ConversationRenderer(model: SystemLanguageModel(useCase: .general))
+        renderer.tools = [definition]
+        let withTools = renderer.messages(for: Transcript(entries: entries))
+        #expect(withTools.map(\.role) == ["system", "user", "assistant", "user", "user"])
+        #expect(withTools[2].content == #"{"tool_calls":[{"name":"getWeather","arguments":{"city":"London"}},{"name":"getWeather","arguments":{"city":"Tokyo"}}]}"#)
+    }
+
     @Test func aGuidedPromptDescribesItsSchemaAfterTheTextUnlessToldNot() {
         let format = Transcript.ResponseFormat(type: RenderedTags.self)
         let described = render(.general, [prompt("Tag this.", format: format)])

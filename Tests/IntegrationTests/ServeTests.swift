@@ -148,6 +148,18 @@ struct ServeTests {
         }
     }
 
+    /// A follow-up request that sends the earlier tool call and its output back without `tools` gets a text
+    /// answer, not a copy of the call: OpenAI allows leaving the tools out once the model has what it needs.
+    @Test func aFollowUpWithoutToolsAnswersInTextRatherThanRepeatingTheCall() async throws {
+        try await FMServe.with { server in
+            let history = #"[{"role":"user","content":"What is the weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"Sunny, 21 C"}]"#
+            let reply = try await server.request("v1/chat/completions", body: #"{"messages":\#(history),"temperature":0,"max_tokens":40}"#)
+            #expect(reply.status == 200, "\(reply.text)")
+            let content = try #require(((try reply.json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String)
+            #expect(!content.contains("tool_calls") && !content.hasPrefix("{"), "\(content)")
+        }
+    }
+
     /// `top_k` (llama-server's field) and `parallel_tool_calls` change the answer, so they are honoured: sampling
     /// from the one likeliest token is greedy decoding, and with parallel calls off a turn makes one call.
     @Test func topKAndParallelToolCallsAreHonoured() async throws {

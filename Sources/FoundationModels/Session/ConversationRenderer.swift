@@ -27,6 +27,14 @@ struct ConversationRenderer {
            !transcript.contains(where: { if case .response = $0 { true } else { false } }) {
             messages += TaggingExamples.messages(for: schema)
         }
+        // Without tools in this turn, earlier calls are not shown in the call format, which the model would copy as
+        // its answer: each output names its call instead.
+        var calls: [String: Transcript.ToolCall] = [:]
+        if tools.isEmpty {
+            for case .toolCalls(let round) in transcript {
+                for call in round { calls[call.id] = call }
+            }
+        }
         for entry in transcript {
             switch entry {
             case .instructions, .reasoning:
@@ -35,10 +43,11 @@ struct ConversationRenderer {
                 messages.append(ChatMessage(role: "user", content: userText(for: prompt)))
             case .response(let response):
                 messages.append(ChatMessage(role: "assistant", content: assistantText(for: response)))
-            case .toolCalls(let calls):
-                messages.append(ChatMessage(role: "assistant", content: ToolCallFormat.render(calls)))
+            case .toolCalls(let round):
+                if !tools.isEmpty { messages.append(ChatMessage(role: "assistant", content: ToolCallFormat.render(round))) }
             case .toolOutput(let output):
-                messages.append(ChatMessage(role: "user", content: ToolCallFormat.render(output)))
+                let text = tools.isEmpty ? ToolCallFormat.render(output, call: calls[output.id]) : ToolCallFormat.render(output)
+                messages.append(ChatMessage(role: "user", content: text))
             }
         }
         return messages

@@ -35,6 +35,14 @@ enum ToolCallFormat {
             + "\nUse this to answer my question in a full sentence."
     }
 
+    /// A tool's output in a turn that offers no tools, where the call itself is not shown: the output names the
+    /// arguments it answers, so outputs of several calls of one tool stay apart.
+    static func render(_ output: Transcript.ToolOutput, call: Transcript.ToolCall?) -> String {
+        let arguments = call.map { " called with \($0.arguments.compactJSONString)" } ?? ""
+        return "The tool \(output.toolName)\(arguments) returned: " + output.segments.modelText
+            + "\nUse this to answer my question in a full sentence."
+    }
+
     /// A text answer in a tool session.
     static func renderAnswer(_ text: String) -> String {
         #"{"response":\#(quoted(text))}"#
