@@ -175,6 +175,10 @@ struct ServeTests {
             try #require(sampled != greedy, "this seed's sample must differ from greedy decoding for the check below to mean anything")
             #expect(try await content(#""temperature":1,"seed":3,"top_k":1"#) == greedy)
             #expect(try await content(#""temperature":1,"seed":3,"top_k":0"#) == sampled)
+            // llama-server's seed -1 is a fresh seed each time, not one fixed value.
+            var unseeded: Set<String> = []
+            for _ in 0..<3 { unseeded.insert(try await content(#""temperature":1,"seed":-1"#)) }
+            #expect(unseeded.count > 1, "\(unseeded)")
             // Fields sent with the values that leave sampling as it is are accepted.
             #expect(try await content(#""temperature":0,"logit_bias":{},"min_p":0,"repeat_penalty":1,"frequency_penalty":0"#) == greedy)
 
