@@ -74,6 +74,8 @@ package final class Engine: Sendable {
                 job.calibration = await calibration(for: job, texts: texts, context: CalibrationSample.context)
                 job.calibration?.isFromJobTexts = fromJob
             }
+            // A request cancelled while it waited for the table ends now; the computation goes on for the others.
+            if Task.isCancelled { throw .cancelled }
         }
         return try await run(job, progress: progress)
     }
@@ -134,9 +136,11 @@ package final class Engine: Sendable {
     /// text. The context's key joins the table's key instead.
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
-    /// same table while it is computed wait for that one computation. A run that fails leaves its text out. The
-    /// table is cached and stored only if every failure would recur (``GenerationFailure/isTransient``);
-    /// otherwise it serves the requests that waited for it, and the next request computes it again.
+    /// same table while it is computed wait for that one computation. A waiter that is cancelled stops waiting at
+    /// once (and gets `nil`), while the computation goes on for the other waiters and for the cache. A run that
+    /// fails leaves its text out. The table is cached and stored only if every failure would recur
+    /// (``GenerationFailure/isTransient``); otherwise it serves the requests that waited for it, and the next
+    /// request computes it again.
     func calibration(for job: GenerationJob, texts: [String], context: CalibrationSample.Context? = nil) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
         let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
@@ -150,6 +154,7 @@ package final class Engine: Sendable {
             let progress = CalibrationSample.progress
             let store = CalibrationStore.current
             let task = Task { [self] in
+                defer { calibrating.withLock { _ = $0.removeValue(forKey: key) } }
                 // A table an earlier process stored is read instead of computed (``CalibrationStore``). Its key
                 // reads the model's and the executable's file attributes, so key and file are both read off the pool.
                 let stored = store == nil ? nil : try? await Self.offload { [model, levers = job.levers] () -> (key: String, table: ChoiceCalibration?)? in
@@ -195,9 +200,30 @@ package final class Engine: Sendable {
             tasks[key] = task
             return task
         }
-        let calibration = await task.value
-        calibrating.withLock { $0[key] = nil }
-        return calibration
+        return await Self.value(of: task)
+    }
+
+    /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on.
+    private static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value? {
+        let waiter = Waiter<Value>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.continuation.withLock { $0 = continuation }
+                Task { waiter.resume(returning: await task.value) }
+                if Task.isCancelled { waiter.resume(returning: nil) }
+            }
+        } onCancel: {
+            waiter.resume(returning: nil)
+        }
+    }
+
+    /// A continuation resumed by whichever comes first: a value or a cancellation.
+    private final class Waiter<Value: Sendable>: Sendable {
+        let continuation = Mutex<CheckedContinuation<Value?, Never>?>(nil)
+
+        func resume(returning value: Value?) {
+            continuation.withLock { $0.take() }?.resume(returning: value)
+        }
     }
 
     // MARK: Off-pool work

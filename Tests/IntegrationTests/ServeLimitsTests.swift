@@ -1,3 +1,4 @@
+import FMEngine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -58,6 +59,34 @@ struct ServeLimitsTests {
             // The cancelled generation gave its turn back.
             let next = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(next.status == 200, "\(next.text)")
+        }
+    }
+
+    /// A request that waits for the calibration of its schema's choices still ends at the timeout: its 504 comes
+    /// while the calibration runs, and the calibration goes on to the end, for the cache and the next request.
+    @Test func aRequestWaitingForACalibrationTimesOutWhileTheCalibrationGoesOn() async throws {
+        // Tables are computed, not read from a store an earlier run wrote.
+        try await FMServe.with(arguments: ["--timeout", "1"], environment: ["FM_CALIBRATION_CACHE": "off"]) { server in
+            func metric(_ name: String) async throws -> Int? {
+                try await server.request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                    .flatMap { Int($0.dropFirst(name.count + 1)) }
+            }
+            let names = ["tone", "topic", "urgency", "channel"]
+            let properties = names.map { #""\#($0)":{"type":"string","enum":["low","medium","high","none"]}"# }.joined(separator: ",")
+            let required = names.map { #""\#($0)""# }.joined(separator: ",")
+            let schema = #"{"type":"object","properties":{\#(properties)},"required":[\#(required)],"additionalProperties":false}"#
+            let body = #"{"messages":[{"role":"user","content":"The invoice is wrong again."}],"temperature":0,"response_format":{"type":"json_schema","json_schema":{"name":"Ticket","schema":\#(schema)}}}"#
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 504, "\(reply.text)")
+            #expect(try reply.error["code"] as? String == "timeout")
+            #expect(try await metric("fm_calibrations_running") == 1, "the answer came before the calibration ended")
+            var running = 1
+            for _ in 0..<1_200 where running != 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                running = try await metric("fm_calibrations_running") ?? -1
+            }
+            #expect(running == 0)
+            #expect(try await metric("fm_calibration_runs_total") == CalibrationSample.reference.count, "every calibration text was run")
         }
     }
 
