@@ -68,7 +68,14 @@ public struct FoundationModelsServer: Sendable {
             }
         }
         router.post("/v1/chat/completions") { request, _ in
-            try await chatCompletion(request)
+            // A client that hangs up before its answer is complete cancels the generation, which would otherwise
+            // run to max_tokens and hold a turn (a stream notices at its next write). The connection ends with the
+            // response (ServerMiddleware says so in its headers).
+            try await request.body.consumeWithCancellationOnInboundClose { body in
+                var request = request
+                request.body = body
+                return try await chatCompletion(request)
+            }
         }
         router.post("/v1/tag") { request, _ in
             try await tag(request)

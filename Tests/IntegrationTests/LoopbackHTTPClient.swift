@@ -30,11 +30,37 @@ enum LoopbackHTTPClient {
         }
     }
 
+    /// A request sent and not read, whose client hangs up when told.
+    struct OpenRequest {
+        fileprivate let socket: Int32
+
+        /// Closes the connection without reading the response.
+        func hangUp() { Glibc.close(socket) }
+    }
+
+    /// Sends one POST request and leaves the response unread, so a test can hang up while the server works on it.
+    static func open(port: Int, path: String, body: Data) throws -> OpenRequest {
+        OpenRequest(socket: try connectAndSend(port: port, path: path, body: body, headers: [:], method: "POST"))
+    }
+
     private static func exchange(port: Int, path: String, body: Data?, headers: [String: String], method: String) throws
         -> FMServe.Reply {
+        let socket = try connectAndSend(port: port, path: path, body: body, headers: headers, method: method)
+        defer { Glibc.close(socket) }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            response.append(contentsOf: chunk[0..<count])
+        }
+        return try parse(response)
+    }
+
+    /// A connected socket with the request sent on it.
+    private static func connectAndSend(port: Int, path: String, body: Data?, headers: [String: String], method: String) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
-        defer { Glibc.close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -42,7 +68,10 @@ enum LoopbackHTTPClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "cannot connect to 127.0.0.1:\(port)")
+        }
 
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
@@ -58,15 +87,7 @@ enum LoopbackHTTPClient {
                 offset += sent
             }
         }
-
-        var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(socket, &chunk, chunk.count, 0)
-            if count <= 0 { break }
-            response.append(contentsOf: chunk[0..<count])
-        }
-        return try parse(response)
+        return socket
     }
 
     /// The reply in `bytes`, read with the remote client's own response parser.

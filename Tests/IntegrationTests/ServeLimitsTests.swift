@@ -90,6 +90,35 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A client that hangs up before its non-streamed answer is complete cancels the generation: the turn is
+    /// given back and no completion is counted, where the answer would have run to its 1,500 tokens.
+    @Test func aClientThatHangsUpCancelsItsGeneration() async throws {
+        try await FMServe.with { server in
+            func metric(_ name: String) async throws -> Int? {
+                try await server.request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                    .flatMap { Int($0.dropFirst(name.count + 1)) }
+            }
+            let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":1500"#)
+            let open = try LoopbackHTTPClient.open(port: try #require(server.url.port), path: "/v1/chat/completions", body: Data(body.utf8))
+            var running = 0
+            for _ in 0..<600 where running != 1 {
+                try await Task.sleep(for: .milliseconds(50))
+                running = try await metric("fm_requests_running") ?? -1
+            }
+            try #require(running == 1, "the request never started")
+            open.hangUp()
+            for _ in 0..<1_200 where running != 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                running = try await metric("fm_requests_running") ?? -1
+            }
+            #expect(running == 0)
+            #expect(try await metric("fm_completion_tokens_total") == 0, "the generation was cancelled, not finished")
+            let next = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(next.status == 200, "\(next.text)")
+            #expect(next.headers["connection"]?.lowercased() == "close", "the connection ends with the response, and says so")
+        }
+    }
+
     @Test func anAPIKeyGuardsEveryRouteButHealth() async throws {
         try await FMServe.with(arguments: ["--api-key-env", "FM_TEST_KEY"], environment: ["FM_TEST_KEY": "s3cret"]) { server in
             let body = #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#
