@@ -87,6 +87,12 @@ final class FMServe: Sendable {
         }
     }
 
+    /// The value of the unlabelled metric `name` in `/metrics`, or `nil` when it is not there.
+    func metric(_ name: String) async throws -> Int? {
+        try await request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Int($0.dropFirst(name.count + 1)) }
+    }
+
     /// Sends `body` (JSON text) to `path` with POST, or GETs `path` when `body` is nil.
     func request(_ path: String, body: String? = nil, headers: [String: String] = [:], method: String? = nil) async throws -> Reply {
         try await Self.request(url.appendingPathComponent(path), body: body.map { Data($0.utf8) }, headers: headers, method: method)

@@ -36,7 +36,7 @@ struct ServeLimitsTests {
             // Wait until the pair holds its turn, then ask for one more answer.
             var running = false
             for _ in 0..<600 where !running {
-                running = try await server.request("metrics").text.contains("\nfm_requests_running 1\n")
+                running = try await server.metric("fm_requests_running") == 1
                 if !running { try await Task.sleep(for: .milliseconds(50)) }
             }
             try #require(running, "the request with two answers never started")
@@ -67,10 +67,6 @@ struct ServeLimitsTests {
     @Test func aRequestWaitingForACalibrationTimesOutWhileTheCalibrationGoesOn() async throws {
         // Tables are computed, not read from a store an earlier run wrote.
         try await FMServe.with(arguments: ["--timeout", "1"], environment: ["FM_CALIBRATION_CACHE": "off"]) { server in
-            func metric(_ name: String) async throws -> Int? {
-                try await server.request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-                    .flatMap { Int($0.dropFirst(name.count + 1)) }
-            }
             let names = ["tone", "topic", "urgency", "channel"]
             let properties = names.map { #""\#($0)":{"type":"string","enum":["low","medium","high","none"]}"# }.joined(separator: ",")
             let required = names.map { #""\#($0)""# }.joined(separator: ",")
@@ -79,14 +75,14 @@ struct ServeLimitsTests {
             let reply = try await server.request("v1/chat/completions", body: body)
             #expect(reply.status == 504, "\(reply.text)")
             #expect(try reply.error["code"] as? String == "timeout")
-            #expect(try await metric("fm_calibrations_running") == 1, "the answer came before the calibration ended")
+            #expect(try await server.metric("fm_calibrations_running") == 1, "the answer came before the calibration ended")
             var running = 1
             for _ in 0..<1_200 where running != 0 {
                 try await Task.sleep(for: .milliseconds(100))
-                running = try await metric("fm_calibrations_running") ?? -1
+                running = try await server.metric("fm_calibrations_running") ?? -1
             }
             #expect(running == 0)
-            #expect(try await metric("fm_calibration_runs_total") == CalibrationSample.reference.count, "every calibration text was run")
+            #expect(try await server.metric("fm_calibration_runs_total") == CalibrationSample.reference.count, "every calibration text was run")
         }
     }
 
@@ -94,25 +90,21 @@ struct ServeLimitsTests {
     /// given back and no completion is counted, where the answer would have run to its 1,500 tokens.
     @Test func aClientThatHangsUpCancelsItsGeneration() async throws {
         try await FMServe.with { server in
-            func metric(_ name: String) async throws -> Int? {
-                try await server.request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-                    .flatMap { Int($0.dropFirst(name.count + 1)) }
-            }
             let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":1500"#)
             let open = try LoopbackHTTPClient.open(port: try #require(server.url.port), path: "/v1/chat/completions", body: Data(body.utf8))
             var running = 0
             for _ in 0..<600 where running != 1 {
                 try await Task.sleep(for: .milliseconds(50))
-                running = try await metric("fm_requests_running") ?? -1
+                running = try await server.metric("fm_requests_running") ?? -1
             }
             try #require(running == 1, "the request never started")
             open.hangUp()
             for _ in 0..<1_200 where running != 0 {
                 try await Task.sleep(for: .milliseconds(100))
-                running = try await metric("fm_requests_running") ?? -1
+                running = try await server.metric("fm_requests_running") ?? -1
             }
             #expect(running == 0)
-            #expect(try await metric("fm_completion_tokens_total") == 0, "the generation was cancelled, not finished")
+            #expect(try await server.metric("fm_completion_tokens_total") == 0, "the generation was cancelled, not finished")
             let next = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(next.status == 200, "\(next.text)")
             #expect(next.headers["connection"]?.lowercased() == "close", "the connection ends with the response, and says so")

@@ -438,29 +438,25 @@ struct ServeTests {
     @Test func metricsCountTheRunsOfEachCalibrationOfChoices() async throws {
         // Tables are computed, not read from a store an earlier run wrote, so every calibration shows.
         try await FMServe.with(environment: ["FM_CALIBRATION_CACHE": "off"]) { server in
-            func metric(_ name: String) async throws -> Int? {
-                try await server.request("metrics").text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-                    .flatMap { Int($0.dropFirst(name.count + 1)) }
-            }
-            #expect(try await metric("fm_calibration_runs_total") == 0)
-            #expect(try await metric("fm_calibrations_running") == 0)
+            #expect(try await server.metric("fm_calibration_runs_total") == 0)
+            #expect(try await server.metric("fm_calibrations_running") == 0)
             let schema = #"{"type":"object","properties":{"label":{"type":"string","enum":["ham","spam"]}},"required":["label"],"additionalProperties":false}"#
             let chat = #"{"messages":[{"role":"user","content":"WINNER! Call 0800 555 0199 to claim your prize."}],"temperature":0,"response_format":{"type":"json_schema","json_schema":{"name":"Message","schema":\#(schema)}}}"#
             let reply = try await server.request("v1/chat/completions", body: chat)
             #expect(reply.status == 200, "\(reply.text)")
             // A single request is calibrated by the ordinary reference texts, one run each.
             let reference = CalibrationSample.reference.count
-            #expect(try await metric("fm_calibration_runs_total") == reference)
-            #expect(try await metric("fm_calibrations_running") == 0)
+            #expect(try await server.metric("fm_calibration_runs_total") == reference)
+            #expect(try await server.metric("fm_calibrations_running") == 0)
             // Eight texts of a job are its own calibration sample; a second job with the same texts reads the table.
             let texts = BatchCalibrationTests.messages.map { #""\#($0)""# }.joined(separator: ",")
             for _ in 0..<2 {
                 let tagged = try await server.request("v1/tag", body: #"{"texts":[\#(texts)],"schema":\#(schema)}"#)
                 #expect(tagged.status == 200, "\(tagged.text)")
                 #expect(tagged.text.split(separator: "\n").count == BatchCalibrationTests.messages.count)
-                #expect(try await metric("fm_calibration_runs_total") == reference + BatchCalibrationTests.messages.count)
+                #expect(try await server.metric("fm_calibration_runs_total") == reference + BatchCalibrationTests.messages.count)
             }
-            #expect(try await metric("fm_calibrations_running") == 0)
+            #expect(try await server.metric("fm_calibrations_running") == 0)
         }
     }
 
