@@ -11,9 +11,6 @@ extension GeneratedContent {
     /// An integer value.
     static func integer(_ value: Int) -> GeneratedContent { GeneratedContent(kind: .number(Double(value))) }
 
-    /// A number.
-    static func number(_ value: Double) -> GeneratedContent { GeneratedContent(kind: .number(value)) }
-
     /// An array value.
     static func array(_ elements: [GeneratedContent]) -> GeneratedContent { GeneratedContent(kind: .array(elements)) }
 }
