@@ -68,40 +68,40 @@ enum ChatCompletionRun {
         _ request: LanguageModelExecutorGenerationRequest, backend: ModelBackend,
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
-                var calls: [(id: String, name: String, arguments: String)] = []
-                try await backend.respond(to: request) { event in
-                    if let response = event as? LanguageModelExecutorGenerationChannel.Response {
-                        switch response.action {
-                        case .appendText(let fragment):
-                            yield(.text(fragment.content))
-                        case .updateUsage(let usage):
-                            yield(Self.usage(usage))
-                        case .updateMetadata(let metadata):
-                            if let reason = metadata.values[Transcript.Response.finishReasonKey] as? String { yield(.finish(reason: reason)) }
-                            if let logprobs = metadata.values[Transcript.Response.tokenLogprobsKey] as? [TokenLogprob] { yield(.logprobs(logprobs)) }
-                        // The on-device executor only appends text and sends metadata; the rest has no chat form.
-                        case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
-                            break
-                        }
-                    } else if let toolCalls = event as? LanguageModelExecutorGenerationChannel.ToolCalls {
-                        switch toolCalls.action {
-                        case .toolCall(let call):
-                            guard case .appendArguments(let fragment) = call.action else { break }
-                            if let index = calls.firstIndex(where: { $0.id == call.id }) {
-                                calls[index].arguments += fragment.content
-                            } else {
-                                calls.append((call.id, call.name, fragment.content))
-                            }
-                        case .updateUsage(let usage):
-                            yield(Self.usage(usage))
-                        case .removeToolCall(let id):
-                            calls.removeAll { $0.id == id }
-                        case .updateMetadata:
-                            break
-                        }
-                    }
+        var calls: [(id: String, name: String, arguments: String)] = []
+        try await backend.respond(to: request) { event in
+            if let response = event as? LanguageModelExecutorGenerationChannel.Response {
+                switch response.action {
+                case .appendText(let fragment):
+                    yield(.text(fragment.content))
+                case .updateUsage(let usage):
+                    yield(Self.usage(usage))
+                case .updateMetadata(let metadata):
+                    if let reason = metadata.values[Transcript.Response.finishReasonKey] as? String { yield(.finish(reason: reason)) }
+                    if let logprobs = metadata.values[Transcript.Response.tokenLogprobsKey] as? [TokenLogprob] { yield(.logprobs(logprobs)) }
+                // The on-device executor only appends text and sends metadata; the rest has no chat form.
+                case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
+                    break
                 }
-                for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+            } else if let toolCalls = event as? LanguageModelExecutorGenerationChannel.ToolCalls {
+                switch toolCalls.action {
+                case .toolCall(let call):
+                    guard case .appendArguments(let fragment) = call.action else { break }
+                    if let index = calls.firstIndex(where: { $0.id == call.id }) {
+                        calls[index].arguments += fragment.content
+                    } else {
+                        calls.append((call.id, call.name, fragment.content))
+                    }
+                case .updateUsage(let usage):
+                    yield(Self.usage(usage))
+                case .removeToolCall(let id):
+                    calls.removeAll { $0.id == id }
+                case .updateMetadata:
+                    break
+                }
+            }
+        }
+        for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
     }
 
     private static func usage(_ usage: LanguageModelExecutorGenerationChannel.Usage) -> ChatCompletionEvent {
