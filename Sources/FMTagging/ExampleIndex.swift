@@ -107,3 +107,24 @@ public struct ExampleIndex: Sendable {
         "be", "it", "its", "this", "that", "i", "you", "my", "me", "we", "do", "can", "how", "what", "have", "has",
     ]
 }
+
+extension ExampleIndex.Example {
+    /// The examples in labelled JSONL: each line's `result` object (`fm tag` output), or its gold labels
+    /// (`label`, `labels`) written as a result of `schema`. Lines with neither, or whose gold does not fit the
+    /// schema, are left out. Each text is paired with its own line's answer, in one pass over the lines.
+    public static func parse(input: [UInt8], schema: GenerationSchema) -> [Self] {
+        var pool: [Self] = []
+        for (number, line) in TaggingRecord.lines(in: input) {
+            let record = TaggingRecord.parse(line: line, lineNumber: number)
+            guard case .success(let text) = record.text else { continue }
+            if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
+               case .structure(let properties, _) = content.kind, let result = properties["result"] {
+                pool.append(.init(id: record.id, text: text, result: result))
+            } else if let gold = LabelledExample.parse(input: Array(line)).first?.gold,
+                      let result = EvaluationTask.result(for: gold, in: schema) {
+                pool.append(.init(id: record.id, text: text, result: result))
+            }
+        }
+        return pool
+    }
+}

@@ -40,11 +40,12 @@ public struct TagStatistics: Sendable {
         }.joined(separator: " ")
     }
 
-    /// Adds one output line; lines that are not JSON objects are counted in ``unreadableLines`` and otherwise
-    /// ignored.
+    /// Adds one output line; lines that are not `fm tag` output (a JSON object with a `result` or an `error`) are
+    /// counted in ``unreadableLines`` and otherwise ignored.
     public mutating func add(line: String) {
         guard !line.allSatisfy(\.isWhitespace) else { return }
-        guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind else {
+        guard let content = try? GeneratedContent(json: line), case .structure(let properties, _) = content.kind,
+              properties["result"] != nil || properties["error"] != nil else {
             unreadableLines += 1
             return
         }

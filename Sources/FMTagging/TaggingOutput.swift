@@ -28,10 +28,10 @@ public enum TaggingOutput {
         return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).compactJSONString
     }
 
-    /// The ids of the complete records in existing output, and how many bytes of it are whole lines
+    /// How many complete records in existing output carry each id, and how many bytes of it are whole lines
     /// (a run killed mid-write leaves a partial last line, which is cut off before appending).
-    public static func finishedRecords(in output: [UInt8]) -> (ids: Set<String>, validLength: Int) {
-        var ids: Set<String> = []
+    public static func finishedRecords(in output: [UInt8]) -> (ids: [String: Int], validLength: Int) {
+        var ids: [String: Int] = [:]
         var validLength = 0
         var start = 0
         for (index, byte) in output.enumerated() where byte == 0x0A {
@@ -42,9 +42,20 @@ public enum TaggingOutput {
                   case .structure(let properties, _) = content.kind,
                   case .string(let id)? = properties["id"]?.kind,
                   properties["result"] != nil || properties["error"] != nil else { break }
-            ids.insert(id)
+            ids[id, default: 0] += 1
             validLength = index + 1
         }
         return (ids, validLength)
+    }
+
+    /// The records still to do, in order, when output already holds `finished` lines of each id: a finished line
+    /// accounts for the earliest record with its id, so an input that repeats an id loses none of its records.
+    public static func unfinished(_ records: [TaggingRecord], finished: [String: Int]) -> [TaggingRecord] {
+        var left = finished
+        return records.filter { record in
+            guard let count = left[record.id], count > 0 else { return true }
+            left[record.id] = count - 1
+            return false
+        }
     }
 }

@@ -54,15 +54,21 @@ public struct TaggingRecord: Sendable {
 
     /// Splits input bytes into lines and parses each; a trailing `\r` and blank lines are dropped.
     public static func parse(input: [UInt8]) -> [TaggingRecord] {
-        var records: [TaggingRecord] = []
+        lines(in: input).map { parse(line: $0.bytes, lineNumber: $0.number) }
+    }
+
+    /// The non-blank lines of `input`, each without its newline and trailing `\r`, with its 1-based line number
+    /// counted over every line, blank ones too: the numbers ``parse(input:)`` gives records without an `id`.
+    public static func lines(in input: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
+        var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
         var lineNumber = 0
         for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.last == 0x0D { line = line.dropLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            records.append(parse(line: line, lineNumber: lineNumber))
+            lines.append((lineNumber, line))
         }
-        return records
+        return lines
     }
 }
 

@@ -14,8 +14,8 @@ extension FM {
                 """
         )
 
-        @Option(name: .long, help: "Instructions that define the model's behaviour.")
-        var instructions = "You are a helpful assistant. Use the tools to answer questions about the weather."
+        @Option(name: .long, help: "Instructions that define the model's behaviour (default: a helpful assistant that uses the tools for the weather).")
+        var instructions: String?
 
         @Flag(name: .customLong("no-tools"), help: "Chat without the demo weather tool.")
         var noTools = false
@@ -28,6 +28,13 @@ extension FM {
 
         @OptionGroup var modelOptions: ModelOptions
         @OptionGroup var sampling: SamplingOptions
+
+        func validate() throws {
+            // A saved chat keeps its own instructions; new ones would be silently ignored.
+            if resume != nil, instructions != nil { throw ValidationError("--resume continues a chat with its saved instructions; drop --instructions.") }
+            // Checked now, not after the whole conversation has been typed.
+            if let save { try ReportFile.validate(save, option: "--save") }
+        }
 
         /// What a saved transcript lacks, in words rather than a decoder's dump.
         static func reason(_ error: any Error) -> String {
@@ -52,7 +59,8 @@ extension FM {
                 }
                 session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
             } else {
-                session = LanguageModelSession(model: model, tools: tools, instructions: instructions)
+                session = LanguageModelSession(model: model, tools: tools, instructions: instructions
+                    ?? "You are a helpful assistant. Use the tools to answer questions about the weather.")
             }
             session.prewarm()
             write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
@@ -63,7 +71,10 @@ extension FM {
                 case "/transcript":
                     session.transcript.forEach { write("\($0)\n") }
                 case "/tokens":
-                    write("\(try await model.tokenCount(for: session.transcript)) of \(model.contextSize) tokens\n")
+                    // A failure to count is reported like a failed reply; it does not end the chat or lose --save.
+                    do { write("\(try await model.tokenCount(for: session.transcript)) of \(model.contextSize) tokens\n") } catch {
+                        write("Error: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")\n")
+                    }
                 default:
                     await reply(to: line, in: session)
                 }

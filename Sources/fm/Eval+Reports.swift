@@ -22,7 +22,7 @@ extension FM.Eval {
         if let runs {
             let experiment = StabilityExperiment(
                 base: configuration, runs: runs, temperature: tagging.temperature ?? StabilityExperiment.defaultTemperature,
-                seed: tagging.seed, parallel: tagging.parallel)
+                seed: tagging.seed, parallel: tagging.parallel ?? 1)
             var progress = ProgressLine(total: examples.count * runs * experiment.conditions.count)
             let result = try await experiment.run(examples, progress: { progress.advance() }, calibrationProgress: progress.calibration)
             progress.finish()

@@ -49,6 +49,16 @@ extension FM {
             if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
             if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
             try validateReports()
+            try tagging.validateSeed(seedsRuns: runs != nil)
+            if predictions != nil {
+                // Recorded results are scored as they are: options that shape a run would be silently ignored.
+                let runOptions = [("--model", modelOptions.model != nil), ("--examples", tagging.examples != nil),
+                                  ("--endpoint", tagging.endpoint != nil), ("--parallel", tagging.parallel != nil),
+                                  ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil)]
+                if let (option, _) = runOptions.first(where: \.1) {
+                    throw ValidationError("\(option) shapes a run of the model; --predictions scores results already made.")
+                }
+            }
         }
 
         func run() async throws {
@@ -78,8 +88,11 @@ extension FM {
                               schema: schema, decoding: "as recorded")
                 return
             }
+            let model = modelOptions.systemModel(useCase: .contentTagging)
+            // Without a model every record would fail alike; say so once instead of scoring them all as wrong.
+            if tagging.endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
             var configuration = TaggingConfiguration(
-                model: modelOptions.systemModel(useCase: .contentTagging),
+                model: model,
                 schema: schema,
                 instructions: tagging.instructions,
                 options: tagging.generationOptions,

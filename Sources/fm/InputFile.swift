@@ -14,6 +14,14 @@ enum InputFile {
         }
     }
 
+    /// Whether `first` and `second` name one existing file (the same device and inode), through links or
+    /// different spellings of the path.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     /// The POSIX reason (“Is a directory”, “Permission denied”) when there is one, not Foundation's wrapper text.
     static func reason(_ error: any Error) -> String {
         let error = error as NSError

@@ -26,7 +26,14 @@ struct ModelOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard let model else { return }
+        guard let model else {
+            // The environment's choice is checked as --model is, rather than left to fail on every request.
+            let environment = ProcessInfo.processInfo.environment
+            if (environment["FM_MODEL_PATH"] ?? "").isEmpty, let name = environment["FM_MODEL"], !name.isEmpty {
+                do { _ = try ModelCatalog.fileURL(for: name) } catch { throw ValidationError("FM_MODEL: \(error.message)") }
+            }
+            return
+        }
         let url: URL
         do { url = try ModelCatalog.fileURL(for: model) } catch { throw ValidationError(error.message) }
         if ModelCatalog.entry(named: model) == nil, !FileManager.default.fileExists(atPath: url.path) {

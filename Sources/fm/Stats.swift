@@ -31,11 +31,13 @@ extension FM {
             let inputs = files.isEmpty ? [FileHandle.standardInput.readDataToEndOfFile()]
                 : try files.map(InputFile.read)
             for data in inputs {
-                for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { statistics.add(line: String(line)) }
+                // Split on bytes: in a Swift String "\r\n" is one character, so a CRLF file would be one line.
+                for (_, line) in TaggingRecord.lines(in: Array(data)) { statistics.add(line: String(decoding: line, as: UTF8.self)) }
             }
             if statistics.unreadableLines > 0 {
-                let lines = statistics.unreadableLines == 1 ? "1 line is not a JSON object" : "\(statistics.unreadableLines) lines are not JSON objects"
-                let message = "\(lines); fm stats reads the lines fm tag writes."
+                let lines = statistics.unreadableLines == 1 ? "1 line is not fm tag output"
+                    : "\(statistics.unreadableLines) lines are not fm tag output"
+                let message = "\(lines) (a JSON object with a result or an error); fm stats reads the lines fm tag writes."
                 // Nothing but other text is a wrong file, not a report with zero records.
                 guard statistics.records > 0 else { throw CommandFailure("No records: " + message) }
                 FileHandle.standardError.write(Data("warning: \(message) They are not counted.\n".utf8))

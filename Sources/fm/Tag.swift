@@ -35,6 +35,10 @@ extension FM {
             if let file, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
             if resume, output == nil { throw ValidationError("--resume needs --output.") }
             if let output { try ReportFile.validate(output, option: "--output") }
+            if let file, let output, InputFile.isSameFile(file, output) {
+                throw ValidationError("--output \(output) is the --file input; writing would overwrite the texts being tagged.")
+            }
+            try tagging.validateSeed()
         }
 
         func run() async throws {
@@ -53,8 +57,11 @@ extension FM {
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()
+            let model = modelOptions.systemModel(useCase: .contentTagging)
+            // Without a model every record would fail alike; say so once instead of writing an error line for each.
+            if tagging.endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
             var configuration = TaggingConfiguration(
-                model: modelOptions.systemModel(useCase: .contentTagging),
+                model: model,
                 schema: schema,
                 instructions: tagging.instructions,
                 options: tagging.generationOptions,
@@ -63,7 +70,7 @@ extension FM {
                 calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             )
             let sink = try OutputSink(path: output, resume: resume)
-            let remaining = records.filter { !sink.finishedIDs.contains($0.id) }
+            let remaining = TaggingOutput.unfinished(records, finished: sink.finishedIDs)
             if records.count != remaining.count {
                 FileHandle.standardError.write(Data("resuming: \(records.count - remaining.count) of \(records.count) records already done\n".utf8))
             }
@@ -85,12 +92,13 @@ extension FM {
 /// Where `fm tag` writes lines: stdout, or a file (appended to after the finished part when resuming).
 final class OutputSink {
     let handle: FileHandle
-    let finishedIDs: Set<String>
+    /// How many finished lines of the output carry each id.
+    let finishedIDs: [String: Int]
 
     init(path: String?, resume: Bool) throws {
         guard let path else {
             handle = FileHandle.standardOutput
-            finishedIDs = []
+            finishedIDs = [:]
             return
         }
         let url = URL(fileURLWithPath: path)
@@ -105,7 +113,7 @@ final class OutputSink {
                 _ = FileManager.default.createFile(atPath: path, contents: nil)
                 handle = try FileHandle(forWritingTo: url)
                 try handle.truncate(atOffset: 0)
-                finishedIDs = []
+                finishedIDs = [:]
             }
         } catch {
             throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")

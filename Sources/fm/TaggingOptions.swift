@@ -24,8 +24,11 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "Seed for reproducible sampling with --temperature.")
     var seed: UInt64?
 
-    @Option(name: .long, parsing: .unconditional, help: "Texts decoded together in one batch.")
-    var parallel = 1
+    @Option(name: .customLong("max-tokens"), parsing: .unconditional, help: "The most tokens one result may have (default: a budget from the schema's size, 256 to 2048).")
+    var maximumTokens: Int?
+
+    @Option(name: .long, parsing: .unconditional, help: "Texts decoded together in one batch (default 1).")
+    var parallel: Int?
 
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the result cache.")
     var noCache = false
@@ -34,24 +37,29 @@ struct TaggingOptions: ParsableArguments {
     var examples: String?
 
     @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets (default 4).")
-    var shots = 4
+    var shots: Int?
 
     @Option(name: .long, help: "Send the texts to OpenAI-compatible servers instead of the local engine: base URLs, comma-separated, used in turn (e.g. http://127.0.0.1:8080). The servers must enforce response_format JSON schemas.")
     var endpoint: String?
     @Option(name: .customLong("endpoint-model"), help: "The model name sent to --endpoint servers (default: default).")
-    var endpointModel = "default"
+    var endpointModel: String?
     @Option(name: .customLong("api-key-env"), help: "The environment variable holding the --endpoint servers' API key.")
     var apiKeyEnv: String?
     @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers (default 4).")
-    var concurrency = 4
+    var concurrency: Int?
 
     func validate() throws {
         if endpoint != nil {
             if endpointURLs.isEmpty { throw ValidationError("--endpoint needs at least one http(s) URL.") }
-            if concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
+            if let concurrency, concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
             if let apiKeyEnv, ProcessInfo.processInfo.environment[apiKeyEnv] == nil {
                 throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
             }
+            // The servers' requests in flight are --concurrency; a batch width would be silently ignored.
+            if parallel != nil { throw ValidationError("--parallel batches texts in the local engine; with --endpoint, set --concurrency.") }
+        } else {
+            let serverOnly = [("--concurrency", concurrency != nil), ("--endpoint-model", endpointModel != nil), ("--api-key-env", apiKeyEnv != nil)]
+            if let (option, _) = serverOnly.first(where: \.1) { throw ValidationError("\(option) applies to --endpoint servers; give --endpoint too.") }
         }
         if preset != nil, schema != nil { throw ValidationError("--preset and --schema exclude each other.") }
         if let preset, TaggingPreset(rawValue: preset) == nil {
@@ -60,9 +68,20 @@ struct TaggingOptions: ParsableArguments {
         if let schema, !FileManager.default.fileExists(atPath: schema) { throw ValidationError("No schema file at \(schema).") }
         if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
-        if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64.") }
+        if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }
+        if let parallel, parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64.") }
         if let examples, !FileManager.default.fileExists(atPath: examples) { throw ValidationError("No examples file at \(examples).") }
-        if shots < 0 || shots > 32 { throw ValidationError("--shots must be between 0 and 32.") }
+        if let shots {
+            if shots < 0 || shots > 32 { throw ValidationError("--shots must be between 0 and 32.") }
+            if examples == nil { throw ValidationError("--shots chooses among --examples; give --examples too.") }
+        }
+    }
+
+    /// Checks that --seed has a sampled run to seed; `seedsRuns` says the command samples without --temperature.
+    func validateSeed(seedsRuns: Bool = false) throws {
+        if seed != nil, (temperature ?? 0) <= 0, !seedsRuns {
+            throw ValidationError("--seed seeds sampling, which needs a positive --temperature; greedy decoding has no seed.")
+        }
     }
 
     /// The URLs of --endpoint.
@@ -78,12 +97,12 @@ struct TaggingOptions: ParsableArguments {
     var remoteEngines: RemoteEngines? {
         guard endpoint != nil, !endpointURLs.isEmpty else { return nil }
         return RemoteEngines(models: endpointURLs.map {
-            ChatCompletionsLanguageModel(endpoint: $0, model: endpointModel, apiKeyEnvironmentVariable: apiKeyEnv, enforcesSchemas: true)
+            ChatCompletionsLanguageModel(endpoint: $0, model: endpointModel ?? "default", apiKeyEnvironmentVariable: apiKeyEnv, enforcesSchemas: true)
         })
     }
 
     /// Requests in flight at once: --concurrency for servers, --parallel for the local engine.
-    var width: Int { endpoint != nil ? concurrency : parallel }
+    var width: Int { endpoint != nil ? concurrency ?? 4 : parallel ?? 1 }
 
     /// The schema chosen by --preset or --schema, else `fallback`.
     func generationSchema(fallback: GenerationSchema = TaggingPreset.contentTagging.schema) throws -> GenerationSchema {
@@ -105,30 +124,19 @@ struct TaggingOptions: ParsableArguments {
 
     var generationOptions: GenerationOptions {
         if let temperature, temperature > 0 {
-            return GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature)
+            return GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature,
+                                     maximumResponseTokens: maximumTokens)
         }
-        return GenerationOptions(samplingMode: .greedy)
+        return GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)
     }
 
     /// The few-shot example index from --examples: each line's `result` object, or its gold labels written
     /// in `schema`.
     func exampleIndex(schema: GenerationSchema) throws -> ExampleIndex? {
         guard let examples else { return nil }
-        let data = Array(try InputFile.read(examples))
-        var pool: [ExampleIndex.Example] = []
-        let labelled = Dictionary(LabelledExample.parse(input: data).map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for (number, line) in data.split(separator: 0x0A).enumerated() {
-            let record = TaggingRecord.parse(line: line, lineNumber: number + 1)
-            guard case .success(let text) = record.text else { continue }
-            if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
-               case .structure(let properties, _) = content.kind, let result = properties["result"] {
-                pool.append(.init(id: record.id, text: text, result: result))
-            } else if let gold = labelled[record.id]?.gold, let result = EvaluationTask.result(for: gold, in: schema) {
-                pool.append(.init(id: record.id, text: text, result: result))
-            }
-        }
+        let pool = ExampleIndex.Example.parse(input: Array(try InputFile.read(examples)), schema: schema)
         guard !pool.isEmpty else { throw ValidationError("\(examples) has no examples that fit the schema.") }
-        return ExampleIndex(examples: pool, shots: shots)
+        return ExampleIndex(examples: pool, shots: shots ?? 4)
     }
 
     /// The runner of a job: a tagger that draws its calibration's progress on `progress`, with this command's

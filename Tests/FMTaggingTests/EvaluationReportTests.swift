@@ -42,7 +42,9 @@ import Testing
         statistics.add(line: "Today we had a lovely picnic.")
         statistics.add(line: "[1, 2]")
         statistics.add(line: "   ")
-        #expect(statistics.unreadableLines == 2)
+        // An input line is a JSON object too, but neither a result nor an error.
+        statistics.add(line: #"{"id":"3","text":"A picnic."}"#)
+        #expect(statistics.unreadableLines == 3)
         #expect(statistics.records == 2)
     }
 }

@@ -41,4 +41,22 @@ struct ExampleIndexTests {
                                                                gold: .set((0..<50).map { "tag-\($0)" }))])
         #expect(EvaluationTask.result(for: .set(["Food-Safety"]), in: tags)?.jsonString == #"{"tags": ["food safety"]}"#)
     }
+
+    /// An examples file read for few-shot: each text keeps its own line's label, also after a blank line and
+    /// when ids repeat, and a line with `fm tag`'s `result` gives that result.
+    @Test func examplesKeepTheirOwnLinesLabels() throws {
+        let input = Array("""
+            {"text":"Win a free prize now","label":"spam"}
+
+            {"text":"See you at lunch","label":"ham"}
+            {"id":"x","text":"Call me back","label":"ham"}
+            {"id":"x","text":"Claim your reward","label":"spam"}
+            {"id":"r","text":"Meeting moved","result":{"label":"ham"}}
+            """.utf8)
+        let schema = EvaluationTask.schema(for: LabelledExample.parse(input: input))
+        let pool = ExampleIndex.Example.parse(input: input, schema: schema)
+        #expect(pool.map(\.text) == ["Win a free prize now", "See you at lunch", "Call me back", "Claim your reward", "Meeting moved"])
+        #expect(pool.map(\.id) == ["1", "3", "x", "x", "r"])
+        #expect(pool.map { $0.result.jsonString } == ["spam", "ham", "ham", "spam", "ham"].map { #"{"label": "\#($0)"}"# })
+    }
 }

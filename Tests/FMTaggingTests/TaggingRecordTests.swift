@@ -57,8 +57,19 @@ import Testing
         let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))
         let output = Array((line + "\n" + "{\"id\":\"y\",\"te").utf8)
         let finished = TaggingOutput.finishedRecords(in: output)
-        #expect(finished.ids == ["x"])
+        #expect(finished.ids == ["x": 1])
         #expect(finished.validLength == line.utf8.count + 1)
+    }
+
+    /// An input that repeats an id (two files concatenated) resumes each occurrence once: the finished lines
+    /// account for the earliest records with their ids, and the rest are still to do.
+    @Test func resumeKeepsRecordsWithARepeatedID() {
+        let records = ["a", "b", "a", "c", "a"].enumerated().map { TaggingRecord(id: $1, text: .success("text \($0)")) }
+        let written = records.prefix(3).map { TaggingOutput.line(for: $0, outcome: .failure(.init(code: "c", message: "m"))) + "\n" }
+        let finished = TaggingOutput.finishedRecords(in: Array(written.joined().utf8))
+        #expect(finished.ids == ["a": 2, "b": 1])
+        let left = TaggingOutput.unfinished(records, finished: finished.ids)
+        #expect(left.map { try? $0.text.get() } == ["text 3", "text 4"])
     }
 
     /// Every preset lowers to an object the decoder can enforce, and its JSON Schema text (what `fm eval

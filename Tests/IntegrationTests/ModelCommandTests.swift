@@ -15,6 +15,10 @@ struct ModelCommandTests {
         #expect(install.stderr.contains("Unknown model 'enormous'"), "\(install.stderr)")
         let respond = try Self.run(["respond", "--model", "enormous", "hi"])
         #expect(respond.status == 64, "\(respond.stderr)")
+        // The environment's choice is checked as --model is, not replaced by the default model.
+        let environment = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL": "enormous", "FM_MODEL_PATH": ""])
+        #expect(environment.status == 64, "\(environment.stderr)")
+        #expect(environment.stderr.contains("FM_MODEL: Unknown model 'enormous'"), "\(environment.stderr)")
     }
 
     @Test func aTruncatedModelIsReportedAndDownloadedAgain() throws {
@@ -34,6 +38,10 @@ struct ModelCommandTests {
         let respond = try Self.run(["respond", "--model", "tiny", "--greedy", "Say hi."], cacheHome: home)
         #expect(respond.status == 1)
         #expect(respond.stderr.contains("truncated or corrupt") && respond.stderr.contains("fm model install tiny"), "\(respond.stderr)")
+        // A batch job says so once and stops, rather than writing an error line for every text.
+        let tag = try Self.run(["tag", "--model", "tiny", "--no-cache", "one text", "another"], cacheHome: home)
+        #expect(tag.status == 1 && tag.stdout.isEmpty, "\(tag.stdout)")
+        #expect(tag.stderr.contains("truncated or corrupt"), "\(tag.stderr)")
 
         let install = try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home)
         #expect(install.status == 0, "\(install.stderr)")

@@ -65,6 +65,17 @@ struct ReportCommandTests {
             (["respond", "--max-tokens", "-5", "hello"], "--max-tokens must be positive"),
             (["tag", "--parallel", "-2", "hello"], "--parallel must be between 1 and 64"),
             (["eval", input.path, "--limit", "-1"], "--limit must be positive"),
+            (["tag", "--max-tokens", "0", "hello"], "--max-tokens must be positive"),
+            // Options that would be silently ignored are refused, naming what they need.
+            (["tag", "--shots", "2", "hello"], "--shots chooses among --examples"),
+            (["tag", "--seed", "3", "hello"], "--seed seeds sampling"),
+            (["tag", "--concurrency", "2", "hello"], "--concurrency applies to --endpoint"),
+            (["tag", "--endpoint", "http://127.0.0.1:9", "--parallel", "2", "hello"], "with --endpoint, set --concurrency"),
+            (["eval", input.path, "--predictions", input.path, "--model", "tiny"], "--model shapes a run"),
+            (["chat", "--resume", input.path, "--instructions", "Be brief."], "drop --instructions"),
+            (["chat", "--save", directory.path + "/missing/chat.json"], "--save: no directory"),
+            // Writing the output over the input would destroy the texts being tagged.
+            (["tag", "--file", input.path, "--output", directory.path + "/./in.jsonl"], "is the --file input"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments)
@@ -136,13 +147,25 @@ struct ReportCommandTests {
         let partly = try Self.run(["stats", mixed.path])
         #expect(partly.status == 0, "\(partly.stderr)")
         #expect(partly.stdout.contains("records: 2   errors: 1"), "\(partly.stdout)")
-        #expect(partly.stderr.contains("warning: 1 line is not a JSON object"), "\(partly.stderr)")
+        #expect(partly.stderr.contains("warning: 1 line is not fm tag output"), "\(partly.stderr)")
 
         let texts = directory.appendingPathComponent("texts.txt")
         try Data("one text\nanother text\n".utf8).write(to: texts)
         let none = try Self.run(["stats", texts.path])
         #expect(none.status == 1, "\(none.stdout)")
-        #expect(none.stderr.contains("No records: 2 lines are not JSON objects"), "\(none.stderr)")
+        #expect(none.stderr.contains("No records: 2 lines are not fm tag output"), "\(none.stderr)")
+
+        // fm tag's input is JSON too, but not its output.
+        let input = directory.appendingPathComponent("input.jsonl")
+        try Data(#"{"id":"1","text":"A picnic."}"#.utf8 + [0x0A]).write(to: input)
+        let inputStats = try Self.run(["stats", input.path])
+        #expect(inputStats.status == 1 && inputStats.stderr.contains("No records: 1 line is not fm tag output"), "\(inputStats.stderr)")
+
+        // Lines ending in CRLF are lines all the same.
+        let crlf = directory.appendingPathComponent("crlf.jsonl")
+        try Data(#"{"id":"1","result":{"topics":["picnic"]}}\#r\#n{"id":"2","result":{"topics":["beach"]}}\#r\#n"#.utf8).write(to: crlf)
+        let crlfStats = try Self.run(["stats", crlf.path])
+        #expect(crlfStats.status == 0 && crlfStats.stdout.contains("records: 2   errors: 0"), "\(crlfStats.stdout)\(crlfStats.stderr)")
     }
 
     /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a

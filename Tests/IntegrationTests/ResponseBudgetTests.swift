@@ -6,14 +6,14 @@ import Testing
 @Suite("Runaway structures end", .serialized, .timeLimit(.minutes(10)))
 struct ResponseBudgetTests {
     /// Runs `fm tag` on one text with a schema file; returns the single output line.
-    private func tag(schema: String, text: String) throws -> [String: Any] {
+    private func tag(schema: String, text: String, arguments: [String] = []) throws -> [String: Any] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let schemaURL = directory.appendingPathComponent("schema.json")
         let outputURL = directory.appendingPathComponent("out.jsonl")
         try Data(schema.utf8).write(to: schemaURL)
-        let run = try TagCommandTests.run(["tag", "--schema", schemaURL.path, "--no-cache", "--output", outputURL.path, text])
+        let run = try TagCommandTests.run(["tag", "--schema", schemaURL.path, "--no-cache", "--output", outputURL.path] + arguments + [text])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try TagCommandTests.lines(outputURL)
         try #require(lines.count == 1, "one line per text")
@@ -51,5 +51,8 @@ struct ResponseBudgetTests {
         let error = try #require(line["error"] as? [String: Any], "an error line: \(line)")
         #expect(error["code"] as? String == "response-budget", "\(error)")
         #expect((error["message"] as? String)?.contains("--max-tokens") == true, "\(error)")
+        // The option the message names raises the budget.
+        let raised = try tag(schema: schema, text: "Write the glyphs.", arguments: ["--max-tokens", "2048"])
+        #expect((raised["result"] as? [String: Any])?["glyphs"] as? String == glyphs, "\(raised)")
     }
 }

@@ -67,11 +67,12 @@ public final class SystemLanguageModel: Sendable {
 
     /// Where the default model lives: `$FM_MODEL_PATH` when set, else the catalogue model named by
     /// `$FM_MODEL` (a name such as `medium`, or a path), else ``ModelCatalog/defaultEntry``, installed under
-    /// `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models/`.
+    /// `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models/`. A `$FM_MODEL` that names no catalogue model is
+    /// read as a path, so a mistyped name leaves the model unavailable rather than silently running another.
     public static var defaultModelURL: URL {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["FM_MODEL_PATH"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        if let name = environment["FM_MODEL"], !name.isEmpty, let url = try? ModelCatalog.fileURL(for: name) { return url }
+        if let name = environment["FM_MODEL"], !name.isEmpty { return (try? ModelCatalog.fileURL(for: name)) ?? URL(fileURLWithPath: name) }
         return ModelCatalog.defaultEntry.fileURL
     }
 
