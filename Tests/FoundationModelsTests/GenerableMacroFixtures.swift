@@ -39,4 +39,27 @@ enum GenerableMacroFixtures {
         case labelled(title: String, subtitle: String?)
         case none
     }
+
+    @Generable
+    enum Mood: Equatable {
+        case cheerful, calm
+    }
+
+    @Generable
+    struct Day {
+        var title: String
+    }
+
+    @Generable
+    struct Plan {
+        var days: [Day]
+    }
+
+    @Generable
+    struct Drawing {
+        var title: String
+        var shape: Shape
+        var mood: Mood
+        var moods: [Mood]
+    }
 }

@@ -19,6 +19,24 @@ struct GenerableMacroRuntimeTests {
         #expect(content == GeneratedContent(properties: ["name": "Ada", "nickname": GeneratedContent.null]))
     }
 
+    /// A streamed snapshot shows an enum value that is still arriving — a case name half written, a case object
+    /// before its key — as not there yet, instead of failing the stream; complete content still throws.
+    @Test func enumsStillArrivingAreMissingFromPartialContent() throws {
+        typealias Drawing = GenerableMacroFixtures.Drawing
+        let shapeOpened = try Drawing.PartiallyGenerated(GeneratedContent(json: #"{"title": "Sun", "shape": {"#))
+        #expect(shapeOpened.title == "Sun")
+        #expect(shapeOpened.shape == nil)
+        let halfCase = try Drawing.PartiallyGenerated(GeneratedContent(json: #"{"title": "Sun", "shape": {"circle": {"radius": 2}}, "mood": "chee"#))
+        #expect(halfCase.shape == .circle(radius: 2))
+        #expect(halfCase.mood == nil)
+        let list = try Drawing.PartiallyGenerated(GeneratedContent(json: #"{"title": "Sun", "shape": {"none": {}}, "mood": "calm", "moods": ["calm", "chee"#))
+        #expect(list.mood == .calm)
+        #expect(list.moods == [.calm])
+        #expect(throws: (any Error).self) {
+            try Drawing.PartiallyGenerated(GeneratedContent(json: #"{"title": "Sun", "mood": "grumpy"}"#))
+        }
+    }
+
     @Test func regexGuideCarriesTheLiteralSource() throws {
         guard case .object(let node) = GenerableMacroFixtures.Product.generationSchema.root else {
             Issue.record("Product's schema is not an object")

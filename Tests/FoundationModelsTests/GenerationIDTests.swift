@@ -7,4 +7,19 @@ struct GenerationIDTests {
         let id = GenerationID()
         #expect(Set([id, id]).count == 1)
     }
+
+    /// Every snapshot of a response and its final content name a nested element alike, so a row keeps its
+    /// identity while its properties stream in; other elements and other responses get other identifiers.
+    @Test func nestedElementsKeepTheirIdentifiersAcrossSnapshots() throws {
+        typealias Plan = GenerableMacroFixtures.Plan
+        let root = GenerationID()
+        let early = try Plan.PartiallyGenerated(GeneratedContent(json: #"{"days": [{"title": "Beach"}, {"ti"#).identified(by: root))
+        let later = try Plan.PartiallyGenerated(GeneratedContent(json: #"{"days": [{"title": "Beach"}, {"title": "Hike"}]}"#).identified(by: root))
+        #expect(early.id == root && later.id == root)
+        let earlyIDs = try #require(early.days).map(\.id), laterIDs = try #require(later.days).map(\.id)
+        #expect(earlyIDs == laterIDs)
+        #expect(Set(laterIDs + [root]).count == 3)
+        let other = try Plan.PartiallyGenerated(GeneratedContent(json: #"{"days": [{"title": "Beach"}]}"#).identified(by: GenerationID()))
+        #expect(other.days?.first?.id != laterIDs.first)
+    }
 }

@@ -118,9 +118,15 @@ struct GuidedGenerationTests {
                                             options: GenerationOptions(samplingMode: .greedy))
         var raws: [String] = []
         var ids: Set<GenerationID?> = []
+        var nestedIDs: Set<GenerationID?> = []
+        func topics(_ content: GeneratedContent) -> GeneratedContent? {
+            guard case .structure(let properties, _) = content.kind else { return nil }
+            return properties["topics"]
+        }
         for try await snapshot in stream {
             raws.append(snapshot.rawContent.jsonString)
             ids.insert(snapshot.rawContent.id)
+            if let list = topics(snapshot.rawContent) { nestedIDs.insert(list.id) }
             _ = snapshot.content.topics // PartiallyGenerated: every property optional
         }
         #expect(raws.count > 3)
@@ -128,6 +134,9 @@ struct GuidedGenerationTests {
         let final = try await stream.collect()
         #expect(final.rawContent.isComplete)
         #expect(raws.last == final.rawContent.jsonString)
+        // A nested value keeps one identifier from its first snapshot to the final content.
+        #expect(nestedIDs.count == 1 && nestedIDs.first! != nil && nestedIDs.first! != ids.first!, "\(nestedIDs)")
+        #expect(nestedIDs.first! == topics(final.rawContent)?.id)
     }
 
     @Test func maximumResponseTokensMidStructureThrowsDecodingFailure() async throws {

@@ -123,6 +123,26 @@ struct SessionTests {
         }
     }
 
+    /// A stream hands its error to its first reader only; `collect()` afterwards throws that same error, not a
+    /// made-up "ended without a response".
+    @Test func collectAfterAFailedIterationThrowsTheStreamsError() async throws {
+        let model = SystemLanguageModel(modelURL: URL(fileURLWithPath: "/nonexistent/model.gguf"))
+        let session = LanguageModelSession(model: model)
+        let stream = session.streamResponse(to: "Hi")
+        // The failure is stored before the first read (the case where a stream hands it out only once).
+        while session.isResponding { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        var iterationError: (any Error)?
+        do { for try await _ in stream {} } catch { iterationError = error }
+        #expect(iterationError is LanguageModelSession.GenerationError, "\(String(describing: iterationError))")
+        await #expect {
+            try await stream.collect()
+        } throws: { error in
+            guard case .assetsUnavailable(let context) = error as? LanguageModelSession.GenerationError else { return false }
+            return context.debugDescription.contains("fm model install")
+        }
+    }
+
     /// GGUF files that are not models: well-formed metadata without tensors, and a header that promises a tensor the
     /// file does not hold. Neither may crash llama.cpp's loader; both fail the request with `assetsUnavailable`.
     @Test(arguments: [false, true])

@@ -42,7 +42,7 @@ extension GeneratedContent {
 
     /// Reads an optional property of a structure as a concrete type.
     ///
-    /// Returns `nil` when the property is missing or `null`.
+    /// Returns `nil` when the property is missing or `null`, or is partial content that cannot be read yet.
     ///
     /// - Parameters:
     ///   - type: The optional type to read.
@@ -55,6 +55,9 @@ extension GeneratedContent {
         guard let content = try propertyContent(property, reading: Value.self), content.kind != .null else {
             return nil
         }
+        // A value still being generated (a case name half written, a case object without its key yet) is not
+        // known yet: a streamed snapshot shows it as missing until it can be read.
+        if !content.isComplete { return try? Value(content) }
         return try ContentKey.prefixingErrors(with: property) { try Value(content) }
     }
 

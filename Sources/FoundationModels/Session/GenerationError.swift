@@ -26,10 +26,19 @@ extension LanguageModelSession {
         public struct Refusal: Sendable {
             /// The transcript entries leading up to the refusal.
             let transcriptEntries: [Transcript.Entry]
+            /// The model of the session that refused, which explains its own refusal; `nil` for a refusal made
+            /// with the public initializer, which the default model explains.
+            let backend: ModelBackend?
 
             /// Creates a refusal from the entries that led to it.
             public init(transcriptEntries: [Transcript.Entry]) {
                 self.transcriptEntries = transcriptEntries
+                self.backend = nil
+            }
+
+            init(transcriptEntries: [Transcript.Entry], backend: ModelBackend) {
+                self.transcriptEntries = transcriptEntries
+                self.backend = backend
             }
 
             /// Asks the model for a natural-language explanation of the refusal.
@@ -47,7 +56,8 @@ extension LanguageModelSession {
             private static let explanationPrompt = "Briefly explain why you cannot help with the previous request."
 
             private func explanationSession() -> LanguageModelSession {
-                LanguageModelSession(model: .default, tools: [], transcript: Transcript(entries: transcriptEntries))
+                guard let backend else { return LanguageModelSession(model: .default, tools: [], transcript: Transcript(entries: transcriptEntries)) }
+                return LanguageModelSession(backend: backend, tools: [], initialTranscript: Transcript(entries: transcriptEntries), usesCurrentErrors: false)
             }
         }
 

@@ -149,9 +149,8 @@ extension LanguageModelSession {
         func partialContent(schema: GenerationSchema?, id: GenerationID) -> GeneratedContent? {
             let text = self.text
             guard schema != nil else { return GeneratedContent(kind: .string(text), id: id) }
-            guard !text.isEmpty, var partial = try? GeneratedContent(json: text) else { return nil }
-            partial.id = id
-            return partial
+            guard !text.isEmpty, let partial = try? GeneratedContent(json: text) else { return nil }
+            return partial.identified(by: id)
         }
 
         /// The complete response: the text, or the value of a schema.
@@ -167,9 +166,7 @@ extension LanguageModelSession {
             guard parsed.isComplete else {
                 throw GeneratedContent.ParsingError(rawContent: text, debugDescription: "The model's output is not a complete value: \(text)")
             }
-            var content = parsed
-            content.id = id
-            return content
+            return parsed.identified(by: id)
         }
 
         /// The response entry (after the reasoning), its text segments replaced by the structured content of a

@@ -223,6 +223,7 @@ extension LanguageModelSession {
         do {
             try beginTurn(usesCurrentErrors: current)
         } catch {
+            outcome.fail(error)
             continuation.finish(throwing: error)
             return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
         }
@@ -233,6 +234,7 @@ extension LanguageModelSession {
                 continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
                 continuation.finish()
             } catch {
+                outcome.fail(error)
                 continuation.finish(throwing: error)
             }
         }

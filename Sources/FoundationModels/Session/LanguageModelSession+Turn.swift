@@ -227,7 +227,7 @@ extension LanguageModelSession {
             switch error {
             case .contextSizeExceeded: return GenerationError.exceededContextWindowSize(context)
             case .guardrailViolation: return GenerationError.guardrailViolation(context)
-            case .refusal: return GenerationError.refusal(.init(transcriptEntries: entries), context)
+            case .refusal: return GenerationError.refusal(.init(transcriptEntries: entries, backend: backend), context)
             case .unsupportedGenerationGuide: return GenerationError.unsupportedGuide(context)
             case .unsupportedLanguageOrLocale: return GenerationError.unsupportedLanguageOrLocale(context)
             case .rateLimited: return GenerationError.rateLimited(context)

@@ -14,7 +14,8 @@ extension LanguageModelSession {
     public struct ResponseStream<Content>: AsyncSequence where Content: Generable {
         /// A snapshot of partially generated content.
         public struct Snapshot {
-            /// The content so far.
+            /// The content so far. A property whose value is still arriving and cannot be read yet (an enum case
+            /// half written) is `nil`, as is an array's last element in that state.
             public var content: Content.PartiallyGenerated
             /// The raw content so far; `isComplete` tells whether the response is finished.
             public var rawContent: GeneratedContent
@@ -67,10 +68,12 @@ extension LanguageModelSession {
             AsyncIterator(base: raw.makeAsyncIterator(), session: session, current: current)
         }
 
-        /// Waits for the response to finish and returns it; throws the stream's error if it failed.
+        /// Waits for the response to finish and returns it; throws the stream's error if it failed, also after an
+        /// iteration that has already received that error.
         public nonisolated(nonsending) func collect() async throws -> sending Response<Content> {
             for try await _ in raw {}
-            guard let final = outcome.value else {
+            if case .failure(let error) = outcome.result { throw error }
+            guard case .success(let final) = outcome.result else {
                 throw session.publicError(GeneratedContent.ParsingError(rawContent: "", debugDescription: "The stream ended without a response."),
                                           usesCurrentErrors: current, entries: [])
             }
@@ -86,8 +89,11 @@ extension LanguageModelSession {
             var entries: ArraySlice<Transcript.Entry>
             var usage: Usage
         }
-        private let storage = Mutex<Final?>(nil)
-        var value: Final? { storage.withLock { $0 } }
-        func set(_ final: Final) { storage.withLock { $0 = final } }
+        private let storage = Mutex<Result<Final, any Swift.Error>?>(nil)
+        /// The response, or the error that ended the stream; `nil` while it runs.
+        var result: Result<Final, any Swift.Error>? { storage.withLock { $0 } }
+        func set(_ final: Final) { storage.withLock { $0 = .success(final) } }
+        /// Keeps the error, which the stream hands to its first reader only, for a later ``ResponseStream/collect()``.
+        func fail(_ error: any Swift.Error) { storage.withLock { $0 = .failure(error) } }
     }
 }
