@@ -35,6 +35,9 @@ struct ChatCompletionRequest: Sendable {
         model = try body["model"]?.string()
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
+        if let options = body["stream_options"], !options.isNull, !stream {
+            throw APIError.invalid("stream_options", "'stream_options' is only allowed when 'stream' is true.")
+        }
         choiceCount = try body["n"]?.integer() ?? 1
         guard (1...Self.maximumChoiceCount).contains(choiceCount) else {
             throw APIError.invalid("n", "'n' must lie between 1 and \(Self.maximumChoiceCount).")
@@ -204,8 +207,8 @@ struct ChatCompletionRequest: Sendable {
 
     // MARK: Sampling
 
-    /// Temperature 0 is greedy; `top_k` above 0 keeps the k likeliest tokens (llama-server's field); `top_p` below 1
-    /// is nucleus sampling; `seed` makes sampling repeatable.
+    /// Temperature 0 or `top_p` 0 is greedy; `top_k` above 0 keeps the k likeliest tokens (llama-server's field);
+    /// `top_p` below 1 is nucleus sampling; `seed` makes sampling repeatable without changing what is sampled from.
     private struct Sampling: Sendable {
         var temperature: Double?
         var topP: Double?
@@ -220,7 +223,7 @@ struct ChatCompletionRequest: Sendable {
             seed = try body["seed"]?.integer()
             if seed == -1 { seed = nil }
             if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
-            if let topP, !(0...1).contains(topP) || topP == 0 { throw APIError.invalid("top_p", "'top_p' must lie in (0, 1].") }
+            if let topP, !(0...1).contains(topP) { throw APIError.invalid("top_p", "'top_p' must lie between 0 and 1.") }
             if let topK, topK < 0 { throw APIError.invalid("top_k", "'top_k' must be 0 (off) or positive.") }
             // llama-server's `top_k`: 0 means off. The sampler keeps either the k likeliest tokens or a nucleus, not both.
             keptTokens = topK.flatMap { $0 > 0 ? $0 : nil }
@@ -232,9 +235,11 @@ struct ChatCompletionRequest: Sendable {
         /// The sampling mode of answer `choice`; `nil` leaves it to the model's default.
         func mode(choice: Int) -> GenerationOptions.SamplingMode? {
             let seed = self.seed.map { UInt64(bitPattern: Int64($0)) &+ UInt64(choice) }
-            if temperature == 0 { return .greedy }
+            // A nucleus of no probability mass holds just the likeliest token.
+            if temperature == 0 || topP == 0 { return .greedy }
             if let keptTokens { return .random(top: keptTokens, seed: seed) }
-            if topP != nil || seed != nil { return .random(probabilityThreshold: topP ?? 1, seed: seed) }
+            // A seed alone keeps the default nucleus, so adding one makes a run repeatable without changing it.
+            if topP != nil || seed != nil { return .random(probabilityThreshold: topP ?? GenerationOptions.SamplingMode.defaultProbabilityThreshold, seed: seed) }
             return nil
         }
     }

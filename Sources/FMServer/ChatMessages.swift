@@ -27,6 +27,11 @@ enum ChatMessages {
                 entries.append(.prompt(Transcript.Prompt(segments: [segment(try text(of: message))])))
             case "assistant":
                 if let calls = message["tool_calls"], !(try calls.array().isEmpty) {
+                    // OpenAI lets an assistant say something before its calls; the words stay in the conversation.
+                    if let content = message["content"], !content.isNull {
+                        let words = try text(of: message)
+                        if !words.isEmpty { entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(words)]))) }
+                    }
                     var toolCalls: [Transcript.ToolCall] = []
                     for call in try calls.array() {
                         let id = try call.object().required("id").string()

@@ -95,7 +95,7 @@ public struct FoundationModelsServer: Sendable {
         let ticket = try await gate.admit(sequences: parsed.choiceCount)
         let response = ChatCompletionResponse(model: configuration.modelName)
         if parsed.stream {
-            return streamedCompletion(parsed, response: response, ticket: ticket)
+            return try await streamedCompletion(parsed, response: response, ticket: ticket)
         }
         defer { ticket.release() }
         var texts = Array(repeating: "", count: parsed.choiceCount)
@@ -123,10 +123,21 @@ public struct FoundationModelsServer: Sendable {
         return Self.json(response.completion(choices: choices, usage: usage))
     }
 
-    private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) -> Response {
+    /// A streamed completion. The status line waits for the generation's first event, so a request that fails
+    /// before producing anything (a prompt beyond the context, a timeout, a model that cannot load) gets its own
+    /// 4xx or 5xx, as llama-server answers, rather than a 200 stream that holds only an error.
+    private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) async throws -> Response {
         let metrics = metrics
-        let backend = backend
-        let timeout = configuration.requestTimeout
+        let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
+                                              calibrationProgress: metrics.calibrationProgress)
+        let first: (choice: Int, event: ChatCompletionEvent)?
+        do {
+            var iterator = events.makeAsyncIterator()
+            first = try await iterator.next()
+        } catch {
+            ticket.release()
+            throw ChatCompletionRun.apiError(for: error)
+        }
         let body = ResponseBody { writer in
             defer { ticket.release() }
             for index in 0..<parsed.choiceCount {
@@ -136,13 +147,15 @@ public struct FoundationModelsServer: Sendable {
             var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
             var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
             do {
-                let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: timeout,
-                                                      calibrationProgress: metrics.calibrationProgress)
-                for try await (index, event) in events {
+                // The first event, which the status line waited for, then the rest from the same stream.
+                var iterator = events.makeAsyncIterator()
+                var next = first
+                while let (index, event) = next {
                     switch event {
                     case .text(let fragment):
-                        guard !fragment.isEmpty else { continue }
-                        try await writer.write(Self.event(response.chunk(index: index, delta: [("content", .text(fragment))])))
+                        if !fragment.isEmpty {
+                            try await writer.write(Self.event(response.chunk(index: index, delta: [("content", .text(fragment))])))
+                        }
                     case .toolCall(let id, let name, let arguments):
                         let call = ToolCallText(id: id, name: name, arguments: arguments)
                         try await writer.write(Self.event(response.chunk(index: index, delta: [("tool_calls", .array([call.json(index: calls[index].count)]))])))
@@ -155,6 +168,7 @@ public struct FoundationModelsServer: Sendable {
                         // The engine reports them with the whole answer, so they follow its text in a chunk of their own.
                         try await writer.write(Self.event(response.chunk(index: index, delta: [], logprobs: tokens)))
                     }
+                    next = try await iterator.next()
                 }
                 let usage = ChatUsage(combining: usages)
                 metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
@@ -234,6 +248,12 @@ public struct FoundationModelsServer: Sendable {
 
 // MARK: Batch tagging
 
+/// What a `/v1/tag` job's writer receives: a result line, or word that the job ran out of time.
+private enum TagJobEvent: Sendable {
+    case line(String)
+    case timedOut
+}
+
 extension FoundationModelsServer {
     /// Tags JSONL texts and streams one result line per text, in input order.
     func tag(_ request: Request) async throws -> Response {
@@ -243,38 +263,55 @@ extension FoundationModelsServer {
         let frozenQuery = query
         let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: input, query: frozenQuery) }
         let texts = parsed.records.compactMap { try? $0.text.get() }
-        let ticket = try await gate.admit(sequences: min(configuration.tagParallel, texts.count))
+        // The job decodes no more texts at once than --concurrency lets one request, which is what it is admitted as.
+        let parallel = max(1, min(configuration.tagParallel, configuration.concurrentRequests))
+        let ticket = try await gate.admit(sequences: min(parallel, texts.count))
         let tagging = TaggingConfiguration(
-            model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging),
+            model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging, guardrails: configuration.model.guardrails),
             schema: parsed.schema,
             instructions: parsed.instructions,
             calibrationTexts: TaggingConfiguration.sample(of: texts, for: parsed.schema)
         )
-        let parallel = configuration.tagParallel
         let metrics = metrics
         let records = parsed.records
+        let timeout = configuration.requestTimeout
         let body = ResponseBody { writer in
             defer { ticket.release() }
-            let (lines, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+            let (lines, continuation) = AsyncThrowingStream<TagJobEvent, any Error>.makeStream()
             let work = Task {
                 do {
                     // The same glossary `fm tag` writes for the job's small choice fields, so both answer alike.
                     let tagger = Tagger(configuration: await tagging.describingLabels(), calibrationProgress: metrics.calibrationProgress)
                     let runner = TaggingRunner(tagger: tagger, parallel: parallel)
                     try await runner.run(records) { record, outcome in
-                        continuation.yield(TaggingOutput.line(for: record, outcome: outcome) + "\n")
+                        continuation.yield(.line(TaggingOutput.line(for: record, outcome: outcome) + "\n"))
                     }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
                 }
             }
+            let clock = Task {
+                try await Task.sleep(for: timeout)
+                continuation.yield(.timedOut)
+            }
             // A client that goes away stops the job.
-            defer { work.cancel() }
+            defer { work.cancel(); clock.cancel() }
             var count = 0
-            for try await line in lines {
-                try await writer.write(ByteBuffer(string: line))
-                count += 1
+            events: for try await event in lines {
+                switch event {
+                case .line(let line):
+                    try await writer.write(ByteBuffer(string: line))
+                    count += 1
+                case .timedOut:
+                    // Past --timeout the job stops, and every text it did not reach still gets its line.
+                    work.cancel()
+                    let failure = TaggingFailure(code: "timeout", message: "The request took longer than the server's limit of \(timeout.components.seconds) s.")
+                    for record in records[count...] {
+                        try await writer.write(ByteBuffer(string: TaggingOutput.line(for: record, outcome: .failure(failure)) + "\n"))
+                    }
+                    break events
+                }
             }
             metrics.recordTagged(count)
             try await writer.finish(nil)

@@ -57,6 +57,16 @@ struct ServeClientTests {
             #expect(!weather.calls.cities.withLock { $0 }.isEmpty, "the tool was not called")
             #expect(!answer.content.isEmpty)
             #expect(toolSession.transcript.contains { if case .toolOutput = $0 { true } else { false } })
+
+            // The server's context_length_exceeded is the session's own context error, not a bare HTTP status.
+            let words = String(repeating: "committee budget review ", count: 3_000)
+            await #expect {
+                _ = try await LanguageModelSession(model: model).respond(to: words, options: GenerationOptions(samplingMode: .greedy))
+            } throws: { error in
+                if case LanguageModelError.contextSizeExceeded = error { return true }
+                if case LanguageModelSession.GenerationError.exceededContextWindowSize = error { return true }
+                return false
+            }
         }
     }
 

@@ -50,6 +50,30 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A `/v1/tag` job past the timeout stops, and every text it did not reach still gets a line: a `timeout` error.
+    @Test func aTagJobBeyondTheTimeoutEndsWithALineForEveryText() async throws {
+        try await FMServe.with(arguments: ["--timeout", "1"]) { server in
+            let texts = (1...24).map { #""Recipe \#($0): how long should I rest a roast chicken before carving it?""# }
+            let reply = try await server.request("v1/tag", body: #"{"texts":[\#(texts.joined(separator: ","))]}"#)
+            #expect(reply.status == 200, "\(reply.text)")
+            let lines = reply.text.split(separator: "\n")
+            #expect(lines.count == 24, "\(reply.text)")
+            #expect(lines.last?.contains(#""code":"timeout""#) == true, "\(lines.last ?? "")")
+            // The job gave its turn back.
+            let next = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(next.status == 200, "\(next.text)")
+        }
+    }
+
+    /// `fm serve --guardrails off` covers `/v1/tag` too: a text the default checks block is classified.
+    @Test func tagEndpointFollowsTheServersGuardrails() async throws {
+        let body = #"{"texts":["I am going to kill myself tonight."],"preset":"safety"}"#
+        let blocked = try await FMServe.with { try await $0.request("v1/tag", body: body) }
+        #expect(blocked.text.contains("guardrail-violation"), "\(blocked.text)")
+        let classified = try await FMServe.with(arguments: ["--guardrails", "off"]) { try await $0.request("v1/tag", body: body) }
+        #expect(classified.status == 200 && classified.text.contains(#""result""#), "\(classified.text)")
+    }
+
     @Test func aRequestBeyondTheTimeoutIsCancelledWith504() async throws {
         try await FMServe.with(arguments: ["--timeout", "1", "--max-tokens", "4000"]) { server in
             let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000"#)

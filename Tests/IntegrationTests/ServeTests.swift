@@ -430,6 +430,11 @@ struct ServeTests {
             let overflow = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"\#(words)"}]}"#)
             #expect(overflow.status == 400, "\(overflow.text)")
             #expect(try overflow.error["code"] as? String == "context_length_exceeded")
+            // Streamed, the request fails before any event, so it gets the same 400 instead of a 200 stream.
+            let streamed = try await server.request("v1/chat/completions", body: #"{"model":"default","stream":true,"messages":[{"role":"user","content":"\#(words)"}]}"#)
+            #expect(streamed.status == 400, "\(streamed.text)")
+            #expect(streamed.headers["content-type"] == "application/json")
+            #expect(try streamed.error["code"] as? String == "context_length_exceeded")
         }
     }
 

@@ -129,7 +129,7 @@ struct SystemTurn: Sendable {
             return SamplingParameters(strategy: .nucleus(min(max(threshold, 0), 1)), temperature: temperature, seed: seed)
         case nil:
             if useCase == .contentTagging { return .greedy }
-            return SamplingParameters(strategy: .nucleus(0.9), temperature: temperature)
+            return SamplingParameters(strategy: .nucleus(GenerationOptions.SamplingMode.defaultProbabilityThreshold), temperature: temperature)
         }
     }
 

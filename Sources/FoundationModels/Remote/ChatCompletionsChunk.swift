@@ -61,6 +61,8 @@ struct ChatCompletionsServerError: Decodable, Sendable {
     var message: String
     var type: String?
     var code: Int?
+    /// OpenAI's string `code`, such as `context_length_exceeded` (also `fm serve`'s).
+    var codeName: String?
     /// llama-server's token counts for `exceed_context_size_error`.
     var nPromptTokens: Int?
     var nCtx: Int?
@@ -77,6 +79,7 @@ struct ChatCompletionsServerError: Decodable, Sendable {
         type = try? container.decode(String.self, forKey: .type)
         // `code` is a number on llama-server and a string on OpenAI.
         code = try? container.decode(Int.self, forKey: .code)
+        codeName = try? container.decode(String.self, forKey: .code)
         nPromptTokens = try? container.decode(Int.self, forKey: .nPromptTokens)
         nCtx = try? container.decode(Int.self, forKey: .nCtx)
     }

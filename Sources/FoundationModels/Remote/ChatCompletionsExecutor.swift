@@ -224,7 +224,8 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             let retryAfter = (head.value(forHTTPHeaderField: "Retry-After")).flatMap { ChatCompletionsRetryPolicy.retryAfterSeconds($0) }
             return .turnedAway(status: status, retryAfter: retryAfter, message: message)
         }
-        if let serverError, serverError.type == "exceed_context_size_error" {
+        // llama-server names the error by its type; OpenAI and fm serve by its code.
+        if let serverError, serverError.type == "exceed_context_size_error" || serverError.codeName == "context_length_exceeded" {
             throw LanguageModelError.contextSizeExceeded(.init(
                 contextSize: serverError.nCtx ?? 0, tokenCount: serverError.nPromptTokens ?? 0,
                 debugDescription: "The server answered HTTP \(status): \(message)"))

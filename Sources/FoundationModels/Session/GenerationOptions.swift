@@ -80,6 +80,9 @@ extension GenerationOptions {
             case nucleus(threshold: Double, seed: UInt64?)
         }
 
+        /// The nucleus of the default sampling, which a request that leaves the mode unset samples from.
+        package static let defaultProbabilityThreshold = 0.9
+
         /// Always picks the most likely token: the same input always gives the same output.
         public static var greedy: SamplingMode { SamplingMode(kind: .greedy) }
 

@@ -1,0 +1,73 @@
+@testable import FMServer
+import FoundationModels
+import Testing
+
+/// How a chat-completion body becomes a generation request, without a model: sampling fields, streaming options
+/// and the messages' transcript.
+@Suite("Chat completion requests")
+struct ChatCompletionRequestTests {
+    private func request(_ fields: String) throws(APIError) -> ChatCompletionRequest {
+        try ChatCompletionRequest(body: JSONField.body(#"{"messages":[{"role":"user","content":"Hi"}]\#(fields)}"#), maximumTokensCap: 64)
+    }
+
+    private func sampling(_ fields: String) throws -> GenerationOptions.SamplingMode? {
+        try request(fields).generation(choice: 0).generationOptions.samplingMode
+    }
+
+    /// A seed fixes the random draws and nothing else: it samples from the same nucleus as a request without one.
+    @Test func aSeedKeepsTheDefaultNucleus() throws {
+        #expect(try sampling(#","temperature":1"#) == nil)
+        #expect(try sampling(#","temperature":1,"seed":3"#) == .random(probabilityThreshold: 0.9, seed: 3))
+        #expect(try sampling(#","temperature":1,"seed":3,"top_p":0.5"#) == .random(probabilityThreshold: 0.5, seed: 3))
+        #expect(try sampling(#","temperature":1,"top_p":1"#) == .random(probabilityThreshold: 1, seed: nil))
+    }
+
+    /// `top_p` lies in OpenAI's closed range: 0 keeps only the likeliest token.
+    @Test func topPZeroIsGreedy() throws {
+        #expect(try sampling(#","temperature":1,"top_p":0"#) == .greedy)
+        #expect(throws: APIError.self) { try request(#","top_p":-0.1"#) }
+        #expect(throws: APIError.self) { try request(#","top_p":1.5"#) }
+    }
+
+    /// `stream_options` belongs to streamed requests, as OpenAI answers: sent without `stream`, it is an invalid
+    /// request naming it.
+    @Test func streamOptionsNeedAStream() throws {
+        #expect(try request(#","stream":true,"stream_options":{"include_usage":true}"#).includeUsage)
+        #expect(try !request(#","stream_options":null"#).includeUsage)
+        do {
+            _ = try request(#","stream_options":{"include_usage":true}"#)
+            Issue.record("stream_options without stream was accepted")
+        } catch {
+            #expect(error.type == "invalid_request_error" && error.param == "stream_options", "\(error)")
+        }
+    }
+
+    /// An assistant message that says something before its tool calls keeps its words in the transcript, ahead of
+    /// the calls; one without words (content null or empty) has the calls alone.
+    @Test func anAssistantsWordsBeforeItsCallsAreKept() throws {
+        func entries(_ content: String) throws -> [Transcript.Entry] {
+            let call = #"{"id":"c1","type":"function","function":{"name":"getWeather","arguments":"{\"city\":\"Oslo\"}"}}"#
+            let messages = #"[{"role":"user","content":"Weather in Oslo?"},{"role":"assistant","content":\#(content),"tool_calls":[\#(call)]},{"role":"tool","tool_call_id":"c1","content":"Rain."}]"#
+            return Array(try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(messages)}"#).required("messages"), tools: []))
+        }
+        let said = try entries(#""Let me check.""#)
+        #expect(said.count == 4)
+        guard case .response(let response) = said[1], case .text(let text) = response.segments.first else {
+            Issue.record("no response entry before the calls: \(said)")
+            return
+        }
+        #expect(text.content == "Let me check.")
+        guard case .toolCalls = said[2] else {
+            Issue.record("the calls do not follow the words: \(said)")
+            return
+        }
+        for silent in ["null", #""""#] {
+            let calls = try entries(silent)
+            #expect(calls.count == 3, "\(silent)")
+            guard case .toolCalls = calls[1] else {
+                Issue.record("\(silent): \(calls)")
+                continue
+            }
+        }
+    }
+}
