@@ -78,6 +78,13 @@ struct ScriptedExecutor: LanguageModelExecutor {
     }
 }
 
+/// A type the scripted model's pet does not convert to.
+@Generable
+struct ScriptedCar {
+    var brand: String
+    var wheels: Int
+}
+
 @Generable
 struct ScriptedPet {
     var name: String
@@ -222,6 +229,23 @@ struct ThirdPartyModelTests {
         session.transcriptErrorHandlingPolicy = .preserveTranscript
         _ = try? await session.respond(to: "Hello again")
         #expect(session.transcript.count == 1, "the preserved transcript keeps the failed prompt")
+    }
+
+    /// A model's JSON that parses but is not the requested type fails the request with a parsing error, and the
+    /// transcript is left as it was, as for any other failure; the value is not recorded as the answer.
+    @Test func contentThatIsNotTheRequestedTypeLeavesTheTranscriptAsItWas() async throws {
+        let session = LanguageModelSession(model: ScriptedModel(name: "mismatch"))
+        for stream in [false, true] {
+            await #expect(throws: GeneratedContent.ParsingError.self, "streamed: \(stream)") {
+                if stream {
+                    _ = try await session.streamResponse(to: "A car, please.", generating: ScriptedCar.self, contextOptions: ContextOptions()).collect()
+                } else {
+                    _ = try await session.respond(to: "A car, please.", generating: ScriptedCar.self, contextOptions: ContextOptions())
+                }
+            }
+            #expect(session.transcript.isEmpty, "streamed: \(stream)")
+            #expect(!session.isResponding)
+        }
     }
 
     @Test func prewarmReachesTheExecutor() {

@@ -13,6 +13,9 @@ extension LanguageModelSession {
         var schemaName: String
         /// Whether the call came through a macOS 27 method (context options, metadata).
         var usesCurrentErrors: Bool
+        /// Reads the final content as the requested type, so content that does not convert fails the request
+        /// before its entries reach the transcript; `nil` accepts any content.
+        var accepts: (@Sendable (GeneratedContent) throws -> Void)?
     }
 
     struct TurnResult: Sendable {
@@ -169,6 +172,9 @@ extension LanguageModelSession {
             }
 
             let content = try round.finalContent(schema: request.schema, id: id)
+            do { try request.accepts?(content) } catch {
+                throw GeneratedContent.ParsingError(rawContent: content.jsonString, underlyingError: error, debugDescription: "\(error)")
+            }
             added += round.entries(schemaName: request.schema == nil ? nil : request.schemaName, content: content)
             if let profile, case .response(let response)? = added.last {
                 for hook in profile.onResponse { try await hook(response) }
