@@ -138,6 +138,11 @@ public struct FoundationModelsServer: Sendable {
             ticket.release()
             throw ChatCompletionRun.apiError(for: error)
         }
+        // A client that hung up while the first event was coming gets no body, whose end would give the turn back.
+        if first == nil, Task.isCancelled {
+            ticket.release()
+            throw CancellationError()
+        }
         let body = ResponseBody { writer in
             defer { ticket.release() }
             for index in 0..<parsed.choiceCount {
