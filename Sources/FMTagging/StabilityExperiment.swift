@@ -43,11 +43,13 @@ public struct StabilityExperiment: Sendable {
     public func configuration(for condition: StabilityReport.Condition, run: Int) -> TaggingConfiguration {
         var configuration = base
         configuration.model = SystemLanguageModel(
-            modelURL: base.model.modelURL, useCase: condition.useCase == "general" ? .general : .contentTagging)
+            modelURL: base.model.modelURL, useCase: condition.useCase == "general" ? .general : .contentTagging,
+            guardrails: base.model.guardrails)
         if let temperature = condition.temperature {
             let runSeed = seed.map { $0 &+ UInt64(run) }
+            let nucleus = GenerationOptions.SamplingMode.defaultProbabilityThreshold
             configuration.options = GenerationOptions(
-                samplingMode: .random(probabilityThreshold: 0.9, seed: runSeed), temperature: temperature,
+                samplingMode: .random(probabilityThreshold: nucleus, seed: runSeed), temperature: temperature,
                 maximumResponseTokens: base.options.maximumResponseTokens)
         } else {
             configuration.options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: base.options.maximumResponseTokens)

@@ -12,6 +12,8 @@ extension FM.Eval {
             throw ValidationError("--runs samples at --temperature, which must then be positive.")
         }
         if runs != nil, predictions != nil { throw ValidationError("--runs runs the model; it cannot score --predictions.") }
+        // The experiment compares the local model's use cases; a server would get the same request for each.
+        if runs != nil, tagging.endpoint != nil { throw ValidationError("--runs compares the local model's use cases; it cannot run on --endpoint.") }
         if let html { try ReportFile.validate(html, option: "--html") }
     }
 

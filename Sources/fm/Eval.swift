@@ -88,9 +88,7 @@ extension FM {
                               schema: schema, decoding: "as recorded")
                 return
             }
-            let model = modelOptions.systemModel(useCase: .contentTagging)
-            // Without a model every record would fail alike; say so once instead of scoring them all as wrong.
-            if tagging.endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
+            let model = try tagging.model(modelOptions)
             var configuration = TaggingConfiguration(
                 model: model,
                 schema: schema,

@@ -72,8 +72,9 @@ struct SamplingOptions: ParsableArguments {
     }
 
     var generationOptions: GenerationOptions {
+        let nucleus = GenerationOptions.SamplingMode.defaultProbabilityThreshold
         let sampling: GenerationOptions.SamplingMode? =
-            greedy ? .greedy : seed.map { .random(probabilityThreshold: 0.9, seed: $0) }
+            greedy ? .greedy : seed.map { .random(probabilityThreshold: nucleus, seed: $0) }
         return GenerationOptions(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumTokens)
     }
 }

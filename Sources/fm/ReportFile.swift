@@ -3,12 +3,19 @@ import Foundation
 
 /// Where `--html` reports and `fm tag --output` files go.
 enum ReportFile {
-    /// Fails when `path`'s directory does not exist, before any model time is spent.
+    /// Fails when `path` cannot be written — its directory does not exist or is read-only, or `path` is itself
+    /// a directory — before any model time is spent.
     static func validate(_ path: String, option: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("\(option): no directory \(directory).")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("\(option): \(path) is a directory; give a file name.")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw ValidationError("\(option): the directory \(directory) is not writable.")
         }
     }
 

@@ -57,9 +57,7 @@ extension FM {
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()
-            let model = modelOptions.systemModel(useCase: .contentTagging)
-            // Without a model every record would fail alike; say so once instead of writing an error line for each.
-            if tagging.endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
+            let model = try tagging.model(modelOptions)
             var configuration = TaggingConfiguration(
                 model: model,
                 schema: schema,

@@ -122,9 +122,18 @@ struct TaggingOptions: ParsableArguments {
         return fallback
     }
 
+    /// The content-tagging model to run, checked to be installed unless an endpoint does the work: without it
+    /// every record would fail alike, so the command says so once instead of writing an error for each.
+    func model(_ options: ModelOptions) throws -> SystemLanguageModel {
+        let model = options.systemModel(useCase: .contentTagging)
+        if endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
+        return model
+    }
+
     var generationOptions: GenerationOptions {
         if let temperature, temperature > 0 {
-            return GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: seed), temperature: temperature,
+            let nucleus = GenerationOptions.SamplingMode.defaultProbabilityThreshold
+            return GenerationOptions(samplingMode: .random(probabilityThreshold: nucleus, seed: seed), temperature: temperature,
                                      maximumResponseTokens: maximumTokens)
         }
         return GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)

@@ -58,6 +58,8 @@ struct ReportCommandTests {
             (["eval", input.path, "--runs", "1"], "--runs must be between 2 and 100"),
             (["eval", input.path, "--runs", "3", "--temperature", "0"], "--temperature"),
             (["eval", input.path, "--html", directory.path + "/missing/report.html"], "no directory"),
+            (["eval", input.path, "--html", directory.path], "is a directory"),
+            (["eval", input.path, "--runs", "2", "--endpoint", "http://127.0.0.1:9"], "--endpoint"),
             (["stats", input.path, "--html", directory.path + "/missing/stats.html"], "no directory"),
             (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
             // A negative number reaches the option's own check instead of reading as a missing value.

@@ -23,13 +23,19 @@ extension Array: ConvertibleFromGeneratedContent where Element: ConvertibleFromG
     /// - Throws: `DecodingError.typeMismatch` if the content isn't an array, or an element's error with its index
     ///   in the coding path.
     public init(_ content: GeneratedContent) throws {
-        guard case .array(var elements) = content.kind else {
+        guard case .array(let elements) = content.kind else {
             throw content.typeMismatch([Element].self, expected: "an array")
         }
-        // In a streamed snapshot the last element may be one that cannot be read until more of it arrives.
-        if let last = elements.last, !last.isComplete, (try? Element(last)) == nil { elements.removeLast() }
-        self = try elements.enumerated().map { index, element in
-            try ContentKey.prefixingErrors(with: ContentKey(index: index)) { try Element(element) }
+        var converted: [Element] = []
+        converted.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            do {
+                converted.append(try ContentKey.prefixingErrors(with: ContentKey(index: index)) { try Element(element) })
+            } catch where index == elements.count - 1 && !element.isComplete {
+                // In a streamed snapshot the last element may be one that cannot be read until more of it arrives.
+                break
+            }
         }
+        self = converted
     }
 }
