@@ -14,6 +14,12 @@ enum ToolPlan: Sendable {
     case sameCallEveryRound
     /// One call while the session requires calls, the answer afterwards.
     case callOnceThenAnswer
+    /// The same call every round, whatever the calling mode (as a server that ignores `tool_choice` does).
+    case sameCallIgnoringMode
+    /// A call whose arguments stop halfway, as when a response is cut off by its token limit.
+    case cutOffArguments
+    /// Reasoning, then the answer, in one round.
+    case reasonThenAnswer
 }
 
 /// What the looping executor was asked, round by round.
@@ -49,18 +55,23 @@ struct LoopingExecutor: LanguageModelExecutor {
         model.log.record(request)
         let round = model.log.callingModes.count
         let toolsAllowed = request.generationOptions.toolCallingMode != .disallowed
+        if model.plan == .reasonThenAnswer {
+            await channel.send(.reasoning(action: .appendText("Nothing to look up.", tokenCount: 4)))
+        }
         let calls: Bool = switch model.plan {
-        case .newCallEveryRound: true
+        case .newCallEveryRound, .sameCallIgnoringMode, .cutOffArguments: true
         case .sameCallEveryRound: toolsAllowed
         case .callOnceThenAnswer: request.generationOptions.toolCallingMode == .required
+        case .reasonThenAnswer: false
         }
         guard calls, let tool = request.enabledToolDefinitions.first else {
             await channel.send(.response(action: .appendText("Done after \(round) rounds.", tokenCount: 4)))
             return
         }
         let city = model.plan == .newCallEveryRound ? "City \(round)" : "Paris"
+        let arguments = model.plan == .cutOffArguments ? #"{"city":"Par"# : #"{"city":"\#(city)"}"#
         await channel.send(.toolCalls(action: .toolCall(id: "call-\(round)", name: tool.name,
-                                                        action: .appendArguments(#"{"city":"\#(city)"}"#, tokenCount: 4))))
+                                                        action: .appendArguments(arguments, tokenCount: 4))))
     }
 }
 
@@ -76,6 +87,8 @@ struct CountingWeather: Tool {
     let name = "cityWeather"
     let description = "The weather in a city."
     let calls = CallCount()
+    /// Whether the call throws instead of answering.
+    var fails = false
 
     @Generable
     struct Arguments {
@@ -84,6 +97,7 @@ struct CountingWeather: Tool {
 
     func call(arguments: Arguments) async throws -> String {
         calls.increment()
+        if fails { throw CocoaError(.fileReadUnknown) }
         return "sunny in \(arguments.city)"
     }
 }
@@ -125,5 +139,70 @@ struct CountingWeather: Tool {
         #expect(response.content == "Done after 2 rounds.")
         #expect(model.log.callingModes == [.required, .allowed])
         #expect(tool.calls.count == 1)
+    }
+
+    @Test func callsMadeWhileToolCallingIsDisallowedFailInsteadOfLoopingForever() async throws {
+        let model = LoopingModel(name: "loop-ignoring", plan: .sameCallIgnoringMode)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        do {
+            _ = try await session.respond(to: "Weather in Paris?")
+            Issue.record("an executor that calls tools when told not to gets no answer")
+        } catch let error as GeneratedContent.ParsingError {
+            #expect(error.debugDescription.contains("disallowed"), "\(error.debugDescription)")
+        }
+        #expect(tool.calls.count == 1)
+        #expect(model.log.callingModes.count == 3, "the repeat is asked once with calling disallowed, then refused")
+        #expect(session.isResponding == false)
+
+        let told = LoopingModel(name: "loop-told", plan: .sameCallIgnoringMode)
+        let untouched = CountingWeather()
+        let toldSession = LanguageModelSession(model: told, tools: [untouched])
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            try await toldSession.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .disallowed))
+        }
+        #expect(untouched.calls.count == 0, "a call made against the caller's .disallowed never runs")
+    }
+
+    @Test func argumentsCutOffHalfwayNeverReachTheTool() async throws {
+        let model = LoopingModel(name: "loop-cut", plan: .cutOffArguments)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        do {
+            _ = try await session.respond(to: "Weather in Paris?")
+            Issue.record("half a call's arguments are not a call")
+        } catch let error as GeneratedContent.ParsingError {
+            #expect(error.rawContent == #"{"city":"Par"#)
+        }
+        #expect(tool.calls.count == 0)
+    }
+
+    @Test func aFailingCallIsKeptByPreserveTranscript() async throws {
+        let model = LoopingModel(name: "loop-failing", plan: .sameCallEveryRound)
+        var tool = CountingWeather()
+        tool.fails = true
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.transcriptErrorHandlingPolicy = .preserveTranscript
+        await #expect(throws: LanguageModelSession.ToolCallError.self) {
+            try await session.respond(to: "Weather in Paris?")
+        }
+        let kinds = session.transcript.map { entry -> String in
+            switch entry {
+            case .toolCalls(let calls): "toolCalls(\(calls.map(\.toolName).joined()))"
+            case .instructions: "instructions"
+            case .prompt: "prompt"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["instructions", "prompt", "toolCalls(cityWeather)"], "the call that failed stays visible for debugging")
+    }
+
+    @Test func theAnswersReasoningIsRecordedOnce() async throws {
+        let model = LoopingModel(name: "loop-reason", plan: .reasonThenAnswer)
+        let session = LanguageModelSession(model: model, tools: [CountingWeather()])
+        let response = try await session.respond(to: "Weather?")
+        let reasoning = response.transcriptEntries.filter { if case .reasoning = $0 { true } else { false } }
+        #expect(reasoning.count == 1)
+        #expect(session.transcript.filter { if case .reasoning = $0 { true } else { false } }.count == 1)
     }
 }

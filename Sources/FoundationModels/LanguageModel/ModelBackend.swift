@@ -29,7 +29,7 @@ package struct ModelBackend: Sendable {
     /// Runs the executor for `request`, reading its events as they arrive.
     ///
     /// - Parameter onEvent: Called with each event, in order.
-    /// - Throws: What the executor throws.
+    /// - Throws: What the executor throws, or `CancellationError` when the task is cancelled before the executor ends.
     package func respond(
         to request: LanguageModelExecutorGenerationRequest,
         onEvent: (any LanguageModelExecutorGenerationChannel.Event) throws -> Void
@@ -43,9 +43,12 @@ package struct ModelBackend: Sendable {
                     channel.finish()
                 } catch {
                     channel.finish(throwing: error)
+                    throw error
                 }
             }
             for try await event in channel { try onEvent(event) }
+            // A cancelled reader's loop ends as if the response were complete; what was read is only a part.
+            try Task.checkCancellation()
             try await group.waitForAll()
         }
     }

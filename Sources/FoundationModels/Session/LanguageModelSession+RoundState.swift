@@ -138,9 +138,21 @@ extension LanguageModelSession {
 
         /// The calls the executor sent, with their arguments parsed; a call whose arguments are not JSON keeps
         /// them as a string.
-        func completedToolCalls() -> [Transcript.ToolCall] {
-            toolCalls.map { call in
-                let arguments = (try? GeneratedContent(json: call.arguments)) ?? GeneratedContent(kind: .string(call.arguments))
+        ///
+        /// - Throws: ``GeneratedContent/ParsingError`` when a call's arguments stop before their JSON value ends
+        ///   (a response cut off by its token limit), so a tool never runs on half its arguments.
+        func completedToolCalls() throws -> [Transcript.ToolCall] {
+            try toolCalls.map { call in
+                let arguments: GeneratedContent
+                if let parsed = try? GeneratedContent(json: call.arguments) {
+                    guard parsed.isComplete else {
+                        throw GeneratedContent.ParsingError(rawContent: call.arguments, debugDescription:
+                            "The arguments of the call to \(call.name) stop before their JSON value ends: \(call.arguments)")
+                    }
+                    arguments = parsed
+                } else {
+                    arguments = GeneratedContent(kind: .string(call.arguments))
+                }
                 return Transcript.ToolCall(id: call.id, metadata: call.metadata, toolName: call.name, arguments: arguments)
             }
         }

@@ -96,7 +96,8 @@ extension LanguageModelSession {
     ///
     /// A round that only repeats calls already made (same tool, same arguments) is not run again: the model is
     /// asked once more with tool calling disallowed, so it must answer from the outputs it has. More than
-    /// ``maximumToolRounds`` rounds of new calls fail with a parsing error.
+    /// ``maximumToolRounds`` rounds of new calls, or calls made while tool calling is disallowed, fail with a
+    /// parsing error.
     private func answer(
         _ request: TurnRequest, setup: Setup, added: inout [Transcript.Entry], progress: (@Sendable (TurnProgress) -> Void)?
     ) async throws -> TurnResult {
@@ -142,11 +143,18 @@ extension LanguageModelSession {
                 }
             }
             usage = usage.adding(round.usage)
-            added += round.reasoning
 
-            let calls = round.completedToolCalls()
+            let calls = try round.completedToolCalls()
             if !calls.isEmpty {
+                // The final round's reasoning comes with its response entry below.
+                added += round.reasoning
                 let keys = calls.map { "\($0.toolName)(\($0.arguments.compactJSONString))" }
+                // An executor that calls tools when told not to (a remote server may ignore `tool_choice`)
+                // would otherwise be asked again forever.
+                guard mode != .disallowed else {
+                    throw GeneratedContent.ParsingError(rawContent: keys.joined(separator: ", "), debugDescription:
+                        "The model called tools although tool calling was disallowed.")
+                }
                 if keys.allSatisfy(madeCalls.contains) {
                     mode = .disallowed
                     continue
@@ -160,11 +168,13 @@ extension LanguageModelSession {
                 for hook in profile?.onToolCall ?? [] {
                     for call in calls { try await hook(call) }
                 }
+                // Recorded before the tools run, so a call that fails is kept by `preserveTranscript` and in
+                // the rolled-back entries.
+                added.append(.toolCalls(Transcript.ToolCalls(id: round.toolCallsEntryID ?? UUID().uuidString, calls)))
                 let outputs = try await ToolRunner.run(calls, tools: setup.tools)
                 for hook in profile?.onToolOutput ?? [] {
                     for (call, output) in zip(calls, outputs) { try await hook(call, output) }
                 }
-                added.append(.toolCalls(Transcript.ToolCalls(id: round.toolCallsEntryID ?? UUID().uuidString, calls)))
                 added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
                 // `required` asks for calls before the answer: once made, the model may answer.
                 if mode == .required { mode = .allowed }

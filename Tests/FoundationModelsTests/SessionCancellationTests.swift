@@ -1,0 +1,89 @@
+import Foundation
+import FoundationModels
+import Synchronization
+import Testing
+
+// Cancelling a request, with executors that stop in either of the ways a real one may: by throwing
+// `CancellationError`, or by returning early with what they had written.
+
+/// Signals once the executor has sent its first words, so the test cancels mid-response.
+final class StartSignal: Sendable {
+    private let state = Mutex<(started: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.started = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.started { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
+
+struct HaltingModel: LanguageModel {
+    typealias Executor = HaltingExecutor
+    let name: String
+    /// Whether the executor throws when cancelled, rather than returning what it wrote.
+    let throwsOnCancel: Bool
+    let started = StartSignal()
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }
+    var executorConfiguration: String { name }
+}
+
+struct HaltingExecutor: LanguageModelExecutor {
+    typealias Model = HaltingModel
+    init(configuration: String) {}
+
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        model: HaltingModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        await channel.send(.response(action: .appendText("Once upon", tokenCount: 2)))
+        model.started.fire()
+        if model.throwsOnCancel {
+            try await Task.sleep(for: .seconds(600))
+        } else {
+            try? await Task.sleep(for: .seconds(600))
+        }
+        await channel.send(.response(action: .appendText(" a time.", tokenCount: 3)))
+    }
+}
+
+@Suite struct SessionCancellationTests {
+    @Test(arguments: [true, false])
+    func aCancelledRequestThrowsAndLeavesTheTranscriptAsItWas(throwsOnCancel: Bool) async throws {
+        let model = HaltingModel(name: "halting-\(throwsOnCancel)", throwsOnCancel: throwsOnCancel)
+        let session = LanguageModelSession(model: model)
+        let before = session.transcript
+        let task = Task { try await session.respond(to: "Tell me a story.").content }
+        await model.started.wait()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(session.transcript == before, "half an answer is not an answer")
+        #expect(session.isResponding == false)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aStreamLeftEarlyDoesNotRecordHalfAnAnswer() async throws {
+        let model = HaltingModel(name: "halting-stream", throwsOnCancel: false)
+        let session = LanguageModelSession(model: model)
+        let before = session.transcript
+        for try await snapshot in session.streamResponse(to: "Tell me a story.") where !snapshot.content.isEmpty {
+            break
+        }
+        // The turn ends once the generation task has seen its cancellation.
+        while session.isResponding { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(session.transcript == before)
+    }
+}
