@@ -35,6 +35,22 @@ struct TranscriptCodingTests {
         #expect(segment.content == (try GeneratedContent(json: #"{"b":1,"a":[true,null]}"#)), "property order and values survive")
     }
 
+    /// JSON writes 2.0 as 2, so a whole Double comes back as an Int: the transcripts are still equal.
+    @Test func numericMetadataSurvivesTheRoundTrip() throws {
+        let metadata: [String: any Codable & Sendable & Equatable] = [
+            "score": 2.0, "ratio": 0.25, "count": 3, "weights": [1.0, 2.5], "whole": [4.0, 5.0], "tag": "x",
+        ]
+        let transcript = Transcript(entries: [
+            .prompt(.init(metadata: metadata, segments: [.text(.init(content: "Hi"))])),
+        ])
+        let decoded = try JSONDecoder().decode(Transcript.self, from: try JSONEncoder().encode(transcript))
+        #expect(decoded == transcript)
+        let changed = Transcript(entries: [
+            .prompt(.init(id: transcript.first!.id, metadata: metadata.merging(["score": 2.5]) { $1 }, segments: [.text(.init(content: "Hi"))])),
+        ])
+        #expect(decoded != changed, "a different number is still different")
+    }
+
     @Test func entriesCarryATypeDiscriminator() throws {
         let data = try JSONEncoder().encode(try Self.sample())
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

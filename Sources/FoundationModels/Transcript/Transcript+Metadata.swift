@@ -11,7 +11,29 @@ extension Transcript {
     }
 
     private static func isEqual<Value: Equatable>(_ value: Value, _ other: Any) -> Bool {
-        (other as? Value) == value
+        if (other as? Value) == value { return true }
+        // JSON does not tell 2 from 2.0, so a Double read back from a transcript's JSON form may be an Int;
+        // numbers are compared by value.
+        if let left = number(value), let right = number(other) { return left == right }
+        if let left = value as? [Any], let right = other as? [Any], left.count == right.count {
+            let leftNumbers = left.compactMap(number), rightNumbers = right.compactMap(number)
+            return leftNumbers.count == left.count && rightNumbers.count == right.count && leftNumbers == rightNumbers
+        }
+        return false
+    }
+
+    private static func number(_ value: Any) -> Double? {
+        switch value {
+        case let value as Int: Double(value)
+        case let value as Double: value
+        case let value as Float: Double(value)
+        case let value as Int64: Double(value)
+        case let value as Int32: Double(value)
+        case let value as UInt: Double(value)
+        case let value as UInt64: Double(value)
+        case let value as UInt32: Double(value)
+        default: nil
+        }
     }
 }
 
