@@ -97,7 +97,6 @@ public struct TaggingConfiguration: Sendable {
     /// A stable text describing every part but the model file, for cache keys.
     public var fingerprint: String {
         var parts = [
-            // `fm tag` and `fm eval` always use `.contentTagging`, so the use case needs no part of its own.
             "prompting=\(Self.promptingVersion)",
             // The quality switches change results, so ablations never read normal runs.
             "levers=" + levers.fingerprint,
@@ -106,7 +105,16 @@ public struct TaggingConfiguration: Sendable {
         if let labelGlossary { parts.append("glossary=" + labelGlossary) }
         // A result made without safety checks is never served to a job that has them (the other way round is
         // harmless: the checks only block, they never change an answer), and checked jobs keep their keys.
-        if model.guardrails.checkers.isEmpty { parts.append("guardrails=off") }
+        if model.guardrails.checkers.isEmpty {
+            parts.append("guardrails=off")
+        } else if !Self.usesBuiltInChecks(model.guardrails) {
+            // Other checks may let through what the built-in ones block.
+            parts.append("guardrails=" + model.guardrails.checkers.map { String(reflecting: $0) }.joined(separator: "\u{1F}"))
+        }
+        // `fm tag` and `fm eval` use `.contentTagging`, whose results keep the keys they had before the use
+        // case was part of them; the general use case prompts differently.
+        if model.useCase != .contentTagging { parts.append("useCase=general") }
+        if let adapter = model.adapter { parts.append("adapter=" + ModelIdentity.of(adapter.fileURL)) }
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
         if let exampleIndex {
             parts.append("shots=\(exampleIndex.shots)")
@@ -118,6 +126,12 @@ public struct TaggingConfiguration: Sendable {
         if !calibrating.isEmpty { parts.append("calibration=" + calibrating.joined(separator: "\u{1F}")) }
         parts.append("options=\(options.samplingMode.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
+    }
+
+    /// Whether `guardrails` are exactly the built-in deny list.
+    private static func usesBuiltInChecks(_ guardrails: SystemLanguageModel.Guardrails) -> Bool {
+        guard guardrails.checkers.count == 1, let checker = guardrails.checkers.first as? DenyListChecker else { return false }
+        return checker.terms == DenyListChecker.builtIn.terms
     }
 
     /// The calibration texts that change results: none when there are too few, when batch calibration is

@@ -110,4 +110,21 @@ struct TaggingCacheKeyTests {
         #expect(TaggingRunner(tagger: Tagger(configuration: unchecked)).cacheKey(for: "a text")
                 != TaggingRunner(tagger: Tagger(configuration: checked)).cacheKey(for: "a text"))
     }
+
+    /// The use case and checks other than the built-in ones change answers, so each keys results of its own;
+    /// the content-tagging model with the built-in checks keeps its keys. (Adapters: `AdapterTests`.)
+    @Test func theUseCaseAndOtherChecksHaveKeysOfTheirOwn() {
+        let schema = TaggingPreset.contentTagging.schema
+        let tagging = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: schema).fingerprint
+        let general = TaggingConfiguration(model: SystemLanguageModel(useCase: .general), schema: schema).fingerprint
+        let permissive = TaggingConfiguration(
+            model: SystemLanguageModel(useCase: .contentTagging, guardrails: .init(checkers: [DenyListChecker(terms: ["x": ["y"]])])),
+            schema: schema).fingerprint
+        let builtIn = TaggingConfiguration(
+            model: SystemLanguageModel(useCase: .contentTagging, guardrails: .init(checkers: [DenyListChecker.builtIn])),
+            schema: schema).fingerprint
+        #expect(Set([tagging, general, permissive]).count == 3)
+        #expect(builtIn == tagging)
+        #expect(!tagging.contains("useCase") && !tagging.contains("adapter") && !tagging.contains("guardrails"))
+    }
 }

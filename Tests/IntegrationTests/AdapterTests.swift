@@ -1,5 +1,6 @@
 @testable import FoundationModels
 import FMLlama
+import FMTagging
 import Foundation
 import Testing
 
@@ -61,6 +62,17 @@ struct AdapterTests {
             return
         }
         #expect(entry.assetIDs.contains("fm-test-adapter.gguf"))
+    }
+
+    /// A tagging job run with an adapter answers differently, so its cached results never serve the base model.
+    @Test func anAdaptersTaggingResultsHaveCacheKeysOfTheirOwn() throws {
+        _ = try Self.adapterURL()
+        let adapter = try SystemLanguageModel.Adapter(name: "fm-test-adapter")
+        let schema = TaggingPreset.contentTagging.schema
+        let base = TaggingConfiguration(model: SystemLanguageModel(useCase: .general), schema: schema).fingerprint
+        let adapted = TaggingConfiguration(model: SystemLanguageModel(adapter: adapter), schema: schema).fingerprint
+        #expect(adapted != base)
+        #expect(adapted.contains("adapter=content-sha256:"))
     }
 
     @Test func assetErrors() throws {

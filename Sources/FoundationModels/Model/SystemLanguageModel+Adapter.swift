@@ -18,7 +18,7 @@ extension SystemLanguageModel {
     /// ```
     public struct Adapter: Sendable {
         /// The adapter file.
-        let fileURL: URL
+        package let fileURL: URL
         /// The adapter's GGUF metadata.
         private let metadata: [String: GGUFMetadataReader.Value]
 

@@ -23,11 +23,11 @@ public final class SystemLanguageModel: Sendable {
     public static let `default` = SystemLanguageModel()
 
     /// The use case this instance is specialised for.
-    let useCase: UseCase
+    package let useCase: UseCase
     /// The safety checks this instance applies.
     package let guardrails: Guardrails
     /// The LoRA adapter applied to the base model, if any.
-    let adapter: Adapter?
+    package let adapter: Adapter?
     /// The GGUF file this instance runs (a Linux addition).
     public let modelURL: URL
 
