@@ -168,6 +168,9 @@ package final class Engine: Sendable {
                     return table
                 }
                 var calibration = ChoiceCalibration()
+                // The schema's own budget, the same for every job sharing the table: a model that never ends a
+                // free string would otherwise write until the window is full, once per calibration text.
+                let budget = model.document(of: constraint)?.responseTokenBudget
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 var isComplete = true
                 progress?.report(0, texts.count)
@@ -175,7 +178,7 @@ package final class Engine: Sendable {
                     defer { progress?.report(done + 1, texts.count) }
                     var calibrationRun = job
                     calibrationRun.messages = job.calibrationMessages(for: text, turns: context?.turns(text) ?? [])
-                    calibrationRun.maximumTokens = nil
+                    calibrationRun.maximumTokens = budget
                     let recorder = CalibrationRecorder()
                     calibrationRun.recorder = recorder
                     // A calibration run that fails (say, it hits the window) calibrates nothing.

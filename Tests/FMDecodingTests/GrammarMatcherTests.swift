@@ -125,6 +125,31 @@ struct GrammarMatcherTests {
         #expect(second.isComplete)
     }
 
+    /// Bounds at the edges of what the automaton can hold give a typed error or a bounded automaton, never a
+    /// trap, a runaway build or a value outside the schema.
+    @Test func extremeBoundsAreRefusedOrBoundedNeverOverflowed() throws {
+        // The widest integer range: its span overflows Int, so it is not a finite set of values.
+        let wide = SchemaNode.array(
+            items: .integer(minimum: Int.min, maximum: Int.max), minimumCount: 0, maximumCount: 3, uniqueItems: true
+        ).document
+        let anyIntegers = try wide.matcher()
+        #expect(anyIntegers.acceptsCompletely("[1,-2,300]"))
+        // A billion unique strings would unroll a billion elements: too large, said so.
+        let huge = SchemaNode.array(items: .string(.any), minimumCount: 0, maximumCount: 1_000_000_000, uniqueItems: true).document
+        #expect { try huge.matcher() } throws: { ($0 as? GrammarError)?.code == .tooLarge }
+        // With few values, a large maximum is the number of values.
+        let booleans = SchemaNode.array(items: .boolean, minimumCount: 0, maximumCount: 1_000_000_000, uniqueItems: true).document
+        let pair = try booleans.matcher()
+        #expect(pair.acceptsCompletely("[true,false]"))
+        // A number range wholly beyond the decimal automaton has no value it could write.
+        for node in [SchemaNode.number(minimum: 1e16, maximum: nil), .number(minimum: nil, maximum: -1e16),
+                     .number(minimum: 999_999_999_999_999.5, maximum: nil)] {
+            #expect { try node.document.matcher() } throws: { ($0 as? GrammarError)?.code == .tooLarge }
+        }
+        let inRange = try SchemaNode.number(minimum: 1e14, maximum: 1e20).document.matcher()
+        #expect(inRange.acceptsCompletely("100000000000001"))
+    }
+
     @Test func unicodeAndInvalidUTF8() throws {
         var matcher = try SchemaNode.string(.any).document.matcher()
         #expect(true == matcher.accept(bytes: [0x22, 0xC3]))

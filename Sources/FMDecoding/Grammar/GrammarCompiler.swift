@@ -72,6 +72,14 @@ struct GrammarCompiler {
                 throw GrammarError(.invalidBounds, construct: "number range", "number bounds must be finite")
             }
             let limit = Self.power10(min(options.unboundedIntegerDigits, 15)) - 1
+            // Bounds are clamped to what the decimal automaton writes; a range wholly beyond it has no value
+            // the decoder could write, and clamping would write one outside the range.
+            if let minimum, minimum > Double(limit) {
+                throw GrammarError(.tooLarge, construct: "number range", "number minimum \(minimum) is beyond the largest number the decoder writes, \(limit)")
+            }
+            if let maximum, maximum < -Double(limit) {
+                throw GrammarError(.tooLarge, construct: "number range", "number maximum \(maximum) is beyond the smallest number the decoder writes, -\(limit)")
+            }
             let low = DecimalBound(minimum ?? -Double(limit), limit: limit)
             let high = DecimalBound(maximum ?? Double(limit), limit: limit)
             guard low <= high else {
@@ -217,6 +225,7 @@ struct GrammarCompiler {
                 .unsatisfiable, construct: "array count",
                 "array count bounds \(minimumCount)...\(maximumCount) are empty")
         }
+        var maximumCount = maximumCount
         var uniqueIndex: Int32 = -1
         var itemRule: Int32 = -1
         if unique {
@@ -226,6 +235,8 @@ struct GrammarCompiler {
                     .unsatisfiable, construct: "uniqueItems",
                     "an array needs \(minimum) unique items but only \(finite.count) values exist")
             }
+            // No array of unique values is longer than the values there are.
+            if let finite, let bound = maximumCount { maximumCount = min(bound, finite.count) }
             uniqueArrays.append(Grammar.UniqueArray(finiteValues: finite))
             uniqueIndex = Int32(uniqueArrays.count - 1)
             itemRule = newRule()
@@ -238,6 +249,8 @@ struct GrammarCompiler {
         let unrolled = maximumCount ?? max(minimum, 1)
         var previous = open
         for count in 1...unrolled {
+            // An element that is a rule call adds no states of its own, so the unrolling itself is checked.
+            try checkSize()
             let start = count == 1 ? open : nfa.addLiteral([UInt8(ascii: ",")], from: previous)
             let after = nfa.addState()
             try element(items, rule: itemRule, unique: uniqueIndex, first: count == 1, from: start, to: after)
@@ -335,7 +348,9 @@ struct GrammarCompiler {
         case .null: return [literal("null")]
         case .literal(let text): return [literal(text)]
         case .string(.choices(let choices)): return Array(Set(choices.map { ByteNFA.jsonQuoted($0) }))
-        case .integer(let minimum?, let maximum?) where maximum >= minimum && maximum - minimum < Self.maximumFiniteValues:
+        case .integer(let minimum?, let maximum?)
+            where maximum >= minimum && maximum.subtractingReportingOverflow(minimum).overflow == false
+                && maximum - minimum < Self.maximumFiniteValues:
             return (minimum...maximum).map { literal(String($0)) }
         case .anyOf(let alternatives):
             var values = Set<[UInt8]>()

@@ -15,7 +15,12 @@ enum ScalarSet {
     static let all: [ClosedRange<UInt32>] = [0...0xD7FF, 0xE000...0x10FFFF]
     static let digits: [ClosedRange<UInt32>] = [0x30...0x39]
     static let word: [ClosedRange<UInt32>] = [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A]
-    static let space: [ClosedRange<UInt32>] = [0x09...0x0D, 0x20...0x20]
+    /// ECMAScript's `\s` (JSON Schema patterns are ECMA-262 regexes): its white space and line terminators,
+    /// Unicode's space separators among them.
+    static let space: [ClosedRange<UInt32>] = [
+        0x09...0x0D, 0x20...0x20, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A, 0x2028...0x2029, 0x202F...0x202F,
+        0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF,
+    ]
     /// Line terminators `.` does not match (the union of ICU's and ECMAScript's).
     static let lineTerminators: [ClosedRange<UInt32>] = [0x0A...0x0D, 0x85...0x85, 0x2028...0x2029]
 

@@ -119,7 +119,9 @@ struct SchemaValidator {
 enum PatternOracle {
     static func matches(_ pattern: String, _ text: String) -> Bool {
         guard let regex = try? Regex(pattern) else { return false }
-        let configured = regex.matchingSemantics(.unicodeScalar).asciiOnlyCharacterClasses()
+        // As in ECMAScript: `\d` and `\w` are ASCII, `\s` is Unicode white space (which differs from
+        // ECMAScript's only in U+0085 and U+FEFF).
+        let configured = regex.matchingSemantics(.unicodeScalar).asciiOnlyDigits().asciiOnlyWordCharacters()
         return (try? configured.wholeMatch(in: text)) != nil
     }
 }
