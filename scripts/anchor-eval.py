@@ -5,6 +5,7 @@ Sends every text of a labelled JSONL file to a running llama-server as one chat 
 `fm eval --print-schema` gives for that file, greedy, and writes the results as `fm tag` does (one line per
 input: {"id", "result"} or {"id", "error"}), so `fm eval --predictions` scores both sides with the same code.
 """
+import http.client
 import json
 import sys
 import time
@@ -35,7 +36,7 @@ def main():
                                                  headers={"Content-Type": "application/json"})
                 reply = json.load(urllib.request.urlopen(request, timeout=600))
                 line["result"] = json.loads(reply["choices"][0]["message"]["content"])
-            except (urllib.error.URLError, ValueError, KeyError) as error:
+            except (OSError, http.client.HTTPException, ValueError, KeyError) as error:
                 line["error"] = {"code": "anchor-failed", "message": str(error)}
             out.write(json.dumps(line) + "\n")
     print(f"{time.time() - started:.1f}")

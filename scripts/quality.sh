@@ -28,6 +28,8 @@ SHOTS=${SHOTS:-}
 ANCHOR=${ANCHOR:-1}
 FM=.build/release/fm
 [[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
+# A missing data directory would otherwise leave its rows out of the table without a word.
+compgen -G "$DATA/*.jsonl" >/dev/null || { echo "no labelled .jsonl files in $DATA (set DATA=DIR)" >&2; exit 1; }
 # shellcheck disable=SC2086
 $FM model install --quiet $MODELS
 SERVER=""
@@ -49,10 +51,7 @@ for model in $MODELS; do
         "$SERVER" -m "$path" --host 127.0.0.1 --port "$port" -c 4096 -t "${FM_THREADS:-$(nproc)}" -np 1 --no-webui \
             >"$WORK/server-$model.log" 2>&1 &
         SERVER_PID=$!
-        for _ in $(seq 1 120); do
-            curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-            sleep 1
-        done
+        scripts/wait-healthy.sh "$port" "$SERVER_PID" "$WORK/server-$model.log"
     fi
     for file in "$DATA"/*.jsonl ${TEAM:+"$TEAM"/*.jsonl}; do
         name=$(basename "$file" .jsonl)

@@ -27,18 +27,11 @@ SERVER=$(scripts/install-llama-server.sh)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# Waits until the server on port $1 answers /health (both servers answer 200 once they can serve).
-wait_healthy() {
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$1/health" >/dev/null 2>&1 && return 0
-        sleep 1
-    done
-}
 
 # Replays model $1's requests on the server $SERVER_PID listening on port $2, from 1 and from $PARALLEL clients,
-# into $OUT/$1-$3-*.json with its peak RSS in $OUT/$1-$3.rss, then stops that server.
+# into $OUT/$1-$3-*.json with its peak RSS in $OUT/$1-$3.rss, then stops that server. $4 is the server's log.
 replay() {
-    wait_healthy "$2"
+    scripts/wait-healthy.sh "$2" "$SERVER_PID" "$4"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" 1 >"$OUT/$1-$3-1.json"
     python3 scripts/throughput-anchor.py "http://127.0.0.1:$2" "$WORK/$1-requests.jsonl" "$PARALLEL" >"$OUT/$1-$3-$PARALLEL.json"
     awk '/VmHWM/ {printf "%.0f\n", $2 * 1024}' "/proc/$SERVER_PID/status" >"$OUT/$1-$3.rss"
@@ -63,14 +56,14 @@ for model in $MODELS; do
     "$SERVER" -m "$($FM model path "$model")" --host 127.0.0.1 --port "$port" -c $((PARALLEL * 2048)) -np "$PARALLEL" \
         -t "$THREADS" --no-webui >"$OUT/$model-server.log" 2>&1 &
     SERVER_PID=$!
-    replay "$model" "$port" anchor
+    replay "$model" "$port" anchor "$OUT/$model-server.log"
 
     # fm serve on the same model, sent the same requests by the same client: server against server over HTTP.
     echo "[throughput] $model, round $round of $ROUNDS: fm serve" >&2
     port=$(free_port)
     FM_THREADS=$THREADS $FM serve --model "$model" --port "$port" --concurrency "$PARALLEL" >"$OUT/$model-serve.log" 2>&1 &
     SERVER_PID=$!
-    replay "$model" "$port" serve
+    replay "$model" "$port" serve "$OUT/$model-serve.log"
   done
 done
 
