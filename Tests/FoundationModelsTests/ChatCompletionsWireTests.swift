@@ -104,6 +104,24 @@ struct ChatCompletionsWireTests {
             #"{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"getWeather","arguments":"{\"city\":\"Paris\"}"}}]}"#)
     }
 
+    /// Words written beside tool calls travel with them, as one assistant message.
+    @Test func aResponseJustBeforeToolCallsIsTheirMessagesContent() throws {
+        let call = Transcript.ToolCall(id: "call_1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Paris"]))
+        let transcript = Transcript(entries: [
+            .prompt(.init(segments: [.text(.init(content: "Weather in Paris?"))])),
+            .response(.init(assetIDs: [], segments: [.text(.init(content: "Let me check."))])),
+            .reasoning(.init(segments: [.text(.init(content: "not sent"))])),
+            .toolCalls(.init([call])),
+            .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
+            .toolCalls(.init([call])),
+        ])
+        let messages = try ChatMessageRenderer.messages(for: transcript, schema: nil)
+        #expect(messages.map(\.role) == ["user", "assistant", "tool", "assistant"])
+        #expect(messages[1].content == "Let me check.")
+        #expect(messages[1].toolCalls.map(\.id) == ["call_1"])
+        #expect(messages[3].content == nil, "calls after a tool output are a message of their own")
+    }
+
     @Test func theSchemaInThePromptJoinsTheLeadingSystemMessage() throws {
         let schema = WireForecast.generationSchema
         let withInstructions = Transcript(entries: [

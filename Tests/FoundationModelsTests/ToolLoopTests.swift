@@ -20,6 +20,8 @@ enum ToolPlan: Sendable {
     case cutOffArguments
     /// Reasoning, then the answer, in one round.
     case reasonThenAnswer
+    /// A sentence and a call in the first round, the answer in the second.
+    case wordsBesideTheCall
 }
 
 /// What the looping executor was asked, round by round.
@@ -63,12 +65,16 @@ struct LoopingExecutor: LanguageModelExecutor {
         case .sameCallEveryRound: toolsAllowed
         case .callOnceThenAnswer: request.generationOptions.toolCallingMode == .required
         case .reasonThenAnswer: false
+        case .wordsBesideTheCall: round == 1
         }
         guard calls, let tool = request.enabledToolDefinitions.first else {
             await channel.send(.response(action: .appendText("Done after \(round) rounds.", tokenCount: 4)))
             return
         }
         let city = model.plan == .newCallEveryRound ? "City \(round)" : "Paris"
+        if model.plan == .wordsBesideTheCall {
+            await channel.send(.response(action: .appendText("Let me check.", tokenCount: 3)))
+        }
         let arguments = model.plan == .cutOffArguments ? #"{"city":"Par"# : #"{"city":"\#(city)"}"#
         await channel.send(.toolCalls(action: .toolCall(id: "call-\(round)", name: tool.name,
                                                         action: .appendArguments(arguments, tokenCount: 4))))
@@ -204,5 +210,16 @@ struct CountingWeather: Tool {
         let reasoning = response.transcriptEntries.filter { if case .reasoning = $0 { true } else { false } }
         #expect(reasoning.count == 1)
         #expect(session.transcript.filter { if case .reasoning = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func wordsBesideACallStayInTheConversation() async throws {
+        let model = LoopingModel(name: "loop-words", plan: .wordsBesideTheCall)
+        let session = LanguageModelSession(model: model, tools: [CountingWeather()])
+        let response = try await session.respond(to: "Weather in Paris?")
+        #expect(response.content == "Done after 2 rounds.")
+        let texts = session.transcript.compactMap { entry -> String? in
+            if case .response(let words) = entry { words.segments.map(\.description).joined() } else { nil }
+        }
+        #expect(texts == ["Let me check.", "Done after 2 rounds."])
     }
 }

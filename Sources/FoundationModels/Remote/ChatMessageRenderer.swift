@@ -1,7 +1,8 @@
 /// Turns a transcript into OpenAI chat messages.
 ///
 /// Instructions become `system` messages, prompts `user` messages, responses `assistant` messages, tool calls an
-/// `assistant` message with `tool_calls`, and tool outputs `tool` messages naming the call they answer.
+/// `assistant` message with `tool_calls` (the response just before them, if any, as its content), and tool
+/// outputs `tool` messages naming the call they answer.
 /// Structured content is written as compact JSON. Reasoning stays out: OpenAI-compatible servers do not take it
 /// back. When the schema goes in the prompt, it joins the leading system message (some chat templates refuse a
 /// system message anywhere else).
@@ -12,7 +13,9 @@ enum ChatMessageRenderer {
     /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` for image attachments.
     static func messages(for transcript: Transcript, schema: GenerationSchema?) throws -> [ChatCompletionsMessage] {
         var messages: [ChatCompletionsMessage] = []
+        var previous: Transcript.Entry?
         for entry in transcript {
+            defer { if case .reasoning = entry {} else { previous = entry } }
             switch entry {
             case .instructions(let instructions):
                 messages.append(ChatCompletionsMessage(role: "system", content: try text(of: instructions.segments, entry: entry)))
@@ -22,7 +25,12 @@ enum ChatMessageRenderer {
                 messages.append(ChatCompletionsMessage(role: "assistant", content: try text(of: response.segments, entry: entry)))
             case .toolCalls(let calls):
                 let toolCalls = calls.map { ChatCompletionsToolCall(id: $0.id, name: $0.toolName, arguments: $0.arguments.compactJSONString) }
-                messages.append(ChatCompletionsMessage(role: "assistant", content: nil, toolCalls: toolCalls))
+                // Words the model wrote beside its calls (a response entry just before them) are one message.
+                if let last = messages.last, last.role == "assistant", last.toolCalls.isEmpty, case .response? = previous {
+                    messages[messages.count - 1].toolCalls = toolCalls
+                } else {
+                    messages.append(ChatCompletionsMessage(role: "assistant", content: nil, toolCalls: toolCalls))
+                }
             case .toolOutput(let output):
                 messages.append(ChatCompletionsMessage(role: "tool", content: try text(of: output.segments, entry: entry), toolCallID: output.id))
             case .reasoning:

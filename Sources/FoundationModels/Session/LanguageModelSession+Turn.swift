@@ -168,6 +168,10 @@ extension LanguageModelSession {
                 for hook in profile?.onToolCall ?? [] {
                     for call in calls { try await hook(call) }
                 }
+                // Words a model wrote beside its calls ("Let me check the weather.") stay in the conversation.
+                if !round.text.isEmpty, case .response(let words)? = round.entries(schemaName: nil, content: nil).last {
+                    added.append(.response(words))
+                }
                 // Recorded before the tools run, so a call that fails is kept by `preserveTranscript` and in
                 // the rolled-back entries.
                 added.append(.toolCalls(Transcript.ToolCalls(id: round.toolCallsEntryID ?? UUID().uuidString, calls)))
