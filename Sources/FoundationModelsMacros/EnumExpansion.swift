@@ -112,9 +112,12 @@ struct EnumExpansion: GenerableExpansion {
     private func choiceSchema() -> DeclSyntax {
         let choices = cases.map { StringLiteral.escaped($0.name) }.joined(separator: ", ")
         let schema = "FoundationModels.GenerationSchema(type: Self.self, \(arguments.descriptionArgument)anyOf: [\(choices)])"
+        // The interpolation below indents only its first line.
+        let body = arguments.named(schema).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated().map { $0.offset == 0 ? String($0.element) : "    " + $0.element }.joined(separator: "\n")
         return """
             \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                \(raw: arguments.named(schema))
+                \(raw: body)
             }
             """
     }
@@ -185,16 +188,25 @@ struct EnumExpansion: GenerableExpansion {
             lines.append("),")
         }
         let alternatives = lines.map { "            \($0)" }.joined(separator: "\n")
-        return """
-            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+        // Built with the enum marked as in progress, so a case holding the enum itself refers to it by name.
+        let schema = """
+            FoundationModels.GenerationSchema._building(Self.self) { name in
                 let root = FoundationModels.DynamicGenerationSchema(
-                    name: \(raw: arguments.name?.description ?? StringLiteral.escaped(typeName)),
-                    \(raw: arguments.descriptionArgument)anyOf: [
-            \(raw: alternatives)
+                    name: name,
+                    \(arguments.descriptionArgument)anyOf: [
+            \(alternatives)
                     ]
                 )
                 // The alternatives are built from the enum's own cases, so they cannot conflict.
                 return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+            }
+            """
+        // The interpolation below indents only its first line.
+        let body = arguments.named(schema).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated().map { $0.offset == 0 ? String($0.element) : "    " + $0.element }.joined(separator: "\n")
+        return """
+            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                \(raw: body)
             }
             """
     }

@@ -40,7 +40,9 @@ struct StructExpansion: GenerableExpansion {
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
                 names.insert("init")
                 let parameters = initializer.signature.parameterClause.parameters
-                if parameters.count == 1, parameters.first?.firstName.tokenKind == .wildcard {
+                // Only the content initializer replaces ours; an `init(_ name: String)` is another initializer.
+                if parameters.count == 1, let only = parameters.first, only.firstName.tokenKind == .wildcard,
+                   ["GeneratedContent", "FoundationModels.GeneratedContent"].contains(only.type.trimmedDescription) {
                     names.insert("init(_:)")
                 }
             }
@@ -154,10 +156,22 @@ struct StructExpansion: GenerableExpansion {
             "    \(prefix)init(_ content: FoundationModels.GeneratedContent) throws {"
         ] + assignments.map { "        \($0)" } + ["    }"]
         return """
-            \(raw: prefix)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+            \(raw: prefix)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent\(raw: mirroredConformances) {
             \(raw: body.joined(separator: "\n"))
             }
             """
+    }
+
+    /// `Equatable` and `Hashable` when the type declares them, so snapshots compare as the values do (every
+    /// mirror property is an optional of a type that has them too).
+    private var mirroredConformances: String {
+        let declared = Set((declaration.inheritanceClause?.inheritedTypes ?? []).map { inherited -> String in
+            let name = inherited.type.trimmedDescription
+            return name.hasPrefix("Swift.") ? String(name.dropFirst("Swift.".count)) : name
+        })
+        if declared.contains("Hashable") { return ", Equatable, Hashable" }
+        if declared.contains("Equatable") { return ", Equatable" }
+        return ""
     }
 
     /// `self.x = …` reading one property from `content`.

@@ -123,87 +123,89 @@ struct GenerableEnumExpansionTests {
                 case none
 
                 nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                    let root = FoundationModels.DynamicGenerationSchema(
-                        name: "Shape",
-                        anyOf: [
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.circle",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "circle",
-                                        schema: FoundationModels.DynamicGenerationSchema(
-                                            name: "Shape.circle.payload",
-                                            properties: [
-                                                FoundationModels.DynamicGenerationSchema.Property(name: "radius", schema: FoundationModels.DynamicGenerationSchema(type: Double.self)),
-                                            ]
-                                        )
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.text",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "text",
-                                        schema: FoundationModels.DynamicGenerationSchema(type: String.self)
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.pair",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "pair",
-                                        schema: FoundationModels.DynamicGenerationSchema(
-                                            name: "Shape.pair.payload",
-                                            properties: [
-                                                FoundationModels.DynamicGenerationSchema.Property(name: "_0", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
-                                                FoundationModels.DynamicGenerationSchema.Property(name: "_1", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
-                                            ]
-                                        )
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.labelled",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "labelled",
-                                        schema: FoundationModels.DynamicGenerationSchema(
-                                            name: "Shape.labelled.payload",
-                                            properties: [
-                                                FoundationModels.DynamicGenerationSchema.Property(name: "title", schema: FoundationModels.DynamicGenerationSchema(type: String.self)),
-                                                FoundationModels.DynamicGenerationSchema.Property(name: "subtitle", schema: FoundationModels.DynamicGenerationSchema(type: String.self), isOptional: true),
-                                            ]
-                                        )
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.nested",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "nested",
-                                        schema: FoundationModels.DynamicGenerationSchema(type: Landmark.self)
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Shape.none",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "none",
-                                        schema: FoundationModels.DynamicGenerationSchema(
-                                            name: "Shape.none.payload",
-                                            properties: []
-                                        )
-                                    ),
-                                ]
-                            ),
-                        ]
-                    )
-                    // The alternatives are built from the enum's own cases, so they cannot conflict.
-                    return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    FoundationModels.GenerationSchema._building(Self.self) { name in
+                        let root = FoundationModels.DynamicGenerationSchema(
+                            name: name,
+                            anyOf: [
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.circle",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "circle",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: "Shape.circle.payload",
+                                                properties: [
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "radius", schema: FoundationModels.DynamicGenerationSchema(type: Double.self)),
+                                                ]
+                                            )
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.text",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "text",
+                                            schema: FoundationModels.DynamicGenerationSchema(type: String.self)
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.pair",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "pair",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: "Shape.pair.payload",
+                                                properties: [
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "_0", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "_1", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
+                                                ]
+                                            )
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.labelled",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "labelled",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: "Shape.labelled.payload",
+                                                properties: [
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "title", schema: FoundationModels.DynamicGenerationSchema(type: String.self)),
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "subtitle", schema: FoundationModels.DynamicGenerationSchema(type: String.self), isOptional: true),
+                                                ]
+                                            )
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.nested",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "nested",
+                                            schema: FoundationModels.DynamicGenerationSchema(type: Landmark.self)
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Shape.none",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "none",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: "Shape.none.payload",
+                                                properties: []
+                                            )
+                                        ),
+                                    ]
+                                ),
+                            ]
+                        )
+                        // The alternatives are built from the enum's own cases, so they cannot conflict.
+                        return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    }
                 }
             }
 
@@ -282,31 +284,33 @@ struct GenerableEnumExpansionTests {
                 case sum([Expression])
 
                 nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                    let root = FoundationModels.DynamicGenerationSchema(
-                        name: "Expression",
-                        anyOf: [
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Expression.number",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "number",
-                                        schema: FoundationModels.DynamicGenerationSchema(type: Double.self)
-                                    ),
-                                ]
-                            ),
-                            FoundationModels.DynamicGenerationSchema(
-                                name: "Expression.sum",
-                                properties: [
-                                    FoundationModels.DynamicGenerationSchema.Property(
-                                        name: "sum",
-                                        schema: FoundationModels.DynamicGenerationSchema(type: [Expression].self)
-                                    ),
-                                ]
-                            ),
-                        ]
-                    )
-                    // The alternatives are built from the enum's own cases, so they cannot conflict.
-                    return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    FoundationModels.GenerationSchema._building(Self.self) { name in
+                        let root = FoundationModels.DynamicGenerationSchema(
+                            name: name,
+                            anyOf: [
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Expression.number",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "number",
+                                            schema: FoundationModels.DynamicGenerationSchema(type: Double.self)
+                                        ),
+                                    ]
+                                ),
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: "Expression.sum",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "sum",
+                                            schema: FoundationModels.DynamicGenerationSchema(type: [Expression].self)
+                                        ),
+                                    ]
+                                ),
+                            ]
+                        )
+                        // The alternatives are built from the enum's own cases, so they cannot conflict.
+                        return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    }
                 }
             }
 

@@ -25,6 +25,31 @@ enum GenerableMacroFixtures {
         var path: String?
     }
 
+    /// Declares Equatable and Hashable, and an initializer of its own with one unnamed parameter.
+    @Generable
+    struct Tag: Hashable {
+        var name: String
+        var weight: Int?
+
+        init(_ name: String) {
+            self.name = name
+            weight = nil
+        }
+    }
+
+    /// An enum with associated values that holds itself.
+    @Generable
+    indirect enum Outline: Equatable {
+        case text(String)
+        case list([Outline])
+    }
+
+    @Generable
+    struct Document {
+        var title: String
+        var outline: Outline
+    }
+
     @Generable
     struct Node {
         var value: Int

@@ -1,3 +1,4 @@
+import FMDecoding
 import FoundationModels
 import Testing
 
@@ -7,6 +8,33 @@ struct GenerableMacroRuntimeTests {
         let contact = try GenerableMacroFixtures.Contact(GeneratedContent(properties: ["name": "Ada"]))
         #expect(contact.name == "Ada")
         #expect(contact.nickname == nil)
+    }
+
+    /// `init(_ name: String)` is not the content initializer, so the macro still adds that; a type that is
+    /// Hashable gets a partial form that is too.
+    @Test func anUnnamedInitializerOfAnotherTypeKeepsTheContentInitializer() throws {
+        let tag = try GenerableMacroFixtures.Tag(GeneratedContent(properties: ["name": "beach", "weight": 2]))
+        #expect(tag.name == "beach" && tag.weight == 2)
+        #expect(GenerableMacroFixtures.Tag("sea").name == "sea")
+        let partial = try GenerableMacroFixtures.Tag.PartiallyGenerated(GeneratedContent(json: #"{"name":"bea"#))
+        let same = try GenerableMacroFixtures.Tag.PartiallyGenerated(GeneratedContent(json: #"{"name":"bea"#))
+        #expect(partial.name == "bea")
+        #expect(partial != same, "snapshots of different responses have different ids")
+        #expect(Set([partial, partial]).count == 1)
+    }
+
+    /// A recursive enum's schema refers to itself by name instead of recursing without end.
+    @Test func aRecursiveEnumHasAFiniteSchema() throws {
+        let schema = GenerableMacroFixtures.Outline.generationSchema
+        let json = schema.jsonSchemaString
+        #expect(json.contains("Outline"), "\(json)")
+        let document = GenerableMacroFixtures.Document.generationSchema.jsonSchemaString
+        #expect(document.contains("Outline"))
+        let text = #"{"list":[{"text":"a"},{"list":[]}]}"#
+        let outline = try GenerableMacroFixtures.Outline(GeneratedContent(json: text))
+        #expect(outline == .list([.text("a"), .list([])]))
+        // The decoder resolves the reference into a grammar.
+        _ = try Grammar(compiling: schema.decodingDocument())
     }
 
     @Test func nilOptionalIsLeftOutByDefault() {

@@ -260,6 +260,16 @@ enum SchemaResolver {
 }
 
 extension GenerationSchema {
+    /// Builds `type`'s schema with `type` marked as in progress, passing the name the schema must have, so an
+    /// associated value of the type's own type refers to it by that name instead of recursing (the expansion of
+    /// `@Generable` on an enum with associated values; not for direct use).
+    public static func _building(_ type: any Generable.Type, _ build: (String) -> GenerationSchema) -> GenerationSchema {
+        let name = SchemaResolver.name(of: type)
+        return SchemaResolver.building(type) { build(name) }
+    }
+}
+
+extension GenerationSchema {
     /// Builds `type`'s schema under `name` instead of the type's own name (the expansion of
     /// `@Generable(name:)`; not for direct use).
     public static func _named(_ name: String, for type: any Generable.Type, _ build: () -> GenerationSchema) -> GenerationSchema {
