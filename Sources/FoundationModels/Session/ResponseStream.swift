@@ -42,19 +42,26 @@ extension LanguageModelSession {
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
-                guard let progress = try await base.next(isolation: actor) else { return nil }
-                return try snapshot(progress)
+                while let progress = try await base.next(isolation: actor) {
+                    if let snapshot = try snapshot(progress) { return snapshot }
+                }
+                return nil
             }
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next() async throws -> Snapshot? {
-                guard let progress = try await base.next() else { return nil }
-                return try snapshot(progress)
+                while let progress = try await base.next() {
+                    if let snapshot = try snapshot(progress) { return snapshot }
+                }
+                return nil
             }
 
-            private func snapshot(_ progress: TurnProgress) throws -> Snapshot {
+            /// The snapshot of `progress`, or `nil` for content that cannot be read until more of it arrives
+            /// (a value whose partial form is the type itself, such as an enum, while it is being written).
+            private func snapshot(_ progress: TurnProgress) throws -> Snapshot? {
                 let content: Content.PartiallyGenerated
                 do { content = try Content.PartiallyGenerated(progress.content) } catch {
+                    if !progress.content.isComplete { return nil }
                     throw session.publicError(
                         GeneratedContent.ParsingError(rawContent: progress.content.jsonString, underlyingError: error, debugDescription: "\(error)"),
                         usesCurrentErrors: current, entries: [])
