@@ -29,7 +29,8 @@ extension ModelCatalog {
 
         /// The state of the installed file, from its size alone (cheap; ``ModelInstaller`` checks the hash).
         public var installState: InstallState {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path),
+            // A link to a shared copy is measured by the file it points to.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.resolvingSymlinksInPath().path),
                 let size = (attributes[.size] as? NSNumber)?.intValue
             else { return .missing }
             return size == byteCount ? .installed : .incomplete(bytes: size)

@@ -133,7 +133,9 @@ packages = sys.argv[5:]
 def say(line):
     print(line, flush=True)
 tmp = tempfile.mkdtemp(prefix=".fm-download-", dir=os.path.dirname(dest))
-partial = dest + ".download"
+# Each install writes its own file, so two at once never write into one file; the last rename wins, and
+# either file is whole and verified.
+partial = os.path.join(tmp, os.path.basename(dest) + ".download")
 try:
     for index, package in enumerate(packages, 1):
         say(f"download {index} {len(packages)} {package}")
@@ -176,7 +178,5 @@ try:
     os.replace(partial, dest)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-    if os.path.exists(partial):
-        os.remove(partial)
 """#
 }
