@@ -8,16 +8,19 @@ package final class ModelRegistry: Sendable {
 
     private let models = Mutex<[String: LoadedModel]>([:])
     private let engines = Mutex<[String: Engine]>([:])
+    /// Held while a model or adapter loads, so two threads asking at once share one load; the dictionary's own
+    /// lock stays free, so ``loadedModel(at:adapterPath:)`` never waits for a load.
+    private let loading = Mutex<Void>(())
 
-    /// The model at `path`, loading it on first use. Loading happens under the lock so two threads
-    /// asking at once share one load.
+    /// The model at `path`, loading it on first use.
     ///
     /// Loading blocks; from async code use ``engine(at:adapterPath:)``, which loads off the cooperative pool.
     package func model(at path: String) throws -> LoadedModel {
-        try models.withLock { models in
-            if let model = models[path] { return model }
+        if let model = models.withLock({ $0[path] }) { return model }
+        return try loading.withLock { _ in
+            if let model = models.withLock({ $0[path] }) { return model }
             let model = try LoadedModel(llama: LlamaModel(path: path))
-            models[path] = model
+            models.withLock { $0[path] = model }
             return model
         }
     }
@@ -26,11 +29,12 @@ package final class ModelRegistry: Sendable {
     /// the contexts (and so the KV caches) are the adapter's own.
     package func model(at path: String, adapterPath: String) throws -> LoadedModel {
         let base = try model(at: path)
-        return try models.withLock { models in
-            let key = Self.key(path, adapterPath)
-            if let model = models[key] { return model }
+        let key = Self.key(path, adapterPath)
+        if let model = models.withLock({ $0[key] }) { return model }
+        return try loading.withLock { _ in
+            if let model = models.withLock({ $0[key] }) { return model }
             let model = LoadedModel(llama: base.llama, adapter: try LlamaAdapter(path: adapterPath, model: base.llama))
-            models[key] = model
+            models.withLock { $0[key] = model }
             return model
         }
     }
