@@ -23,8 +23,11 @@ extension LlamaModel {
     /// A model without a template, or with one llama.cpp does not know, gets ChatML, the format most
     /// small instruction-tuned models use.
     ///
+    /// The contents are plain text (``plainText(_:)``): a spelled-out control token in a message stays text.
+    ///
     /// - Parameter addAssistantPrefix: Ends with the tokens that open the assistant's reply.
     public func renderChat(_ messages: [ChatMessage], addAssistantPrefix: Bool) -> String {
+        let messages = messages.map { ChatMessage(role: $0.role, content: plainText($0.content)) }
         if let rendered = applyTemplate(chatTemplate, messages, addAssistantPrefix) { return rendered }
         return Self.renderChatML(messages, addAssistantPrefix: addAssistantPrefix)
     }

@@ -8,10 +8,12 @@ import Synchronization
 /// in ``LlamaContext``s created from it.
 public final class LlamaModel: @unchecked Sendable {
     // @unchecked: `pointer` and `vocab` are only read after init (llama.cpp documents model and
-    // tokenizer access as thread-safe); the lazily built token table is guarded by `tokenTable`'s Mutex.
+    // tokenizer access as thread-safe); the lazily built tables are guarded by their Mutexes.
     let pointer: OpaquePointer
     let vocab: OpaquePointer
     let tokenTable = Mutex<[[UInt8]]?>(nil)
+    /// The spellings of the control tokens by their first scalar, built on first use.
+    let controlSpellings = Mutex<[Unicode.Scalar: [String]]?>(nil)
 
     /// The file the model was loaded from.
     public let path: String

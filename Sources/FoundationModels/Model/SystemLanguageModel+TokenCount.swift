@@ -58,11 +58,12 @@ extension SystemLanguageModel {
 
     private func count(text: String) async throws -> Int {
         let llama = try await loadedForCounting().llama
-        return try await Engine.offload { try Self.tokens(text, llama: llama, addSpecial: false) }
+        // Text on its own is counted as text, as it is read inside a conversation.
+        return try await Engine.offload { try Self.tokens(text, llama: llama, addSpecial: false, parseSpecial: false) }
     }
 
-    private static func tokens(_ text: String, llama: LlamaModel, addSpecial: Bool) throws -> Int {
-        do { return try llama.tokenize(text, addSpecial: addSpecial).count } catch {
+    private static func tokens(_ text: String, llama: LlamaModel, addSpecial: Bool, parseSpecial: Bool = true) throws -> Int {
+        do { return try llama.tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial).count } catch {
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "Tokenization failed: \(error)"))
         }
     }
