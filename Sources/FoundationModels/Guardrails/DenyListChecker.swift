@@ -1,3 +1,5 @@
+import Foundation
+
 /// A guardrail that blocks texts containing any of a list of terms, grouped by category.
 ///
 /// Matching is case-insensitive on whole words: the text and the terms are lowercased and every run of
@@ -40,10 +42,15 @@ public struct DenyListChecker: GuardrailChecker {
     }
 
     /// Lowercased words separated by single spaces.
+    ///
+    /// Compatibility forms are folded first (fullwidth `ｂｏｍｂ` is `bomb`) and invisible characters dropped
+    /// (a zero-width space or soft hyphen inside a word), so a term cannot be hidden from the check while the
+    /// model still reads it.
     static func normalize(_ text: String) -> String {
+        let visible = text.precomposedStringWithCompatibilityMapping.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }
         var result = ""
         var pendingSpace = false
-        for character in text.lowercased() {
+        for character in String(String.UnicodeScalarView(visible)).lowercased() {
             if character.isLetter || character.isNumber {
                 if pendingSpace, !result.isEmpty { result.append(" ") }
                 pendingSpace = false
