@@ -116,6 +116,54 @@ struct SessionConfigurationTests {
                                "prompt: Regular again", "response"])
     }
 
+    /// Each model request of a turn, tool rounds included, sees the instructions and tools as they are then.
+    @Test func aToolThatChangesAPropertyChangesTheNextRoundsInstructions() async throws {
+        let model = ScriptedModel(name: "upgrade-round")
+        let session = LanguageModelSession(model: model, dynamicInstructions: UpgradeInstructions())
+        _ = try await session.respond(to: "Upgrade me")
+        let rounds = model.log.received
+        #expect(rounds.count == 2)
+        #expect(rounds.first?.enabledToolDefinitions.map(\.name) == ["upgrade"])
+        #expect(instructionsText(rounds.last) == "Offer lounge access.")
+        #expect(rounds.last?.enabledToolDefinitions.map(\.name) == ["cityWeather"])
+        #expect(session.properties.isPremiumUser)
+    }
+
+    @Test func activationHooksWriteTheSessionsProperties() async throws {
+        let session = LanguageModelSession(profile: VisitCountingProfile(model: ScriptedModel(name: "visits")))
+        _ = try await session.respond(to: "Hello")
+        #expect(session.properties.visits == 1)
+        let other = LanguageModelSession(model: ScriptedModel(name: "visits-other"))
+        #expect(other.properties.visits == nil, "nothing leaks to other sessions")
+    }
+
+    /// A transform that keeps only the last entries never drops the request's own prompt.
+    @Test func historyTransformsLeaveTheCurrentRequestWhole() async throws {
+        let model = ScriptedModel(name: "suffix-transform")
+        let profile = LanguageModelSession.Profile {
+            Instructions("Be brief.")
+            CityWeather()
+        }
+        .historyTransform { Array($0.suffix(1)) }
+        .model(model)
+        let session = LanguageModelSession(profile: profile)
+        _ = try await session.respond(to: "Hello")
+        _ = try await session.respond(to: "Weather in Paris?")
+        let last = try #require(model.log.received.last)
+        let kinds = last.transcript.compactMap { entry -> String? in
+            switch entry {
+            case .instructions: "instructions"
+            case .prompt(let prompt): "prompt: " + prompt.segments.map(\.description).joined()
+            case .toolCalls: "toolCalls"
+            case .toolOutput: "toolOutput"
+            case .response: "response"
+            case .reasoning: nil
+            }
+        }
+        // The earlier turn is cut to its last entry; this request's prompt and tool round stay whole.
+        #expect(kinds == ["instructions", "response", "prompt: Weather in Paris?", "toolCalls", "toolOutput"])
+    }
+
     @Test func customModifiersComposeBuiltInOnes() async throws {
         let model = ScriptedModel(name: "modifier")
         let profile = LanguageModelSession.Profile { Instructions("Be careful.") }.modifier(Careful()).model(model)
@@ -178,6 +226,45 @@ struct Greeter: Tool {
     @Generable struct Arguments { var city: String }
     func call(arguments: Arguments) async throws -> String {
         "Hello \(customer), it is sunny in \(arguments.city)"
+    }
+}
+
+/// A tool that makes the customer premium, which changes the instructions and tools.
+struct Upgrader: Tool {
+    let name = "upgrade"
+    let description = "Makes the customer premium."
+    @SessionProperty(\.isPremiumUser) var isPremium
+    @Generable struct Arguments { var city: String }
+    func call(arguments: Arguments) async throws -> String {
+        isPremium = true
+        return "upgraded"
+    }
+}
+
+/// Instructions with the upgrade tool until the customer is premium.
+struct UpgradeInstructions: DynamicInstructions {
+    @SessionProperty(\.isPremiumUser) var isPremium
+
+    var body: some DynamicInstructions {
+        if isPremium {
+            Instructions("Offer lounge access.")
+            CityWeather()
+        } else {
+            Instructions("Offer an upgrade.")
+            Upgrader()
+        }
+    }
+}
+
+/// A profile whose activation counts visits in the session's properties.
+struct VisitCountingProfile: LanguageModelSession.DynamicProfile {
+    let model: ScriptedModel
+    @SessionProperty(\.visits) var visits
+
+    var body: some DynamicProfile {
+        Profile { Instructions("Welcome.") }
+            .onActivate { visits = (visits ?? 0) + 1 }
+            .model(model)
     }
 }
 

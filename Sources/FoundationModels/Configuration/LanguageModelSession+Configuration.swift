@@ -72,8 +72,10 @@ extension LanguageModelSession {
                 state.transcript.insert(.instructions(instructions.entry(id: UUID().uuidString)), at: 0)
             }
         }
-        for action in dynamicSetup.activationChanges(activating: resolved.onActivate, deactivating: resolved.onDeactivate) {
-            await action()
+        // The hooks read and write the session's properties, as the profile's body does.
+        let actions = dynamicSetup.activationChanges(activating: resolved.onActivate, deactivating: resolved.onDeactivate)
+        await SessionPropertyValues.$current.withValue(sessionProperties) {
+            for action in actions { await action() }
         }
         return Setup(backend: resolved.model ?? backend, tools: instructions.tools, profile: resolved)
     }

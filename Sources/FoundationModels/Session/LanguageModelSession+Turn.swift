@@ -101,7 +101,8 @@ extension LanguageModelSession {
     private func answer(
         _ request: TurnRequest, setup: Setup, added: inout [Transcript.Entry], progress: (@Sendable (TurnProgress) -> Void)?
     ) async throws -> TurnResult {
-        let profile = setup.profile
+        var setup = setup
+        var profile = setup.profile
         var request = request
         if let profile {
             request.options = profile.applying(to: request.options)
@@ -114,7 +115,7 @@ extension LanguageModelSession {
         let promptEntry = Self.promptEntry(for: request)
         added.append(.prompt(promptEntry))
         for hook in profile?.onPrompt ?? [] { try await hook(promptEntry) }
-        let definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
+        var definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
         let id = GenerationID()
         var usage = Usage.zero
         var mode = request.options.toolCallingMode
@@ -124,10 +125,13 @@ extension LanguageModelSession {
         while true {
             var options = request.options
             options.toolCallingMode = mode
-            var transcript = state.withLock { $0.transcript } + added
+            // History transforms shape the conversation before this request; its own prompt and tool rounds
+            // always reach the model (and its guardrails).
+            var transcript = state.withLock { $0.transcript }
             if let profile, !profile.historyTransforms.isEmpty {
                 transcript.history = ArraySlice(profile.transformedHistory(Array(transcript.history)))
             }
+            transcript += added
             let executorRequest = LanguageModelExecutorGenerationRequest(
                 id: UUID(), transcript: transcript, enabledTools: definitions, schema: request.schema,
                 generationOptions: options, contextOptions: request.contextOptions, metadata: request.metadata)
@@ -182,6 +186,11 @@ extension LanguageModelSession {
                 added.append(contentsOf: outputs.map(Transcript.Entry.toolOutput))
                 // `required` asks for calls before the answer: once made, the model may answer.
                 if mode == .required { mode = .allowed }
+                // Dynamic instructions are worked out before every model request: a tool that changed a session
+                // property has the next round see the instructions and tools it selects.
+                setup = await currentSetup()
+                profile = setup.profile
+                definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
                 continue
             }
 
