@@ -3,8 +3,8 @@ import Foundation
 
 /// Where `--html` reports and `fm tag --output` files go.
 enum ReportFile {
-    /// Fails when `path` cannot be written — its directory does not exist or is read-only, or `path` is itself
-    /// a directory — before any model time is spent.
+    /// Fails when `path` cannot be written — its directory does not exist, it is a directory, or it (or the
+    /// directory it would be made in) is read-only — before any model time is spent.
     static func validate(_ path: String, option: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -14,8 +14,9 @@ enum ReportFile {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ValidationError("\(option): \(path) is a directory; give a file name.")
         }
-        guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw ValidationError("\(option): the directory \(directory) is not writable.")
+        let exists = FileManager.default.fileExists(atPath: path)
+        guard FileManager.default.isWritableFile(atPath: exists ? path : directory) else {
+            throw ValidationError("\(option): \(exists ? path : "the directory " + directory) is not writable.")
         }
     }
 
