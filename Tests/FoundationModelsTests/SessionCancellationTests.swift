@@ -86,4 +86,33 @@ struct HaltingExecutor: LanguageModelExecutor {
         while session.isResponding { try await Task.sleep(for: .milliseconds(10)) }
         #expect(session.transcript == before)
     }
+
+    @Test func cancellingWhileAToolRunsThrowsCancellationError() async throws {
+        let tool = WaitingWeather()
+        let session = LanguageModelSession(model: ScriptedModel(name: "cancel-in-tool"), tools: [tool])
+        let before = session.transcript
+        let task = Task { try await session.respond(to: "Weather in Paris?").content }
+        await tool.started.wait()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(session.transcript == before)
+    }
+}
+
+/// A weather tool that waits until its task is cancelled.
+struct WaitingWeather: Tool {
+    let name = "cityWeather"
+    let description = "The weather in a city."
+    let started = StartSignal()
+
+    @Generable
+    struct Arguments {
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        started.fire()
+        try await Task.sleep(for: .seconds(600))
+        return "sunny in \(arguments.city)"
+    }
 }

@@ -6,7 +6,7 @@ enum ToolRunner {
     ///
     /// - Throws: ``LanguageModelSession/ToolCallError`` for the first call that fails (its arguments don't
     ///   convert to the tool's `Arguments`, or `call(arguments:)` throws); a call naming no tool throws
-    ///   ``GeneratedContent/ParsingError``.
+    ///   ``GeneratedContent/ParsingError``; a cancelled request throws `CancellationError`.
     static func run(_ calls: [Transcript.ToolCall], tools: [any Tool]) async throws -> [Transcript.ToolOutput] {
         var resolved: [(Int, any Tool, Transcript.ToolCall)] = []
         for (index, call) in calls.enumerated() {
@@ -29,12 +29,14 @@ enum ToolRunner {
         }
     }
 
-    /// Calls one tool and records what it returned, wrapping any failure in `ToolCallError`.
+    /// Calls one tool and records what it returned, wrapping any failure in `ToolCallError` — except when the
+    /// request was cancelled, which ends it with `CancellationError` like any cancelled request.
     static func output(of tool: any Tool, for call: Transcript.ToolCall) async throws -> Transcript.ToolOutput {
         do {
             let segment = try await invoke(tool, arguments: call.arguments)
             return Transcript.ToolOutput(id: call.id, toolName: call.toolName, segments: [segment])
         } catch {
+            if Task.isCancelled { throw CancellationError() }
             throw LanguageModelSession.ToolCallError(tool: tool, underlyingError: error)
         }
     }
