@@ -16,24 +16,24 @@ package final class ModelRegistry: Sendable {
     ///
     /// Loading blocks; from async code use ``engine(at:adapterPath:)``, which loads off the cooperative pool.
     package func model(at path: String) throws -> LoadedModel {
-        if let model = models.withLock({ $0[path] }) { return model }
-        return try loading.withLock { _ in
-            if let model = models.withLock({ $0[path] }) { return model }
-            let model = try LoadedModel(llama: LlamaModel(path: path))
-            models.withLock { $0[path] = model }
-            return model
-        }
+        try loadOnce(key: path) { try LoadedModel(llama: LlamaModel(path: path)) }
     }
 
     /// The model at `path` with the LoRA adapter at `adapterPath` applied: the base weights are shared,
     /// the contexts (and so the KV caches) are the adapter's own.
     package func model(at path: String, adapterPath: String) throws -> LoadedModel {
         let base = try model(at: path)
-        let key = Self.key(path, adapterPath)
+        return try loadOnce(key: Self.key(path, adapterPath)) {
+            LoadedModel(llama: base.llama, adapter: try LlamaAdapter(path: adapterPath, model: base.llama))
+        }
+    }
+
+    /// The model stored under `key`, or the one `load` makes, stored there; loads are one at a time.
+    private func loadOnce(key: String, _ load: () throws -> LoadedModel) throws -> LoadedModel {
         if let model = models.withLock({ $0[key] }) { return model }
         return try loading.withLock { _ in
             if let model = models.withLock({ $0[key] }) { return model }
-            let model = LoadedModel(llama: base.llama, adapter: try LlamaAdapter(path: adapterPath, model: base.llama))
+            let model = try load()
             models.withLock { $0[key] = model }
             return model
         }

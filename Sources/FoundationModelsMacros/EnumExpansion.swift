@@ -112,6 +112,11 @@ struct EnumExpansion: GenerableExpansion {
     private func choiceSchema() -> DeclSyntax {
         let choices = cases.map { StringLiteral.escaped($0.name) }.joined(separator: ", ")
         let schema = "FoundationModels.GenerationSchema(type: Self.self, \(arguments.descriptionArgument)anyOf: [\(choices)])"
+        return schemaProperty(schema)
+    }
+
+    /// The `generationSchema` property returning `schema`, built under the custom name when there is one.
+    private func schemaProperty(_ schema: String) -> DeclSyntax {
         // The interpolation below indents only its first line.
         let body = arguments.named(schema).split(separator: "\n", omittingEmptySubsequences: false)
             .enumerated().map { $0.offset == 0 ? String($0.element) : "    " + $0.element }.joined(separator: "\n")
@@ -201,14 +206,7 @@ struct EnumExpansion: GenerableExpansion {
                 return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
             }
             """
-        // The interpolation below indents only its first line.
-        let body = arguments.named(schema).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated().map { $0.offset == 0 ? String($0.element) : "    " + $0.element }.joined(separator: "\n")
-        return """
-            \(raw: access.prefix)nonisolated static var generationSchema: FoundationModels.GenerationSchema {
-                \(raw: body)
-            }
-            """
+        return schemaProperty(schema)
     }
 
     private func unionInitializer() -> DeclSyntax {

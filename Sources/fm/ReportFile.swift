@@ -11,10 +11,10 @@ enum ReportFile {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("\(option): no directory \(directory).")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists, isDirectory.boolValue {
             throw ValidationError("\(option): \(path) is a directory; give a file name.")
         }
-        let exists = FileManager.default.fileExists(atPath: path)
         guard FileManager.default.isWritableFile(atPath: exists ? path : directory) else {
             throw ValidationError("\(option): \(exists ? path : "the directory " + directory) is not writable.")
         }
