@@ -3,20 +3,22 @@ import Foundation
 /// Small helpers for writing SVG and HTML text.
 package enum Markup {
     /// `text` with the five markup-significant characters escaped, for element content and quoted attributes.
+    ///
+    /// Works on Unicode scalars: a `<` or a quote can be part of a larger user-perceived character (after
+    /// U+0600, or before a combining mark), and comparing whole characters would copy it out unescaped.
     package static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
+            default: escaped.append(scalar)
             }
         }
-        return escaped
+        return String(escaped)
     }
 
     /// A coordinate with at most one decimal, without a trailing `.0`.
