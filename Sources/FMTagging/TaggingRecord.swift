@@ -62,7 +62,9 @@ public struct TaggingRecord: Sendable {
     public static func lines(in input: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
         var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
         var lineNumber = 0
-        for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        // A byte-order mark (files saved by some Windows editors) would hide the first line's JSON.
+        let body = input.starts(with: [0xEF, 0xBB, 0xBF]) ? input.dropFirst(3) : input[...]
+        for var line in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.last == 0x0D { line = line.dropLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }

@@ -44,7 +44,10 @@ import Testing
         statistics.add(line: "   ")
         // An input line is a JSON object too, but neither a result nor an error.
         statistics.add(line: #"{"id":"3","text":"A picnic."}"#)
-        #expect(statistics.unreadableLines == 3)
+        // The last line of a killed job, cut off inside a tag: neither a record nor the tag "cook".
+        statistics.add(line: #"{"id":"4","text":"Pasta.","result":{"topics":["cook"#)
+        #expect(statistics.unreadableLines == 4)
         #expect(statistics.records == 2)
+        #expect(statistics.tagCounts["topics"]?["cook"] == nil)
     }
 }

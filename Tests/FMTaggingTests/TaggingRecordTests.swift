@@ -21,6 +21,16 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// A byte-order mark before the first line (files saved by some Windows editors) does not turn that
+    /// line's JSON into text to tag.
+    @Test func aByteOrderMarkIsNotPartOfTheFirstRecord() throws {
+        let input = [0xEF, 0xBB, 0xBF] + Array("{\"id\":\"a\",\"text\":\"hello\",\"date\":\"2024-01-02\"}\r\nsecond\n".utf8)
+        let records = TaggingRecord.parse(input: input)
+        #expect(records.map(\.id) == ["a", "2"])
+        #expect(try records[0].text.get() == "hello")
+        #expect(records[0].extraFields.map(\.key) == ["date"])
+    }
+
     /// `fm eval` scores only lines with a gold answer, and is told why each other line is not one.
     @Test func labelledParsingSaysWhyALineIsNotScored() {
         let input = Array("""
