@@ -17,6 +17,19 @@ struct TokenSamplerTests {
         #expect(token == 2)
     }
 
+    /// A positive temperature too small for a Float (1e-46 rounds to 0, 1e-40 is subnormal) samples greedily
+    /// instead of dividing by zero and trapping on a NaN total; so do logits that are not finite.
+    @Test(arguments: [1e-46, 1e-40, 1e-300])
+    func temperaturesThatVanishAsAFloatAreGreedy(temperature: Double) {
+        for strategy in [SamplingParameters.Strategy.topK(3), .nucleus(0.9)] {
+            var sampler = TokenSampler(.init(strategy: strategy, temperature: temperature, seed: 3))
+            #expect(logits.withUnsafeBufferPointer { sampler.sample($0) } == 1)
+        }
+        var sampler = TokenSampler(.init(strategy: .nucleus(0.9), temperature: 0.7, seed: 3))
+        let infinite: [Float] = [0, .infinity, .infinity, 1]
+        #expect([1, 2].contains(infinite.withUnsafeBufferPointer { sampler.sample($0) }))
+    }
+
     @Test func anEmptyMaskYieldsNoToken() {
         var sampler = TokenSampler(.init(strategy: .topK(3), temperature: 0.8, seed: 1))
         let mask: [UInt64] = [0]

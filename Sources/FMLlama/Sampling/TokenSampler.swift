@@ -21,11 +21,13 @@ public struct TokenSampler: Sendable {
     ///
     /// - Parameter allowed: Bit `i % 64` of word `i / 64` set means token `i` may be chosen; `nil` allows all.
     public mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>? = nil) -> Int32? {
-        if parameters.strategy == .greedy || parameters.temperature <= 0 {
+        let temperature = Float(parameters.temperature)
+        // A temperature that rounds to zero (or below the smallest normal Float) as a Float would divide by
+        // zero below: it is greedy in all but name.
+        if parameters.strategy == .greedy || !(temperature.isNormal && temperature > 0) {
             return Self.argmax(logits, allowed: allowed)
         }
         guard let best = Self.argmax(logits, allowed: allowed) else { return nil }
-        let temperature = Float(parameters.temperature)
         // Tokens more than 10 nats below the best (after temperature) carry under 1/22,000 of its
         // probability; dropping them keeps the sort small without changing any likely choice.
         let floor = logits[Int(best)] - 10 * temperature
@@ -64,6 +66,8 @@ public struct TokenSampler: Sendable {
             weights.removeSubrange(keep...)
         }
         let total = weights.reduce(0, +)
+        // Logits that are not finite leave nothing to draw from; the best token is the only sensible answer.
+        guard total.isFinite, total > 0 else { return best }
         var draw = Double.random(in: 0..<total, using: &generator)
         for (index, weight) in weights.enumerated() {
             draw -= weight
