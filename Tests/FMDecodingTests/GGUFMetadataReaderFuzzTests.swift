@@ -157,6 +157,23 @@ struct GGUFMetadataReaderFuzzTests {
         #expect(elapsed < .seconds(1), "\(what) took \(elapsed)")
     }
 
+    /// Counts and lengths that fit in a large file (a model is gigabytes) but exceed what any model's metadata
+    /// holds throw: an array of one-byte integers is kept as eight-byte ones, so the file's size alone would let
+    /// such a header allocate several times the file.
+    @Test func countsThatFitTheFileButNoMetadataAreRefused() {
+        let limit = UInt64(1 << 24)
+        let padding = Data(count: Int(limit) + 64)
+        for (what, type) in [("int8 array", UInt32(1)), ("string", 8)] {
+            var writer = GGUFWriter(keyCount: 1)
+            if type == 8 {
+                writer.key("k", type: 8) { $0.integer(limit + 1) }
+            } else {
+                writer.key("k", type: 9) { $0.arrayHeader(elementType: type, count: limit + 1) }
+            }
+            expectMalformed(writer.data + padding, "\(what) of \(limit + 1) in a file that holds it")
+        }
+    }
+
     @Test func garbageIsNotGGUF() {
         var rng = SeededGenerator(seed: 0x9A4B)
         for length in [0, 3, 4, 7, 24, 100, 4096] {

@@ -122,8 +122,20 @@ private struct Cursor {
         return T(littleEndian: value)
     }
 
+    /// The longest string read (a chat template is a few KiB; a token a few bytes): a model file is gigabytes, so
+    /// its size alone does not keep a crafted length from copying most of it into one string.
+    static let maximumStringLength = 1 << 24
+
+    /// The most elements an array may declare (real vocabularies and merge lists hold a few hundred thousand):
+    /// an array of one-byte integers is stored as eight-byte ones, so the file's size alone does not bound it.
+    static let maximumArrayCount = 1 << 24
+
     mutating func readString() throws(VocabularyError) -> String {
+        let start = offset
         let length = try readCount(elementSize: 1)
+        guard length <= Self.maximumStringLength else {
+            throw VocabularyError(.malformedFile, "GGUF string at byte \(start) declares \(length) bytes, more than any model's metadata holds")
+        }
         let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
         offset += length
         return string
@@ -202,15 +214,20 @@ private struct Cursor {
             }
             // Checked against the rest of the file before `reserveCapacity` below trusts it.
             let count = try readCount(elementSize: elementSize)
+            guard count <= Self.maximumArrayCount else {
+                throw VocabularyError(.malformedFile, "GGUF array at byte \(offset - 8) declares \(count) elements, more than any model's metadata holds")
+            }
+            // Reserved up to a bound: the elements are read one by one, so a lying count fails before much is allocated.
+            let reserved = min(count, 1 << 16)
             switch elementType {
             case 8:
                 var strings: [String] = []
-                strings.reserveCapacity(count)
+                strings.reserveCapacity(reserved)
                 for _ in 0..<count { strings.append(try readString()) }
                 return .stringArray(strings)
             case 0, 1, 2, 3, 4, 5, 10, 11:
                 var integers: [Int64] = []
-                integers.reserveCapacity(count)
+                integers.reserveCapacity(reserved)
                 for _ in 0..<count { integers.append(try readScalarInteger(type: elementType) ?? 0) }
                 return .integerArray(integers)
             default:
