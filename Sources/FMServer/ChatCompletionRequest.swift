@@ -58,6 +58,17 @@ struct ChatCompletionRequest: Sendable {
                 throw APIError.invalid(field, "'\(field)' is not supported; leave it out or send \(neutral.formatted()).")
             }
         }
+        if let value = try body["n_predict"]?.integer(), value != -1 {
+            throw APIError.invalid("n_predict", "'n_predict' is llama-server's; send 'max_tokens' instead.")
+        }
+        if try body["ignore_eos"]?.bool() == true {
+            throw APIError.invalid("ignore_eos", "'ignore_eos' is not supported; leave it out or send false.")
+        }
+        // Fields that change what is generated, from llama-server's API or OpenAI's older one: ignoring them would
+        // answer another question than the one asked.
+        for (field, instead) in Self.unsupportedFields where body[field].map({ !$0.isNull }) ?? false {
+            throw APIError.invalid(field, "'\(field)' is not supported; \(instead).")
+        }
 
         var requested = try body["max_completion_tokens"]?.integer()
         if requested == nil { requested = try body["max_tokens"]?.integer() }
@@ -95,7 +106,16 @@ struct ChatCompletionRequest: Sendable {
     /// sampling unchanged.
     private static let neutralSamplerValues: [(String, Double)] = [
         ("min_p", 0), ("typical_p", 1), ("repeat_penalty", 1), ("mirostat", 0), ("dry_multiplier", 0),
-        ("xtc_probability", 0), ("top_n_sigma", -1),
+        ("xtc_probability", 0), ("top_n_sigma", -1), ("dynatemp_range", 0),
+    ]
+
+    /// Fields that shape the answer and that this server does not implement, each with what to send instead.
+    private static let unsupportedFields: [(String, String)] = [
+        ("grammar", "send 'response_format' with a JSON schema"),
+        ("json_schema", "send it as 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}"),
+        ("samplers", "this server's sampling is set by 'temperature', 'top_p' and 'top_k'"),
+        ("functions", "send 'tools'"),
+        ("function_call", "send 'tool_choice'"),
     ]
 
     /// The request for answer `choice` (0 for the first): the same but for its identifier and, when the client
@@ -199,6 +219,10 @@ struct ChatCompletionRequest: Sendable {
             _ = try wrapper["name"]?.string()
             return try wrapper.required("schema").importedSchema()
         case "json_object":
+            // llama-server's form puts a schema here; answering with any object would ignore it.
+            if format["schema"] != nil {
+                throw APIError.invalid("response_format.schema", "A schema goes in 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}; 'json_object' takes none.")
+            }
             return GenerationSchema(root: .object(.anyObject(name: "JSONObject")))
         default:
             throw APIError.invalid("response_format.type", "'response_format.type' must be text, json_object or json_schema, not '\(type)'.")

@@ -78,7 +78,13 @@ public struct FoundationModelsServer: Sendable {
             }
         }
         router.post("/v1/tag") { request, _ in
-            try await tag(request)
+            // A client that hangs up while its job waits for admission leaves the queue; once the job runs, it
+            // stops at the next line it cannot write.
+            try await request.body.consumeWithCancellationOnInboundClose { body in
+                var request = request
+                request.body = body
+                return try await tag(request)
+            }
         }
     }
 

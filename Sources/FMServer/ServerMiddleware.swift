@@ -32,9 +32,9 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             response = Self.apiError(for: error).response
         }
-        // A chat completion watches for the client hanging up, which ends the connection after the response: the
-        // response says so, or a client could send its next request on a connection about to close.
-        if route == "/v1/chat/completions" { response.headers[.connection] = "close" }
+        // Chat completions and tag jobs watch for the client hanging up, which ends the connection after the
+        // response: the response says so, or a client could send its next request on a connection about to close.
+        if route == "/v1/chat/completions" || route == "/v1/tag" { response.headers[.connection] = "close" }
         let status = response.status.code
         let metrics = metrics
         // Counted once the last byte is written, so a streamed answer's time is all of it.

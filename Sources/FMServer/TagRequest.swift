@@ -23,6 +23,14 @@ struct TagRequest: Sendable {
     /// - Throws: ``APIError`` (400) for an unknown preset, a schema that cannot be enforced, or no texts.
     init(body: [UInt8], query: [String: String]) throws(APIError) {
         if let text = String(validating: body, as: UTF8.self), let object = try? JSONField.body(text), let texts = object["texts"] {
+            // The JSON form carries its own settings: a query's, or a misspelt member, would be silently ignored.
+            if let parameter = ["preset", "instructions"].first(where: { query[$0] != nil }) {
+                throw APIError.invalid(parameter, "With a JSON body, give '\(parameter)' in the body, not in the query.")
+            }
+            if case .structure(_, let keys) = object.value.kind,
+               let unknown = keys.first(where: { !["texts", "preset", "schema", "instructions"].contains($0) }) {
+                throw APIError.invalid(unknown, "Unknown member '\(unknown)'; the JSON body takes texts, preset, schema and instructions.")
+            }
             records = try texts.array().enumerated().map { index, text throws(APIError) in
                 let line: String
                 switch text.value.kind {

@@ -39,6 +39,8 @@ public struct TaggingRunner: Sendable {
         let cacheable = cache != nil && tagger.configuration.isDeterministic
         var start = 0
         while start < records.count {
+            // A cancelled job (a server client that left) stops between chunks rather than tagging the rest.
+            try Task.checkCancellation()
             // Batches refill their slots as texts finish, so give them several texts per slot at a time.
             let chunkSize = parallel == 1 ? 1 : parallel * 8
             let chunk = Array(records[start..<min(start + chunkSize, records.count)])

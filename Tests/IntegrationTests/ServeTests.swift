@@ -372,6 +372,13 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"min_p":0.05}"#, 400, "min_p"),
                 (#"{"model":"default","messages":\#(user),"repeat_penalty":1.1}"#, 400, "repeat_penalty"),
                 (#"{"model":"default","messages":\#(user),"top_k":-1}"#, 400, "top_k"),
+                (#"{"model":"default","messages":\#(user),"n_predict":16}"#, 400, "n_predict"),
+                (#"{"model":"default","messages":\#(user),"ignore_eos":true}"#, 400, "ignore_eos"),
+                (#"{"model":"default","messages":\#(user),"dynatemp_range":0.5}"#, 400, "dynatemp_range"),
+                (#"{"model":"default","messages":\#(user),"grammar":"root ::= \"yes\""}"#, 400, "grammar"),
+                (#"{"model":"default","messages":\#(user),"json_schema":{"type":"object"}}"#, 400, "json_schema"),
+                (#"{"model":"default","messages":\#(user),"functions":[{"name":"f","parameters":{}}]}"#, 400, "functions"),
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_object","schema":{"type":"object"}}}"#, 400, "response_format.schema"),
                 (#"{"model":"default","messages":\#(user),"top_k":5,"top_p":0.5}"#, 400, "top_k"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"xml"}}"#, 400, "response_format.type"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"a":{"not":{"type":"string"}}}}}}}"#, 400, "response_format.json_schema.schema"),
@@ -416,6 +423,14 @@ struct ServeTests {
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
+            // A JSON body's settings are its own: a query parameter or a misspelt member is refused, not ignored.
+            let queried = try await FMServe.request(
+                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket")), body: Data(#"{"texts":["x"]}"#.utf8))
+            #expect(queried.status == 400, "\(queried.text)")
+            #expect(try queried.error["param"] as? String == "preset")
+            let misspelt = try await server.request("v1/tag", body: #"{"texts":["x"],"presets":"support-ticket"}"#)
+            #expect(misspelt.status == 400, "\(misspelt.text)")
+            #expect(try misspelt.error["param"] as? String == "presets")
 
             // JSON must be UTF-8: a body that is not is refused, not read with its bytes replaced.
             let latin1 = try await FMServe.request(
