@@ -111,11 +111,19 @@ public struct Tagger: Sendable {
     }
 
     /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the
-    /// in-process engine's use-case prompting and quality levers.
+    /// in-process engine's use-case prompting and quality levers. The job's guardrails check the text before
+    /// it is sent and the answer after, as the local model's do.
     private func tagRemotely(_ text: String, id: String?, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
+        let guardrails = configuration.model.guardrails
+        if let reason = guardrails.violation(in: text, source: .prompt, isStringRequest: false) {
+            return .failure(TaggingFailure(code: "guardrail-violation", message: "The prompt was blocked by the guardrails (\(reason))."))
+        }
         let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text, id: id))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+            if let reason = guardrails.violation(in: response.content.jsonString, source: .response, isStringRequest: false) {
+                return .failure(TaggingFailure(code: "refusal", message: "The response was blocked by the guardrails (\(reason))."))
+            }
             return .success(response.content)
         } catch let error as LanguageModelError {
             let message = error.errorDescription ?? "\(error)"

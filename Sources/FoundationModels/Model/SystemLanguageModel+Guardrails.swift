@@ -34,7 +34,7 @@ extension SystemLanguageModel {
         }
 
         /// Why `text` is blocked, or `nil`; nothing is blocked for a permissive `String` request.
-        func violation(in text: String, source: GuardrailSource, isStringRequest: Bool) -> String? {
+        package func violation(in text: String, source: GuardrailSource, isStringRequest: Bool) -> String? {
             if isStringRequest, permitsStringTransformations { return nil }
             for checker in checkers {
                 if let reason = checker.violation(in: text, source: source) { return reason }
