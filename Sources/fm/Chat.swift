@@ -49,8 +49,10 @@ extension FM {
 
         func run() async throws {
             let model = modelOptions.systemModel()
+            // Checked once: otherwise every message would fail alike and the chat would still exit 0.
+            guard model.isAvailable else { throw CommandFailure(model.missingModelMessage) }
             let tools: [any Tool] = noTools ? [] : [DemoWeatherTool()]
-            let session: LanguageModelSession
+            var session: LanguageModelSession
             if let resume {
                 let data = try InputFile.read(resume)
                 let transcript: Transcript
@@ -63,51 +65,103 @@ extension FM {
                     ?? "You are a helpful assistant. Use the tools to answer questions about the weather.")
             }
             session.prewarm()
-            write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
+            try Console.write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
             while true {
-                write("> ")
+                try Console.write("> ")
                 guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty, line != "/quit" else { break }
                 switch line {
                 case "/transcript":
-                    session.transcript.forEach { write("\($0)\n") }
+                    for entry in session.transcript { try Console.write("\(entry)\n") }
                 case "/tokens":
                     // A failure to count is reported like a failed reply; it does not end the chat or lose --save.
-                    do { write("\(try await model.tokenCount(for: session.transcript)) of \(model.contextSize) tokens\n") } catch {
-                        write("Error: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")\n")
+                    do { try Console.write("\(try await model.tokenCount(for: session.transcript)) of \(model.contextSize) tokens\n") } catch {
+                        try Console.write("Error: \(Self.message(error))\n")
                     }
                 default:
-                    await reply(to: line, in: session)
+                    session = try await reply(to: line, in: session, model: model, tools: tools)
+                    // Saved after every reply, so an interrupted chat keeps what was said.
+                    if let save { try write(session.transcript, to: save) }
                 }
             }
             if let save {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(session.transcript).write(to: URL(fileURLWithPath: save))
-                write("Saved the transcript to \(save).\n")
+                try write(session.transcript, to: save)
+                try Console.write("Saved the transcript to \(save).\n")
             }
         }
 
-        private func reply(to line: String, in session: LanguageModelSession) async {
+        /// Streams the reply to `line`, and returns the session to go on with: `session`, or, when the
+        /// conversation no longer fits the context window, a new one that keeps the instructions and the most
+        /// recent turns (what Apple suggests for `exceededContextWindowSize`), in which the line is asked again.
+        private func reply(to line: String, in session: LanguageModelSession, model: SystemLanguageModel,
+                           tools: [any Tool]) async throws -> LanguageModelSession {
+            do {
+                try await stream(line, in: session)
+                return session
+            } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
+                let (transcript, dropped) = try await Self.condensed(session.transcript, model: model)
+                guard dropped > 0 else {
+                    try Console.write("\nError: the message does not fit the model's context window even without earlier turns.\n")
+                    return session
+                }
+                try Console.write("[the conversation no longer fits the context window: dropped the \(dropped) earliest turn\(dropped == 1 ? "" : "s")]\n")
+                let condensed = LanguageModelSession(model: model, tools: tools, transcript: transcript)
+                do { try await stream(line, in: condensed) } catch let failure as CommandFailure { throw failure } catch {
+                    try Console.write("\nError: \(Self.message(error))\n")
+                }
+                return condensed
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                try Console.write("\nError: \(Self.message(error))\n")
+                return session
+            }
+        }
+
+        /// Streams one reply as it is written, then the tools it called. A failed reply leaves the transcript
+        /// as it was (the session rolls it back), so the chat goes on.
+        private func stream(_ line: String, in session: LanguageModelSession) async throws {
             let start = session.transcript.count
             var printed = ""
-            do {
-                for try await snapshot in session.streamResponse(to: line, options: sampling.generationOptions) {
-                    let text = snapshot.content
-                    if text.hasPrefix(printed) { write(String(text.dropFirst(printed.count))) }
-                    printed = text
-                }
-                write("\n")
-                for case .toolCalls(let calls) in session.transcript.dropFirst(start) {
-                    write("  [called \(calls.map(\.description).joined(separator: ", "))]\n")
-                }
-            } catch {
-                write("\nError: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")\n")
+            for try await snapshot in session.streamResponse(to: line, options: sampling.generationOptions) {
+                let text = snapshot.content
+                if text.hasPrefix(printed) { try Console.write(String(text.dropFirst(printed.count))) }
+                printed = text
+            }
+            try Console.write("\n")
+            for case .toolCalls(let calls) in session.transcript.dropFirst(start) {
+                try Console.write("  [called \(calls.map(\.description).joined(separator: ", "))]\n")
             }
         }
 
-        /// Writes to standard output at once (unbuffered), so streamed text and prompts appear in order.
-        private func write(_ text: String) {
-            FileHandle.standardOutput.write(Data(text.utf8))
+        /// `transcript` without its earliest turns (a turn starts at a prompt), keeping the instructions, until
+        /// it takes at most half the context window; and how many turns were dropped.
+        static func condensed(_ transcript: Transcript, model: SystemLanguageModel) async throws -> (Transcript, dropped: Int) {
+            let entries = Array(transcript)
+            let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
+            var turns: [[Transcript.Entry]] = []
+            for entry in entries.dropFirst(instructions.count) {
+                if case .prompt = entry { turns.append([entry]) } else if turns.isEmpty { turns.append([entry]) } else { turns[turns.count - 1].append(entry) }
+            }
+            var dropped = 0
+            while !turns.isEmpty {
+                turns.removeFirst()
+                dropped += 1
+                let kept = Transcript(entries: Array(instructions) + turns.joined())
+                if try await model.tokenCount(for: kept) <= model.contextSize / 2 { return (kept, dropped) }
+            }
+            return (Transcript(entries: Array(instructions)), dropped)
+        }
+
+        private static func message(_ error: any Error) -> String {
+            (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        }
+
+        private func write(_ transcript: Transcript, to path: String) throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do { try encoder.encode(transcript).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
+            }
         }
     }
 }
