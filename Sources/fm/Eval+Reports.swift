@@ -14,7 +14,10 @@ extension FM.Eval {
         if runs != nil, predictions != nil { throw ValidationError("--runs runs the model; it cannot score --predictions.") }
         // The experiment compares the local model's use cases; a server would get the same request for each.
         if runs != nil, tagging.endpoint != nil { throw ValidationError("--runs compares the local model's use cases; it cannot run on --endpoint.") }
-        if let html { try ReportFile.validate(html, option: "--html") }
+        if let html {
+            try ReportFile.validate(html, option: "--html",
+                                    inputs: [("labelled file", file), ("--predictions file", predictions), ("--examples file", tagging.examples)])
+        }
     }
 
     /// Runs the stability experiment when asked, prints it, and writes the HTML report when asked.

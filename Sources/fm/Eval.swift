@@ -50,11 +50,15 @@ extension FM {
             if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
             try validateReports()
             try tagging.validateSeed(seedsRuns: runs != nil)
+            try tagging.validateEndpoint(modelOptions)
             if predictions != nil {
                 // Recorded results are scored as they are: options that shape a run would be silently ignored.
                 let runOptions = [("--model", modelOptions.model != nil), ("--examples", tagging.examples != nil),
                                   ("--endpoint", tagging.endpoint != nil), ("--parallel", tagging.parallel != nil),
-                                  ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil)]
+                                  ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil),
+                                  ("--instructions", tagging.instructions != nil), ("--greedy", tagging.greedy),
+                                  ("--shots", tagging.shots != nil), ("--no-cache", tagging.noCache),
+                                  ("--guardrails", modelOptions.guardrails != .default)]
                 if let (option, _) = runOptions.first(where: \.1) {
                     throw ValidationError("\(option) shapes a run of the model; --predictions scores results already made.")
                 }
@@ -70,7 +74,7 @@ extension FM {
             }
             if !unlabelled.isEmpty {
                 // Scored lines are fewer than the file's: say so rather than report over a silent subset.
-                FileHandle.standardError.write(Data("warning: \(unlabelled.count) of \(all.count + unlabelled.count) lines are not scored: \(reasons)\n".utf8))
+                Console.note("warning: \(unlabelled.count) of \(all.count + unlabelled.count) lines are not scored: \(reasons)\n")
             }
             // The task is the whole file's: its label sets come from every example, also when --limit scores fewer,
             // so the first N are not classified among only the labels that happen to occur in them.
@@ -123,7 +127,7 @@ extension FM {
             progress.finish()
             if !failures.isEmpty {
                 // A failed record counts as wrong: say why, so a low score is not read as the model's answers.
-                FileHandle.standardError.write(Data("warning: \(failures.count) of \(examples.count) texts failed and are scored as wrong: \(Self.firstFew(failures, separator: " "))\n".utf8))
+                Console.note("warning: \(failures.count) of \(examples.count) texts failed and are scored as wrong: \(Self.firstFew(failures, separator: " "))\n")
             }
             let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
             try self.report(report)
@@ -154,7 +158,7 @@ extension FM.Eval {
         let data = Array(try InputFile.read(path))
         var results: [String: GeneratedContent] = [:]
         for line in data.split(separator: 0x0A) {
-            guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
+            guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)), content.isComplete,
                   case .structure(let properties, _) = content.kind, let id = properties["id"]?.scalarText,
                   let result = properties["result"] else { continue }
             results[id] = result
@@ -165,7 +169,7 @@ extension FM.Eval {
             // counts only the missing side (as failed records).
             let shown = firstFew(unmatched, separator: ", ")
             let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
-            FileHandle.standardError.write(Data("warning: \(counted) no scored line (ids \(shown))\n".utf8))
+            Console.note("warning: \(counted) no scored line (ids \(shown))\n")
         }
         return examples.map { example in
             guard let result = results[example.record.id] else { return nil }

@@ -15,4 +15,19 @@ struct FM: AsyncParsableCommand {
             """,
         subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self, Serve.self]
     )
+
+    /// Runs the command, then makes sure what it printed reached stdout: a lost write fails the command.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            try Console.flush()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

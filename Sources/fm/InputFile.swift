@@ -14,6 +14,18 @@ enum InputFile {
         }
     }
 
+    /// Whether something (a file, a pipe, a device) is at `path`, following links.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Whether `path` is a regular file (following links), not a pipe, a device or a directory.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether `first` and `second` name one existing file (the same device and inode), through links or
     /// different spellings of the path.
     static func isSameFile(_ first: String, _ second: String) -> Bool {

@@ -67,7 +67,7 @@ extension FM {
                     if !force, entry.installState == .installed {
                         if verify {
                             do { try ModelInstaller.verify(entry) } catch {
-                                FileHandle.standardError.write(Data("\(error.message)\nDownloading it again.\n".utf8))
+                                Console.note("\(error.message)\nDownloading it again.\n")
                                 try download(entry, force: true)
                                 continue
                             }
@@ -150,17 +150,17 @@ struct InstallProgressBar {
         }
         // Without a terminal, print only the lines that change meaningfully (package steps), one per line.
         if isTerminal {
-            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+            Console.note("\r" + line + "\u{1B}[K")
         } else if case .writing = step {
             return
         } else if line != lastLine {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Console.note(line + "\n")
         }
         lastLine = line
     }
 
     func finish() {
-        if enabled, isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled, isTerminal { Console.note("\n") }
     }
 
     private static func bar(_ done: Int, _ total: Int) -> String {

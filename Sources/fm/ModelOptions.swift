@@ -69,6 +69,8 @@ struct SamplingOptions: ParsableArguments {
         if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
         if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
+        // Greedy decoding draws nothing at random, so a seed would be silently ignored.
+        if seed != nil, greedy || temperature == 0 { throw ValidationError("--seed seeds random sampling; it has no effect with --greedy or --temperature 0.") }
     }
 
     var generationOptions: GenerationOptions {

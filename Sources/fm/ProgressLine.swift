@@ -84,7 +84,7 @@ struct ProgressLine {
     /// glossary being written) would otherwise leave the terminal silent.
     @Sendable static func status(_ message: String) {
         guard isatty(STDERR_FILENO) != 0 else { return }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Console.note(message + "\n")
     }
 
     /// Draws how far the calibration of choices has got on one line of stderr when stderr is a terminal: it
@@ -93,11 +93,18 @@ struct ProgressLine {
         guard isatty(STDERR_FILENO) != 0, total > 0 else { return }
         // Erasing the line first: a calibration between texts starts on the line their progress is drawn on.
         let line = String(format: "\r\u{1B}[2Kcalibrating choices: %d/%d texts ", done, total)
-        FileHandle.standardError.write(Data((line + (done == total ? "\n" : "")).utf8))
+        Console.note(line + (done == total ? "\n" : ""))
+    }
+
+    /// Erases the drawn line when stdout is the same terminal, so a result line written there starts on a clean
+    /// line instead of after the bar.
+    func clear() {
+        guard isEnabled, done > 0, isatty(STDOUT_FILENO) != 0 else { return }
+        Console.note("\r\u{1B}[2K")
     }
 
     func finish() {
         guard isEnabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        Console.note("\n")
     }
 }

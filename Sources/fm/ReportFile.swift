@@ -4,8 +4,13 @@ import Foundation
 /// Where `--html` reports and `fm tag --output` files go.
 enum ReportFile {
     /// Fails when `path` cannot be written — its directory does not exist, it is a directory, or it (or the
-    /// directory it would be made in) is read-only — before any model time is spent.
-    static func validate(_ path: String, option: String) throws {
+    /// directory it would be made in) is read-only, or it is one of the command's `inputs` (what the input is,
+    /// and its path) that writing would overwrite — before any model time is spent.
+    static func validate(_ path: String, option: String, inputs: [(name: String, path: String?)] = []) throws {
+        for input in inputs {
+            guard let inputPath = input.path, InputFile.isSameFile(inputPath, path) else { continue }
+            throw ValidationError("\(option) \(path) is the \(input.name); writing would overwrite it.")
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -23,10 +28,15 @@ enum ReportFile {
     /// Writes a page, saying so on stderr.
     static func write(_ html: String, to path: String) throws {
         do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // Atomic (a temporary file renamed over the path) where that can be done; a pipe, a device, or a
+            // writable file in a read-only directory is written in place.
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let atomic = !InputFile.exists(path)
+                || (InputFile.isRegularFile(path) && FileManager.default.isWritableFile(atPath: directory))
+            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: atomic ? .atomic : [])
         } catch {
             throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
         }
-        FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
+        Console.note("wrote \(path)\n")
     }
 }

@@ -31,7 +31,7 @@ extension FM {
                     for try await snapshot in session.streamResponse(to: prompt, options: sampling.generationOptions) {
                         let text = snapshot.content
                         if text.hasPrefix(printed) {
-                            FileHandle.standardOutput.write(Data(text.dropFirst(printed.count).utf8))
+                            try Console.write(String(text.dropFirst(printed.count)))
                         }
                         printed = text
                     }

@@ -70,7 +70,7 @@ extension FM {
             let host = host
             try await FoundationModelsServer(configuration: configuration).run { port in
                 // Written unbuffered: scripts and tests wait for this line to learn the port.
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                try? Console.write("listening on http://\(host):\(port)\n")
             }
         }
     }

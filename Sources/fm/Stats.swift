@@ -23,7 +23,7 @@ extension FM {
         func validate() throws {
             if top <= 0 { throw ValidationError("--top must be positive.") }
             for file in files where !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
-            if let html { try ReportFile.validate(html, option: "--html") }
+            if let html { try ReportFile.validate(html, option: "--html", inputs: files.map { ("input file", $0) }) }
         }
 
         func run() async throws {
@@ -40,7 +40,7 @@ extension FM {
                 let message = "\(lines) (a JSON object with a result or an error); fm stats reads the lines fm tag writes."
                 // Nothing but other text is a wrong file, not a report with zero records.
                 guard statistics.records > 0 else { throw CommandFailure("No records: " + message) }
-                FileHandle.standardError.write(Data("warning: \(message) They are not counted.\n".utf8))
+                Console.note("warning: \(message) They are not counted.\n")
             }
             print(statistics.text(limit: top))
             if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }

@@ -34,11 +34,14 @@ extension FM {
             if !texts.isEmpty, file != nil { throw ValidationError("Give texts as arguments or --file, not both.") }
             if let file, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
             if resume, output == nil { throw ValidationError("--resume needs --output.") }
-            if let output { try ReportFile.validate(output, option: "--output") }
-            if let file, let output, InputFile.isSameFile(file, output) {
-                throw ValidationError("--output \(output) is the --file input; writing would overwrite the texts being tagged.")
+            if resume, let output, InputFile.exists(output), !InputFile.isRegularFile(output) {
+                throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
+            }
+            if let output {
+                try ReportFile.validate(output, option: "--output", inputs: [("--file input", file), ("--examples file", tagging.examples)])
             }
             try tagging.validateSeed()
+            try tagging.validateEndpoint(modelOptions)
         }
 
         func run() async throws {
@@ -46,7 +49,7 @@ extension FM {
             if !texts.isEmpty {
                 // A text argument is tagged as written; one that names a file is more likely a missing --file.
                 for text in texts where !text.contains(where: \.isWhitespace) && FileManager.default.fileExists(atPath: text) {
-                    FileHandle.standardError.write(Data("warning: tagging the text \"\(text)\"; to tag the file's lines, use --file \(text)\n".utf8))
+                    Console.note("warning: tagging the text \"\(text)\"; to tag the file's lines, use --file \(text)\n")
                 }
                 records = texts.enumerated().map { index, text in
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
@@ -70,7 +73,7 @@ extension FM {
             let sink = try OutputSink(path: output, resume: resume)
             let remaining = TaggingOutput.unfinished(records, finished: sink.finishedIDs)
             if records.count != remaining.count {
-                FileHandle.standardError.write(Data("resuming: \(records.count - remaining.count) of \(records.count) records already done\n".utf8))
+                Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
             }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
@@ -79,6 +82,7 @@ extension FM {
             var progress = ProgressLine(total: remaining.count)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             try await runner.run(remaining) { record, outcome in
+                progress.clear()
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 progress.advance()
             }
@@ -108,11 +112,16 @@ final class OutputSink {
                 try handle.truncate(atOffset: UInt64(validLength))
                 try handle.seekToEnd()
             } else {
-                _ = FileManager.default.createFile(atPath: path, contents: nil)
-                handle = try FileHandle(forWritingTo: url)
-                try handle.truncate(atOffset: 0)
+                // Opened in place with O_TRUNC rather than created anew: a pipe, a device or /dev/stdout can be
+                // the output too (truncating those is a no-op; seeking them would fail), and an existing file
+                // keeps its inode, owner and mode.
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
+                handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                 finishedIDs = [:]
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
         }

@@ -77,6 +77,13 @@ struct TaggingOptions: ParsableArguments {
         }
     }
 
+    /// With --endpoint the servers run their own model, so --model would be silently ignored.
+    func validateEndpoint(_ modelOptions: ModelOptions) throws {
+        if endpoint != nil, modelOptions.model != nil {
+            throw ValidationError("--model chooses the local model; --endpoint servers run their own (name it with --endpoint-model).")
+        }
+    }
+
     /// Checks that --seed has a sampled run to seed; `seedsRuns` says the command samples without --temperature.
     func validateSeed(seedsRuns: Bool = false) throws {
         if seed != nil, (temperature ?? 0) <= 0, !seedsRuns {
@@ -112,7 +119,7 @@ struct TaggingOptions: ParsableArguments {
             do {
                 let imported = try GenerationSchema.importing(jsonSchema: text)
                 for warning in imported.warnings {
-                    FileHandle.standardError.write(Data("warning: \(schema): \(warning)\n".utf8))
+                    Console.note("warning: \(schema): \(warning)\n")
                 }
                 return imported.schema
             } catch {
@@ -159,7 +166,7 @@ struct TaggingOptions: ParsableArguments {
     func cache() -> ResultCache? {
         if noCache { return nil }
         do { return try ResultCache(url: ResultCache.defaultURL) } catch {
-            FileHandle.standardError.write(Data("warning: the result cache is unavailable (\(error)); continuing without it\n".utf8))
+            Console.note("warning: the result cache is unavailable (\(error)); continuing without it\n")
             return nil
         }
     }

@@ -7,20 +7,28 @@ import Testing
 /// writes the pages, and headless Chromium renders them.
 @Suite("HTML reports of fm eval and fm stats with the real default model", .serialized, .timeLimit(.minutes(20)))
 struct ReportCommandTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `fm` with `arguments`, `input` on stdin (none: an empty stdin) and, when given, stdout going to
+    /// `standardOutput` instead of being read back.
+    static func run(_ arguments: [String], input: String = "", standardOutput: FileHandle? = nil,
+                    environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = TagCommandTests.fm
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let inputPipe = Pipe()
+        process.standardInput = inputPipe
         let output = Pipe()
         // Standard error goes to a file, so neither stream can fill up while the other is read.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fm-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errors = try FileHandle(forWritingTo: errorFile)
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = errors
         try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try inputPipe.fileHandleForWriting.close()
+        let stdout = standardOutput == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         try errors.close()
         let stderr = (try? Data(contentsOf: errorFile)) ?? Data()
@@ -192,6 +200,82 @@ struct ReportCommandTests {
         let resumed = try Self.run(["chat", "--resume", notAChat.path])
         #expect(resumed.status == 1, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("\(notAChat.path) is not a chat saved with --save: it has no \"entries\""), "\(resumed.stderr)")
+    }
+
+    /// Options that would be ignored, and outputs that would overwrite an input, are refused before any model
+    /// time is spent.
+    @Test func optionsThatWouldBeIgnoredOrOverwriteAnInputAreRefused() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gold = directory.appendingPathComponent("gold.jsonl")
+        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n"#.utf8).write(to: gold)
+        let results = directory.appendingPathComponent("results.jsonl")
+        try Data(#"{"id":"1","text":"win a prize now","result":{"label":"spam"}}\#n"#.utf8).write(to: results)
+        let refusals: [([String], String)] = [
+            (["eval", gold.path, "--html", gold.path], "--html \(gold.path) is the labelled file"),
+            (["eval", gold.path, "--predictions", results.path, "--html", directory.path + "/./results.jsonl"], "is the --predictions file"),
+            (["stats", results.path, "--html", results.path], "is the input file"),
+            (["tag", "--examples", gold.path, "--output", gold.path, "a text"], "is the --examples file"),
+            (["tag", "--endpoint", "http://127.0.0.1:9", "--model", "tiny", "a text"], "--model chooses the local model"),
+            (["respond", "--greedy", "--seed", "5", "hi"], "--seed seeds random sampling"),
+            (["eval", gold.path, "--predictions", results.path, "--instructions", "Be strict."], "--instructions shapes a run"),
+            (["eval", gold.path, "--predictions", results.path, "--guardrails", "off"], "--guardrails shapes a run"),
+            (["tag", "--resume", "--output", "/dev/stdout", "a text"], "--output /dev/stdout is a pipe or a device"),
+        ]
+        for (arguments, message) in refusals {
+            let run = try Self.run(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        // Nothing was overwritten.
+        #expect(try String(contentsOf: gold, encoding: .utf8).contains("win a prize now"))
+        #expect(try String(contentsOf: results, encoding: .utf8).contains(#""result""#))
+    }
+
+    /// Output that cannot be written (a full disk) ends the command with a message and status 1, whether it is
+    /// streamed, printed or written as JSONL; output to a pipe or a device path works.
+    @Test func unwritableOutputFailsAndDevicesAreOutputs() throws {
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        defer { try? full.close() }
+        for arguments in [["model", "list"], ["respond", "--stream", "--max-tokens", "4", "Say hi."], ["tag", "A text."]] {
+            let run = try Self.run(arguments, standardOutput: full)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("No space left on device"), "\(arguments): \(run.stderr)")
+        }
+        // `--output /dev/stdout` goes to the pipe the caller reads.
+        let piped = try Self.run(["tag", "--output", "/dev/stdout", "Today we had a lovely picnic with friends at the beach."])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.contains(#""result""#), "\(piped.stdout)")
+    }
+
+    /// `fm chat` with no model fails at once instead of answering every message with an error and exiting 0; a
+    /// chat that no longer fits the context window drops its earliest turns and answers.
+    @Test func chatChecksTheModelAndOutgrowsItsContextWindow() throws {
+        let missing = try Self.run(["chat"], input: "hello\n", environment: ["FM_MODEL_PATH": "/nonexistent/model.gguf"])
+        #expect(missing.status != 0, "\(missing.stdout)")
+        #expect(!missing.stdout.contains("Chatting with"), "\(missing.stdout)")
+
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // About 40 turns of 150 words each: well past a 4,096-token window.
+        let filler = Array(repeating: "The river runs past the old mill and the green hills.", count: 15).joined(separator: " ")
+        var entries: [Transcript.Entry] = [.instructions(Transcript.Instructions(
+            segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))]
+        for turn in 0..<40 {
+            entries.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: "Turn \(turn). \(filler)"))])))
+            entries.append(.response(Transcript.Response(segments: [.text(.init(content: "Noted, turn \(turn)."))])))
+        }
+        let saved = directory.appendingPathComponent("long.json")
+        try JSONEncoder().encode(Transcript(entries: entries)).write(to: saved)
+        let chat = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "8", "--resume", saved.path, "--save", saved.path],
+                                input: "Say hi.\n")
+        #expect(chat.status == 0, "\(chat.stderr)")
+        #expect(chat.stdout.contains("no longer fits the context window: dropped the"), "\(chat.stdout)")
+        #expect(!chat.stdout.contains("Error:"), "\(chat.stdout)")
+        let kept = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: saved))
+        guard case .instructions = kept.first else { Issue.record("the instructions were dropped"); return }
+        #expect(kept.count < entries.count, "\(kept.count) entries")
+        guard case .response = kept.last else { Issue.record("the new reply was not saved"); return }
     }
 
     /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
