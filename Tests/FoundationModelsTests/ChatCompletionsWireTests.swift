@@ -44,6 +44,24 @@ struct ChatCompletionsWireTests {
         #expect(parser.finish().isEmpty)
     }
 
+    @Test func oneLeadingByteOrderMarkIsSkipped() {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let bytes = mark + Array("data: x\n\n".utf8)
+        for chunkSize in [1, 2, bytes.count] {
+            var parser = ServerSentEventParser()
+            var events: [ServerSentEvent] = []
+            var start = 0
+            while start < bytes.count {
+                events += parser.feed(bytes[start..<min(start + chunkSize, bytes.count)])
+                start += chunkSize
+            }
+            #expect(events == [ServerSentEvent(type: nil, data: "x", id: nil)], "chunks of \(chunkSize) bytes")
+        }
+        // Only one: a second mark belongs to the first line's field name, which is no field's.
+        var parser = ServerSentEventParser()
+        #expect(parser.feed(mark + bytes).isEmpty)
+    }
+
     // MARK: Stream bookkeeping
 
     static func chunk(_ json: String) throws -> ChatCompletionsChunk {
@@ -76,6 +94,102 @@ struct ChatCompletionsWireTests {
         #expect(throws: ChatCompletionsError.httpError(status: 500, message: "slot crashed")) {
             _ = try state.apply(Self.chunk(#"{"error":{"code":500,"message":"slot crashed","type":"server_error"}}"#))
         }
+    }
+
+    /// `fm serve` names its errors by string codes; a name is never turned into a status.
+    @Test func errorsInsideTheStreamAreClassifiedByTheirCode() throws {
+        var cut = ChatCompletionsStreamState(isStringRequest: false)
+        _ = try cut.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"{\"zone\":"}}]}"#))
+        let limit = #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try cut.apply(Self.chunk(#"{"error":{"message":"The response reached max_tokens.","type":"invalid_request_error","param":"max_tokens","code":"max_tokens_reached"}}"#))
+        }
+        #expect((limit?.underlyingError as? ResponseLimit) == ResponseLimit.maximumResponseTokens)
+        #expect(limit?.rawContent == #"{"zone":"#)
+
+        var long = ChatCompletionsStreamState()
+        let context = #expect(throws: LanguageModelError.self) {
+            _ = try long.apply(Self.chunk(#"{"error":{"message":"The prompt needs 5000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#))
+        }
+        guard case .contextSizeExceeded? = context else { Issue.record("not the context error: \(String(describing: context))"); return }
+
+        var guided = ChatCompletionsStreamState(isStringRequest: false)
+        let refusal = #expect(throws: LanguageModelError.self) {
+            _ = try guided.apply(Self.chunk(#"{"error":{"message":"Blocked.","type":"invalid_request_error","code":"content_filter"}}"#))
+        }
+        guard case .refusal? = refusal else { Issue.record("not a refusal: \(String(describing: refusal))"); return }
+
+        var failed = ChatCompletionsStreamState()
+        #expect(throws: ChatCompletionsError.invalidResponse("The server reported an error (generation_failed): boom")) {
+            _ = try failed.apply(Self.chunk(#"{"error":{"message":"boom","type":"server_error","code":"generation_failed"}}"#))
+        }
+    }
+
+    /// vLLM answers a prompt beyond its context with HTTP 400 and the error object itself as the body.
+    @Test func vLLMsContextLengthErrorIsTheContextSizeError() throws {
+        let body = #"{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}"#
+        let serverError = try #require(try Self.chunk(body).error)
+        let error = serverError.classified(status: 400, isStringRequest: true, partialText: "")
+        guard case LanguageModelError.contextSizeExceeded(let info) = error else { Issue.record("not the context error: \(error)"); return }
+        #expect(info.contextSize == 4096 && info.tokenCount == 5000)
+        let other = try #require(try Self.chunk(#"{"error":{"message":"model not found","type":"invalid_request_error","code":"model_not_found"}}"#).error)
+        #expect((other.classified(status: 404, isStringRequest: true, partialText: "") as? ChatCompletionsError)
+            == ChatCompletionsError.httpError(status: 404, message: "model not found"))
+    }
+
+    /// Old llama-server and LM Studio send `"id":""`; the session tells calls apart by id, so each gets its own.
+    @Test func toolCallsWithoutIdsGetUniqueOnes() throws {
+        var state = ChatCompletionsStreamState()
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"","type":"function","function":{"name":"getWeather","arguments":"{}"}},{"index":1,"id":"","type":"function","function":{"name":"getTime","arguments":"{}"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"getDate","arguments":"{}"}}]}}]}"#))
+        let ids = state.toolCalls.map(\.id)
+        #expect(state.toolCalls.map(\.name) == ["getWeather", "getTime", "getDate"])
+        #expect(Set(ids).count == 3, "\(ids)")
+        #expect(ids.allSatisfy { $0.hasPrefix("call_") && $0.count > 5 }, "\(ids)")
+    }
+
+    // MARK: How the answer ended
+
+    @Test func lengthIsTheTokenLimitOnlyWhenMaxTokensWasReached() throws {
+        var state = ChatCompletionsStreamState()
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"The capital is"},"finish_reason":"length"}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[],"usage":{"prompt_tokens":4090,"completion_tokens":6}}"#))
+        #expect(state.responseLimit(maximumTokens: nil) == ResponseLimit.contextWindow)
+        #expect(state.responseLimit(maximumTokens: 6) == ResponseLimit.maximumResponseTokens)
+        #expect(state.responseLimit(maximumTokens: 100) == ResponseLimit.contextWindow)
+        // Text cut by max_tokens ends early, as local text does; text cut by the window is the context error.
+        try state.checkEnding(maximumTokens: 6)
+        let error = #expect(throws: LanguageModelError.self) { try state.checkEnding(maximumTokens: nil) }
+        guard case .contextSizeExceeded(let info)? = error else { Issue.record("not the context error: \(String(describing: error))"); return }
+        #expect(info.contextSize == 4096)
+    }
+
+    @Test func toolCallArgumentsCutByTheLimitAreAParsingErrorWithTheLimit() throws {
+        var empty = ChatCompletionsStreamState()
+        _ = try empty.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"getWeather","arguments":""}}]},"finish_reason":"length"}]}"#))
+        let error = #expect(throws: GeneratedContent.ParsingError.self) { try empty.checkEnding(maximumTokens: 10) }
+        #expect((error?.underlyingError as? ResponseLimit) == ResponseLimit.maximumResponseTokens)
+
+        var unclosed = ChatCompletionsStreamState()
+        _ = try unclosed.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"getWeather","arguments":"{\"ci"}}]},"finish_reason":"length"}]}"#))
+        let cut = #expect(throws: GeneratedContent.ParsingError.self) { try unclosed.checkEnding(maximumTokens: nil) }
+        #expect((cut?.underlyingError as? ResponseLimit) == ResponseLimit.contextWindow)
+
+        // The same call ended by the model: empty arguments mean none.
+        var ended = ChatCompletionsStreamState()
+        _ = try ended.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"getWeather","arguments":""}}]},"finish_reason":"tool_calls"}]}"#))
+        try ended.checkEnding(maximumTokens: 10)
+    }
+
+    @Test func contentFilterIsTheGuardrailErrorForTextAndARefusalForASchema() throws {
+        let filtered = #"{"choices":[{"index":0,"delta":{},"finish_reason":"content_filter"}]}"#
+        var text = ChatCompletionsStreamState()
+        _ = try text.apply(Self.chunk(filtered))
+        let violation = #expect(throws: LanguageModelError.self) { try text.checkEnding(maximumTokens: nil) }
+        guard case .guardrailViolation? = violation else { Issue.record("not a guardrail violation: \(String(describing: violation))"); return }
+        var guided = ChatCompletionsStreamState(isStringRequest: false)
+        _ = try guided.apply(Self.chunk(filtered))
+        let refusal = #expect(throws: LanguageModelError.self) { try guided.checkEnding(maximumTokens: nil) }
+        guard case .refusal? = refusal else { Issue.record("not a refusal: \(String(describing: refusal))"); return }
     }
 
     // MARK: Messages
@@ -133,6 +247,20 @@ struct ChatCompletionsWireTests {
         #expect(messages[0].content == "Be brief.\n\nRespond with JSON that matches this schema: \(ChatCompletionsSchema.text(for: schema))")
         let bare = try ChatMessageRenderer.messages(for: Transcript(entries: [withInstructions[1]]), schema: schema)
         #expect(bare.map(\.role) == ["system", "user"])
+    }
+
+    /// Instructions that only carry tools send no empty system message; a schema note still gets one.
+    @Test func instructionsWithoutTextSendNoSystemMessage() throws {
+        let tool = Transcript.ToolDefinition(name: "getWeather", description: "Weather.", parameters: WireForecast.generationSchema)
+        let transcript = Transcript(entries: [
+            .instructions(.init(segments: [], toolDefinitions: [tool])),
+            .prompt(.init(segments: [.text(.init(content: "Hi"))])),
+        ])
+        #expect(try ChatMessageRenderer.messages(for: transcript, schema: nil).map(\.role) == ["user"])
+        let schema = WireForecast.generationSchema
+        let withSchema = try ChatMessageRenderer.messages(for: transcript, schema: schema)
+        #expect(withSchema.map(\.role) == ["system", "user"])
+        #expect(withSchema.first?.content == "Respond with JSON that matches this schema: \(ChatCompletionsSchema.text(for: schema))")
     }
 
     // MARK: Schema text and request body

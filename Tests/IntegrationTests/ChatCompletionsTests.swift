@@ -14,7 +14,8 @@ struct RemoteCity {
 
 
 /// `ChatCompletionsLanguageModel` against a real llama-server running the tiny model, started for each test on
-/// a free loopback port and killed at its end; the retry and tool round-trip tests use small Python HTTP servers.
+/// a free loopback port and killed at its end; the retry, stream-ending and tool round-trip tests use small Python
+/// HTTP servers.
 @Suite("ChatCompletionsLanguageModel against llama-server", .serialized, .timeLimit(.minutes(10)))
 struct ChatCompletionsTests {
     static let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 32)
@@ -209,6 +210,25 @@ struct ChatCompletionsTests {
             _ = try await LanguageModelSession(model: model).respond(to: "Hello")
         }
         #expect(server.requestCount == 2)
+    }
+
+    @Test func aStreamThatEndsBeforeTheServerFinishedIsAnError() async throws {
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.cutShortScript)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        await #expect(throws: ChatCompletionsError.invalidResponse("The stream ended before the server finished the answer.")) {
+            _ = try await LanguageModelSession(model: model).respond(to: "What is the capital of France?")
+        }
+    }
+
+    @Test func doneEndsTheAnswerThoughTheConnectionStaysOpen() async throws {
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.heldOpenScript)
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", requestTimeout: 5, retryPolicy: .none)
+        let started = Date()
+        let response = try await LanguageModelSession(model: model).respond(to: "What is the capital of France?")
+        #expect(response.content == "The capital is Paris.")
+        #expect(Date().timeIntervalSince(started) < 5, "the answer ends at [DONE], not when the connection does")
     }
 
     @Test func toolCallsStreamedByTheServerAreRunAndTheirOutputSentBack() async throws {

@@ -5,7 +5,8 @@ import Glibc
 
 /// A real HTTP server (Python's `http.server`) that answers chat completion requests with llama-server's SSE
 /// chunks — a tool call to `getWeather` first, then text — and records each request body. It tests the tool-call
-/// round trip over HTTP where the tiny model cannot be made to call a tool (see ChatCompletionsTests).
+/// round trip over HTTP where the tiny model cannot be made to call a tool (see ChatCompletionsTests). Other
+/// scripts end the stream the ways some servers and proxies do.
 final class ScriptedChatServer: Sendable {
     let process: Process
     let port: Int
@@ -57,13 +58,52 @@ final class ScriptedChatServer: Sendable {
     http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
     """#
 
-    init() async throws {
+    /// Answers with one chunk of text, then closes the connection, which ends the body (HTTP/1.0, no
+    /// `Content-Length`) before any `finish_reason` or `[DONE]`: a server that went away mid-answer.
+    static let cutShortScript = #"""
+    import http.server, sys
+    port = int(sys.argv[1])
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(b'data: {"choices":[{"index":0,"delta":{"content":"The capital is"}}]}\n\n')
+        def log_message(self, *args):
+            pass
+    http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    """#
+
+    /// Answers completely, `[DONE]` included, then keeps the connection open for a minute, as some proxies do.
+    static let heldOpenScript = #"""
+    import http.server, json, sys, time
+    port = int(sys.argv[1])
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for delta, finish in [({"content": "The capital is"}, None), ({"content": " Paris."}, None), ({}, "stop")]:
+                body = {"id": "chatcmpl-2", "model": "scripted", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                self.wfile.write(("data: " + json.dumps(body) + "\n\n").encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            time.sleep(60)
+        def log_message(self, *args):
+            pass
+    http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    """#
+
+    /// Starts `script` (by default the tool-call script) on a free port.
+    init(script: String = ScriptedChatServer.script) async throws {
         port = try LlamaServer.freePort()
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, "\(port)", logFile.path]
+        process.arguments = ["python3", "-c", script, "\(port)", logFile.path]
         try process.run()
         try await BusyServer.waitForPort(port)
     }

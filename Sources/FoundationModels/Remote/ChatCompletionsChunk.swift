@@ -1,3 +1,5 @@
+import Foundation
+
 /// One `data:` event of a streamed chat completion (`chat.completion.chunk`), or a whole non-streamed completion.
 ///
 /// Every field is optional: servers differ in what they send, and a chunk carrying only usage has no choices.
@@ -6,8 +8,24 @@ struct ChatCompletionsChunk: Decodable, Sendable {
     var model: String?
     var choices: [Choice]?
     var usage: Usage?
-    /// An error reported inside the stream (llama-server and vLLM do this after the headers were sent).
+    /// An error reported inside the stream (llama-server and vLLM do this after the headers were sent), or the
+    /// error of an error response's body.
     var error: ChatCompletionsServerError?
+
+    private enum CodingKeys: String, CodingKey { case id, model, object, choices, usage, error }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        model = try container.decodeIfPresent(String.self, forKey: .model)
+        choices = try container.decodeIfPresent([Choice].self, forKey: .choices)
+        usage = try container.decodeIfPresent(Usage.self, forKey: .usage)
+        error = try container.decodeIfPresent(ChatCompletionsServerError.self, forKey: .error)
+        // vLLM (some versions) sends the error object itself, not under `error`: `{"object":"error","message":…}`.
+        if error == nil, (try? container.decodeIfPresent(String.self, forKey: .object)) == "error" {
+            error = try ChatCompletionsServerError(from: decoder)
+        }
+    }
 
     struct Choice: Decodable, Sendable {
         var index: Int?
@@ -84,8 +102,59 @@ struct ChatCompletionsServerError: Decodable, Sendable {
         nCtx = try? container.decode(Int.self, forKey: .nCtx)
     }
 
-    /// The body of an error response.
-    struct Body: Decodable, Sendable {
-        var error: ChatCompletionsServerError
+    /// The error a caller sees for this one, whether it came with an HTTP error status or inside a stream: the one
+    /// place server errors are classified.
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status, or `nil` for an error reported inside a stream (whose status was 200).
+    ///   - isStringRequest: Whether the request asked for text rather than a value of a schema.
+    ///   - partialText: The answer's text so far.
+    /// - Returns: ``LanguageModelError/contextSizeExceeded(_:)`` for a prompt beyond the context;
+    ///   ``GeneratedContent/ParsingError`` with ``ResponseLimit/maximumResponseTokens`` for `max_tokens_reached`
+    ///   (`fm serve`'s code for a value still open at `max_tokens`); the guardrail error for `content_filter`;
+    ///   ``LanguageModelError/timeout(_:)`` for `timeout`; else ``ChatCompletionsError/httpError(status:message:)``
+    ///   with the HTTP status (or a numeric `code`), or ``ChatCompletionsError/invalidResponse(_:)`` when there is
+    ///   no status to give.
+    func classified(status: Int?, isStringRequest: Bool, partialText: String) -> any Error {
+        let source = status.map { "The server answered HTTP \($0): " } ?? "The server reported an error during the response: "
+        // llama-server names the error by its type, OpenAI and fm serve by its code, vLLM only in its message.
+        if self.type == "exceed_context_size_error" || codeName == "context_length_exceeded"
+            || message.range(of: "maximum context length", options: .caseInsensitive) != nil {
+            return LanguageModelError.contextSizeExceeded(.init(
+                contextSize: nCtx ?? number(after: ["maximum context length is "]) ?? 0,
+                tokenCount: nPromptTokens ?? number(after: Self.requestedTokenPhrases) ?? 0,
+                debugDescription: source + message))
+        }
+        switch codeName ?? "" {
+        case "max_tokens_reached":
+            return GeneratedContent.ParsingError(
+                rawContent: partialText, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription: source + message)
+        case "content_filter":
+            return ChatCompletionsStreamState.contentFilterError(isStringRequest: isStringRequest, debugDescription: source + message)
+        case "timeout":
+            return LanguageModelError.timeout(.init(debugDescription: source + message))
+        default:
+            break
+        }
+        // A string code is a name, not a status: only a real status (or llama-server's numeric code) is one.
+        if let httpStatus = status ?? code { return ChatCompletionsError.httpError(status: httpStatus, message: message) }
+        let name = codeName.map { " (\($0))" } ?? ""
+        return ChatCompletionsError.invalidResponse("The server reported an error\(name): \(message)")
+    }
+
+    /// How the servers we know give the token count of a prompt too long for the context, most precise first:
+    /// vLLM ("… for a total of at least 5097 tokens", "you requested 5000 tokens", "your request has 5000 input
+    /// tokens") and OpenAI ("your messages resulted in 9000 tokens").
+    private static let requestedTokenPhrases = [
+        "for a total of at least ", "you requested ", "your messages resulted in ", "your request has ",
+    ]
+
+    /// The number just after the first of `phrases` that the message contains.
+    private func number(after phrases: [String]) -> Int? {
+        for phrase in phrases {
+            guard let range = message.range(of: phrase, options: .caseInsensitive) else { continue }
+            if let value = Int(message[range.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })) { return value }
+        }
+        return nil
     }
 }

@@ -26,8 +26,10 @@ public struct ChatCompletionsConfiguration: Hashable, Sendable {
     ///   - endpoint: The server's base URL.
     ///   - model: The model name the server knows.
     ///   - apiKeyEnvironmentVariable: The environment variable holding the API key, if the server needs one.
-    ///   - requestTimeout: The longest wait for the next bytes of a response, in seconds.
-    ///   - resourceTimeout: The longest time one response may take, in seconds.
+    ///   - requestTimeout: The longest wait for the next bytes of a response, in seconds; NaN, zero or less
+    ///     means the default of 60, and the longest is about 23 days.
+    ///   - resourceTimeout: The longest time one response may take, in seconds; NaN, zero or less means the
+    ///     default of 600, and the longest is about 23 days.
     ///   - retryPolicy: How requests turned away with 429 or 503 are retried.
     public init(
         endpoint: URL,
@@ -40,9 +42,17 @@ public struct ChatCompletionsConfiguration: Hashable, Sendable {
         self.endpoint = endpoint
         self.model = model
         self.apiKeyEnvironmentVariable = apiKeyEnvironmentVariable
-        self.requestTimeout = requestTimeout
-        self.resourceTimeout = resourceTimeout
+        // Finite and positive: the transports turn timeouts into integers, and NaN would break equality.
+        self.requestTimeout = Self.usableTimeout(requestTimeout, fallback: 60)
+        self.resourceTimeout = Self.usableTimeout(resourceTimeout, fallback: 600)
         self.retryPolicy = retryPolicy
+    }
+
+    /// `seconds` when it is a usable timeout, `fallback` for NaN, zero or less, and at most
+    /// ``PlainHTTPStream/longestWait`` (infinity included).
+    static func usableTimeout(_ seconds: TimeInterval, fallback: TimeInterval) -> TimeInterval {
+        guard seconds > 0 else { return fallback }  // also NaN, which compares false
+        return min(seconds, PlainHTTPStream.longestWait)
     }
 
     /// The URL requests are posted to: the endpoint with `/v1/chat/completions` (or `/chat/completions` after a

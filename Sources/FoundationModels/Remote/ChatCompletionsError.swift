@@ -21,7 +21,8 @@ public enum ChatCompletionsError: LocalizedError, CustomDebugStringConvertible, 
     case httpError(status: Int, message: String)
     /// The configuration names an API key variable that is not set in the environment.
     case missingAPIKey(environmentVariable: String)
-    /// The server's answer is not a chat completion stream.
+    /// The server's answer is not a complete chat completion: not a completion at all, cut short before the
+    /// server said it was done, or stopped by an error the server reported inside the stream without a status.
     case invalidResponse(String)
 
     /// A description for developers.
@@ -34,7 +35,7 @@ public enum ChatCompletionsError: LocalizedError, CustomDebugStringConvertible, 
         case .missingAPIKey(let name):
             "The environment variable \(name), which should hold the API key, is not set."
         case .invalidResponse(let detail):
-            "The server's answer is not a chat completion: \(detail)"
+            "The server's answer is not a complete chat completion: \(detail)"
         }
     }
 

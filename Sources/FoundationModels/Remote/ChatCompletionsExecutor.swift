@@ -27,10 +27,13 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     /// `Retry-After`). Cancelling the calling task cancels the HTTP request.
     ///
     /// - Throws: ``ChatCompletionsError`` when the server cannot be reached, answers an HTTP error, or sends
-    ///   something other than a chat completion; ``LanguageModelError/rateLimited(_:)`` when 429s outlast the
-    ///   retries; ``LanguageModelError/timeout(_:)``; ``LanguageModelError/contextSizeExceeded(_:)`` when the
-    ///   server says the prompt does not fit; ``GeneratedContent/ParsingError`` when a structured answer does not
-    ///   follow its schema; `CancellationError`.
+    ///   something other than a complete chat completion; ``LanguageModelError/rateLimited(_:)`` when 429s
+    ///   outlast the retries; ``LanguageModelError/timeout(_:)``; ``LanguageModelError/contextSizeExceeded(_:)``
+    ///   when the server says the prompt does not fit, or a text answer ran into the end of its context;
+    ///   ``LanguageModelError/guardrailViolation(_:)`` (text) or ``LanguageModelError/refusal(_:)`` (a schema)
+    ///   when the server's content filter stopped the answer; ``GeneratedContent/ParsingError`` when a structured
+    ///   answer or a call's arguments do not follow their schema or were cut short (then with the limit as its
+    ///   underlying error); `CancellationError`.
     public nonisolated(nonsending) func respond(
         to request: LanguageModelExecutorGenerationRequest,
         model: ChatCompletionsLanguageModel,
@@ -41,12 +44,13 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         let body = try ChatCompletionsRequest(
             model: configuration.model, request: request, sendsResponseFormat: model.enforcesSchemas).body
         let urlRequest = try makeURLRequest(body: body)
+        let isStringRequest = request.schema == nil
         var retries = 0
         while true {
-            let outcome = try await send(urlRequest, channel: channel)
+            let outcome = try await send(urlRequest, isStringRequest: isStringRequest, channel: channel)
             switch outcome {
             case .completed(let state):
-                try await finish(state, validator: validator, channel: channel)
+                try await finish(state, request: request, validator: validator, channel: channel)
                 return
             case .turnedAway(let status, let retryAfter, let message):
                 guard retries < configuration.retryPolicy.maximumRetries else {
@@ -89,7 +93,12 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     }
 
     /// Sends one attempt and reads its answer, passing text and reasoning on as they arrive.
-    private func send(_ request: URLRequest, channel: LanguageModelExecutorGenerationChannel) async throws -> Outcome {
+    ///
+    /// The answer is complete once the server sent `[DONE]` or a `finish_reason`; a stream that ends before
+    /// either was cut short, however its connection ended.
+    private func send(
+        _ request: URLRequest, isStringRequest: Bool, channel: LanguageModelExecutorGenerationChannel
+    ) async throws -> Outcome {
         // Plain http skips URLSession, which keeps a core busy while it waits (see PlainHTTPStream).
         let stream = request.url?.scheme == "http"
             ? PlainHTTPStream.start(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
@@ -98,12 +107,14 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         var errorBody = Data()
         var wholeBody = Data()
         var parser = ServerSentEventParser()
-        var state = ChatCompletionsStreamState()
+        var state = ChatCompletionsStreamState(isStringRequest: isStringRequest)
         var sawEvents = false
+        var sawDone = false
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
-            for try await event in stream {
+            // Left at `[DONE]`: a proxy may keep the connection open after it, and the answer is complete.
+            reading: for try await event in stream {
                 switch event {
                 case .head(let response):
                     head = response
@@ -115,7 +126,10 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                     }
                     for serverEvent in parser.feed(data) {
                         sawEvents = true
-                        try await handle(serverEvent, state: &state, decoder: decoder, channel: channel)
+                        if try await handle(serverEvent, state: &state, decoder: decoder, channel: channel) {
+                            sawDone = true
+                            break reading
+                        }
                     }
                     // Kept in case the server ignored `stream` and sent one JSON completion.
                     if !sawEvents, wholeBody.count < 16 << 20 { wholeBody.append(data) }
@@ -130,11 +144,16 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             throw ChatCompletionsError.invalidResponse("The connection closed before a response arrived.")
         }
         guard (200..<300).contains(head.statusCode) else {
-            return try Self.failure(status: head.statusCode, head: head, body: errorBody)
+            return try Self.failure(status: head.statusCode, head: head, body: errorBody, isStringRequest: isStringRequest)
         }
-        for serverEvent in parser.finish() {
-            sawEvents = true
-            try await handle(serverEvent, state: &state, decoder: decoder, channel: channel)
+        if !sawDone {
+            for serverEvent in parser.finish() {
+                sawEvents = true
+                if try await handle(serverEvent, state: &state, decoder: decoder, channel: channel) {
+                    sawDone = true
+                    break
+                }
+            }
         }
         if !sawEvents {
             guard let chunk = try? decoder.decode(ChatCompletionsChunk.self, from: wholeBody) else {
@@ -142,17 +161,26 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                     "Neither an event stream nor a completion: \(String(decoding: wholeBody.prefix(500), as: UTF8.self))")
             }
             let outputs = try state.apply(chunk)
+            // A whole completion always says how it ended; one without a finish_reason was cut short.
+            guard state.finishReason != nil else {
+                throw ChatCompletionsError.invalidResponse("The completion has no finish_reason: the server did not finish the answer.")
+            }
             await pass(outputs, channel: channel)
+        } else if !sawDone, state.finishReason == nil {
+            // The body ended (a closed connection can end it validly) before the server said the answer was done.
+            throw ChatCompletionsError.invalidResponse("The stream ended before the server finished the answer.")
         }
         return .completed(state)
     }
 
+    /// Takes in one event; returns whether it is `[DONE]`, the end of the answer.
     private func handle(
         _ event: ServerSentEvent, state: inout ChatCompletionsStreamState, decoder: JSONDecoder,
         channel: LanguageModelExecutorGenerationChannel
-    ) async throws {
+    ) async throws -> Bool {
         let data = event.data.trimmingCharacters(in: .whitespaces)
-        if data == "[DONE]" || data.isEmpty { return }
+        if data == "[DONE]" { return true }
+        if data.isEmpty { return false }
         let chunk: ChatCompletionsChunk
         do {
             chunk = try decoder.decode(ChatCompletionsChunk.self, from: Data(data.utf8))
@@ -161,6 +189,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         }
         let outputs = try state.apply(chunk)
         await pass(outputs, channel: channel)
+        return false
     }
 
     private func pass(_ outputs: [ChatCompletionsStreamState.Output], channel: LanguageModelExecutorGenerationChannel) async {
@@ -174,10 +203,15 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     }
 
     /// Sends the tool calls or checks the structured answer, then reports usage and the server's identifiers.
+    ///
+    /// An answer the server blocked, or cut where it cannot be used, throws first (see
+    /// ``ChatCompletionsStreamState/checkEnding(maximumTokens:)``).
     private func finish(
-        _ state: ChatCompletionsStreamState, validator: StructuredOutputValidator?,
-        channel: LanguageModelExecutorGenerationChannel
+        _ state: ChatCompletionsStreamState, request: LanguageModelExecutorGenerationRequest,
+        validator: StructuredOutputValidator?, channel: LanguageModelExecutorGenerationChannel
     ) async throws {
+        let maximumTokens = request.generationOptions.maximumResponseTokens
+        try state.checkEnding(maximumTokens: maximumTokens)
         let usage = state.usage.map { usage in
             LanguageModelExecutorGenerationChannel.Usage(
                 input: .init(totalTokenCount: usage.promptTokens ?? 0,
@@ -185,9 +219,10 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                 output: .init(totalTokenCount: usage.completionTokens ?? state.textChunks,
                               reasoningTokenCount: usage.completionTokensDetails?.reasoningTokens ?? 0))
         }
-        let calls = state.toolCalls.filter { !$0.name.isEmpty }
+        let calls = state.namedToolCalls
         if !calls.isEmpty {
             for call in calls {
+                // Empty arguments mean none: checkEnding has thrown if the token limit cut them off.
                 let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
                 await channel.send(.toolCalls(action: .toolCall(
                     id: call.id, name: call.name, action: .appendArguments(arguments.isEmpty ? "{}" : arguments, tokenCount: 0))))
@@ -200,8 +235,13 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                 _ = try validator.validate(state.text)
             } catch {
                 var error = error
-                if state.finishReason == "length" {
-                    error.debugDescription += " (The answer reached the token limit.)"
+                if let limit = state.responseLimit(maximumTokens: maximumTokens) {
+                    // The same underlying error as local generation's, so callers can tell a limit from a fault.
+                    error.underlyingError = limit
+                    switch limit {
+                    case .maximumResponseTokens: error.debugDescription += " (The answer reached max_tokens.)"
+                    case .contextWindow: error.debugDescription += " (The answer reached the end of the context window.)"
+                    }
                 }
                 throw error
             }
@@ -215,8 +255,9 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     }
 
     /// The outcome or error of an HTTP error status.
-    private static func failure(status: Int, head: HTTPURLResponse, body: Data) throws -> Outcome {
-        let serverError = (try? JSONDecoder.snakeCase.decode(ChatCompletionsServerError.Body.self, from: body))?.error
+    private static func failure(status: Int, head: HTTPURLResponse, body: Data, isStringRequest: Bool) throws -> Outcome {
+        // Read as a chunk, which finds both `{"error":{…}}` and vLLM's bare `{"object":"error",…}`.
+        let serverError = (try? JSONDecoder.snakeCase.decode(ChatCompletionsChunk.self, from: body))?.error
         var message = serverError?.message ?? String(decoding: body.prefix(2_000), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if message.isEmpty { message = HTTPURLResponse.localizedString(forStatusCode: status) }
@@ -224,11 +265,9 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             let retryAfter = (head.value(forHTTPHeaderField: "Retry-After")).flatMap { ChatCompletionsRetryPolicy.retryAfterSeconds($0) }
             return .turnedAway(status: status, retryAfter: retryAfter, message: message)
         }
-        // llama-server names the error by its type; OpenAI and fm serve by its code.
-        if let serverError, serverError.type == "exceed_context_size_error" || serverError.codeName == "context_length_exceeded" {
-            throw LanguageModelError.contextSizeExceeded(.init(
-                contextSize: serverError.nCtx ?? 0, tokenCount: serverError.nPromptTokens ?? 0,
-                debugDescription: "The server answered HTTP \(status): \(message)"))
+        if var serverError {
+            serverError.message = message
+            throw serverError.classified(status: status, isStringRequest: isStringRequest, partialText: "")
         }
         throw ChatCompletionsError.httpError(status: status, message: message)
     }

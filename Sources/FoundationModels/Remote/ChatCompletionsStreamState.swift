@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a streamed completion has delivered so far: text and reasoning to pass on at once, tool calls assembled
 /// from their pieces, usage, and the server's identifiers.
 ///
@@ -16,6 +18,9 @@ struct ChatCompletionsStreamState: Sendable {
         var arguments: String
     }
 
+    /// Whether the request asked for text rather than a value of a schema, which decides the error for an answer
+    /// the server blocked.
+    let isStringRequest: Bool
     /// The calls by their index in the stream, in the order they started.
     private(set) var toolCalls: [ToolCall] = []
     private var toolCallIndex: [Int: Int] = [:]
@@ -28,12 +33,23 @@ struct ChatCompletionsStreamState: Sendable {
     /// How many chunks carried text, the stand-in for a token count until the server reports usage.
     private(set) var textChunks = 0
 
+    /// A state before the first chunk.
+    ///
+    /// - Parameter isStringRequest: Whether the request asked for text rather than a value of a schema.
+    init(isStringRequest: Bool = true) {
+        self.isStringRequest = isStringRequest
+    }
+
+    /// The calls that name a tool: a piece without a name never started a call.
+    var namedToolCalls: [ToolCall] { toolCalls.filter { !$0.name.isEmpty } }
+
     /// Takes in one chunk; returns the text and reasoning it carried.
     ///
-    /// - Throws: ``ChatCompletionsError/httpError(status:message:)`` for an error reported inside the stream.
+    /// - Throws: The error ``ChatCompletionsServerError/classified(status:isStringRequest:partialText:)`` gives
+    ///   for an error reported inside the stream.
     mutating func apply(_ chunk: ChatCompletionsChunk) throws -> [Output] {
         if let error = chunk.error {
-            throw ChatCompletionsError.httpError(status: error.code ?? 500, message: error.message)
+            throw error.classified(status: nil, isStringRequest: isStringRequest, partialText: text)
         }
         if completionID == nil { completionID = chunk.id }
         if model == nil { model = chunk.model }
@@ -41,7 +57,7 @@ struct ChatCompletionsStreamState: Sendable {
         var outputs: [Output] = []
         // Only the first choice is asked for (no `n`); any other is ignored.
         guard let choice = chunk.choices?.first(where: { ($0.index ?? 0) == 0 }) else { return outputs }
-        if let reason = choice.finishReason { finishReason = reason }
+        if let reason = choice.finishReason, !reason.isEmpty { finishReason = reason }
         guard let delta = choice.delta ?? choice.message else { return outputs }
         if let reasoning = delta.reasoningContent, !reasoning.isEmpty { outputs.append(.reasoning(reasoning)) }
         if let content = delta.content, !content.isEmpty {
@@ -57,10 +73,85 @@ struct ChatCompletionsStreamState: Sendable {
                 toolCalls[position].arguments += piece.function?.arguments ?? ""
             } else {
                 toolCallIndex[index] = toolCalls.count
-                toolCalls.append(ToolCall(id: piece.id ?? "call_\(index)", name: piece.function?.name ?? "",
+                // Some servers (old llama-server, LM Studio) send `"id":""`; the session tells calls apart by id.
+                var id = piece.id ?? ""
+                if id.isEmpty { id = uniqueCallID() }
+                toolCalls.append(ToolCall(id: id, name: piece.function?.name ?? "",
                                           arguments: piece.function?.arguments ?? ""))
             }
         }
         return outputs
+    }
+
+    /// A call id no call of this response has.
+    private func uniqueCallID() -> String {
+        var id = Self.randomCallID()
+        while toolCalls.contains(where: { $0.id == id }) { id = Self.randomCallID() }
+        return id
+    }
+
+    /// `call_` and 24 random letters and digits, as OpenAI's ids look.
+    private static func randomCallID() -> String {
+        let characters: [Character] = (0..<24).map { _ in Self.idCharacters.randomElement()! }
+        return "call_" + String(characters)
+    }
+
+    private static let idCharacters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+    /// The limit that ended the answer when `finish_reason` is `length`, else `nil`.
+    ///
+    /// `length` is the request's `max_tokens` only when one was sent and the reported usage (if any) reached it;
+    /// otherwise the answer ran into the end of the server's context window.
+    func responseLimit(maximumTokens: Int?) -> ResponseLimit? {
+        guard finishReason == "length" else { return nil }
+        guard let maximumTokens else { return .contextWindow }
+        if let used = usage?.completionTokens, used < maximumTokens { return .contextWindow }
+        return .maximumResponseTokens
+    }
+
+    /// Throws when `finish_reason` says the answer was blocked, or cut where it cannot be used, as local generation
+    /// does in the same case. A structured answer cut short is left to the schema check, which attaches the limit.
+    ///
+    /// - Parameter maximumTokens: The request's `max_tokens`, if it sent one.
+    /// - Throws: For `content_filter`, ``LanguageModelError/guardrailViolation(_:)`` for text and
+    ///   ``LanguageModelError/refusal(_:)`` for a schema. For `length`, ``GeneratedContent/ParsingError`` with the
+    ///   ``ResponseLimit`` as its underlying error when a tool call's arguments are not a complete value, and
+    ///   ``LanguageModelError/contextSizeExceeded(_:)`` when a text answer reached the end of the context window
+    ///   (one cut by `max_tokens` ends early, as local text does).
+    func checkEnding(maximumTokens: Int?) throws {
+        if finishReason == "content_filter" {
+            throw Self.contentFilterError(isStringRequest: isStringRequest, debugDescription:
+                "The server's content filter blocked the response (finish_reason content_filter).")
+        }
+        guard let limit = responseLimit(maximumTokens: maximumTokens) else { return }
+        let reached = switch limit {
+        case .maximumResponseTokens: "max_tokens (\(maximumTokens ?? 0))"
+        case .contextWindow: "the end of the context window"
+        }
+        let calls = namedToolCalls
+        if !calls.isEmpty {
+            for call in calls {
+                let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
+                // Empty arguments are `{}` only when the call ended on its own; text that is not JSON at all is
+                // kept as a string by the session, as for any call.
+                let isCut = arguments.isEmpty || (try? GeneratedContent(json: arguments)).map { !$0.isComplete } == true
+                if isCut {
+                    throw GeneratedContent.ParsingError(rawContent: arguments, underlyingError: limit, debugDescription:
+                        "The arguments of the call to \(call.name) stop before their JSON value ends (the response reached \(reached)): \(arguments)")
+                }
+            }
+        } else if isStringRequest, limit == .contextWindow {
+            // The prompt and answer filled the window, so together they measure it.
+            let used = (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0)
+            throw LanguageModelError.contextSizeExceeded(.init(contextSize: used, tokenCount: used, debugDescription:
+                "The response reached the end of the server's context window before it finished (finish_reason length without reaching max_tokens)."))
+        }
+    }
+
+    /// The error for an answer the server's filter blocked: for text, a guardrail violation; for a schema, a
+    /// refusal, since guided generation has no room for a refusal message (as on the local model).
+    static func contentFilterError(isStringRequest: Bool, debugDescription: String) -> LanguageModelError {
+        if isStringRequest { return LanguageModelError.guardrailViolation(.init(debugDescription: debugDescription)) }
+        return LanguageModelError.refusal(.init(debugDescription: debugDescription))
     }
 }

@@ -1,8 +1,8 @@
 /// Turns a transcript into OpenAI chat messages.
 ///
-/// Instructions become `system` messages, prompts `user` messages, responses `assistant` messages, tool calls an
-/// `assistant` message with `tool_calls` (the response just before them, if any, as its content), and tool
-/// outputs `tool` messages naming the call they answer.
+/// Instructions with text become `system` messages, prompts `user` messages, responses `assistant` messages,
+/// tool calls an `assistant` message with `tool_calls` (the response just before them, if any, as its content),
+/// and tool outputs `tool` messages naming the call they answer.
 /// Structured content is written as compact JSON. Reasoning stays out: OpenAI-compatible servers do not take it
 /// back. When the schema goes in the prompt, it joins the leading system message (some chat templates refuse a
 /// system message anywhere else).
@@ -18,7 +18,11 @@ enum ChatMessageRenderer {
             defer { if case .reasoning = entry {} else { previous = entry } }
             switch entry {
             case .instructions(let instructions):
-                messages.append(ChatCompletionsMessage(role: "system", content: try text(of: instructions.segments, entry: entry)))
+                // Instructions that only carry tools say nothing: an empty system message is left out (a schema
+                // note below still gets a system message of its own).
+                let content = try text(of: instructions.segments, entry: entry)
+                if content.allSatisfy(\.isWhitespace) { continue }
+                messages.append(ChatCompletionsMessage(role: "system", content: content))
             case .prompt(let prompt):
                 messages.append(ChatCompletionsMessage(role: "user", content: try text(of: prompt.segments, entry: entry)))
             case .response(let response):

@@ -20,6 +20,8 @@ enum PlainHTTPStream {
     static func start(_ request: URLRequest, requestTimeout: TimeInterval, resourceTimeout: TimeInterval)
         -> AsyncThrowingStream<HTTPStreamEvent, any Error>
     {
+        let requestTimeout = pollable(requestTimeout)
+        let resourceTimeout = pollable(resourceTimeout)
         let (stream, continuation) = AsyncThrowingStream<HTTPStreamEvent, any Error>.makeStream()
         let connection = Connection()
         continuation.onTermination = { _ in connection.cancel() }
@@ -69,23 +71,50 @@ enum PlainHTTPStream {
         }
     }
 
+    /// The longest wait, in seconds, that `poll` can be given (its timeout is an `Int32` of milliseconds), with room
+    /// to spare.
+    static let longestWait: TimeInterval = 2_000_000
+
+    /// `seconds` as a wait `poll` can take: finite and positive. NaN and values at or below zero become a
+    /// millisecond (a prompt timeout, not a trap or an endless wait); larger values than ``longestWait`` become it.
+    static func pollable(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds > 0 else { return 0.001 }  // also NaN, which compares false
+        return min(seconds, longestWait)
+    }
+
+    /// The address to connect to, its port, and the request's head (request line and headers, blank line
+    /// included) for a body of `bodyLength` bytes.
+    ///
+    /// The request line keeps the URL's percent-encoding (`/team%20a/v1`), and an IPv6 literal host is bracketed
+    /// in the `Host` header but not in the address.
+    static func requestHead(for request: URLRequest, bodyLength: Int) throws -> (address: String, port: Int, head: String) {
+        guard let url = request.url, let host = url.host, !host.isEmpty,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { throw URLError(.badURL) }
+        let port = url.port ?? 80
+        // Foundation may or may not keep an IPv6 literal's brackets in `host`; getaddrinfo wants none.
+        let address = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let hostField = address.contains(":") ? "[\(address)]" : address
+        var path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { path += "?" + query }
+        var head = "\(request.httpMethod ?? "GET") \(path) HTTP/1.1\r\nHost: \(hostField):\(port)\r\nConnection: close\r\n"
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "content-length" {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(bodyLength)\r\n\r\n"
+        return (address, port, head)
+    }
+
     private static func exchange(
         _ request: URLRequest, connection: Connection, requestTimeout: TimeInterval, deadline: Date,
         continuation: AsyncThrowingStream<HTTPStreamEvent, any Error>.Continuation
     ) throws {
-        guard let url = request.url, let host = url.host else { throw URLError(.badURL) }
-        let port = url.port ?? 80
-        let socket = try connect(host: host, port: port, timeout: requestTimeout)
+        guard let url = request.url else { throw URLError(.badURL) }
+        let body = request.httpBody ?? Data()
+        let (address, port, head) = try requestHead(for: request, bodyLength: body.count)
+        let socket = try connect(host: address, port: port, timeout: requestTimeout)
         try connection.adopt(socket)
 
-        var path = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { path += "?" + query }
-        let body = request.httpBody ?? Data()
-        var head = "\(request.httpMethod ?? "GET") \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where name.lowercased() != "content-length" {
-            head += "\(name): \(value)\r\n"
-        }
-        head += "Content-Length: \(body.count)\r\n\r\n"
         var bytes = Array(head.utf8)
         bytes.append(contentsOf: body)
         var offset = 0
@@ -118,12 +147,19 @@ enum PlainHTTPStream {
         let limit = min(timeout, deadline.timeIntervalSinceNow)
         guard limit > 0 else { throw URLError(.timedOut) }
         var descriptor = pollfd(fd: socket, events: events, revents: 0)
-        let ready = poll(&descriptor, 1, Int32(min(limit * 1_000, Double(Int32.max))))
+        let ready = poll(&descriptor, 1, milliseconds(limit))
         if ready == 0 { throw URLError(.timedOut) }
         if ready < 0 { throw URLError(.networkConnectionLost) }
     }
 
-    /// A connected TCP socket to `host`:`port` (IPv4 or IPv6), with a connection timeout.
+    /// `seconds` as `poll`'s timeout: rounded up, so a wait shorter than a millisecond still waits.
+    private static func milliseconds(_ seconds: TimeInterval) -> Int32 {
+        Int32(min((pollable(seconds) * 1_000).rounded(.up), Double(Int32.max)))
+    }
+
+    /// A connected TCP socket to `host`:`port` (IPv4 or IPv6), within `timeout` for all of the host's addresses.
+    ///
+    /// - Throws: `URLError(.timedOut)` when the time is up before an address accepts.
     private static func connect(host: String, port: Int, timeout: TimeInterval) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -133,6 +169,8 @@ enum PlainHTTPStream {
             throw URLError(.cannotFindHost, userInfo: [NSLocalizedDescriptionKey: "the host name \(host) does not resolve"])
         }
         defer { freeaddrinfo(list) }
+        // One deadline for every address: a host with several unreachable addresses must not multiply the wait.
+        let deadline = Date().addingTimeInterval(timeout)
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
@@ -142,8 +180,14 @@ enum PlainHTTPStream {
             _ = fcntl(socket, F_SETFL, flags | O_NONBLOCK)
             var result = Glibc.connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen)
             if result != 0, errno == EINPROGRESS {
+                let remaining = deadline.timeIntervalSinceNow
                 var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-                if poll(&descriptor, 1, Int32(min(timeout * 1_000, Double(Int32.max)))) == 1 {
+                let ready = remaining > 0 ? poll(&descriptor, 1, milliseconds(remaining)) : 0
+                if ready == 0 {
+                    Glibc.close(socket)
+                    throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "\(host):\(port) did not accept a connection in time"])
+                }
+                if ready == 1 {
                     var error: Int32 = 0
                     var length = socklen_t(MemoryLayout<Int32>.size)
                     getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -161,7 +205,11 @@ enum PlainHTTPStream {
 /// chunked transfer encoding, or by the end of the connection.
 package struct ResponseReader {
     private enum Framing { case length(Int), chunked, untilClose }
+    /// The largest response head read: a server sending more is not one this client talks to.
+    package static let maximumHeadSize = 64 * 1_024
     private var pending: [UInt8] = []
+    /// Where the search for the end of the head resumes: the bytes before it hold no blank line.
+    private var scanned = 0
     private var framing: Framing?
     private var remainingInChunk = 0
     package private(set) var isComplete = false
@@ -170,14 +218,22 @@ package struct ResponseReader {
     package init() {}
 
     /// The events that `bytes` completes.
+    ///
+    /// - Throws: `URLError(.cannotParseResponse)` for a malformed response, or a head longer than
+    ///   ``maximumHeadSize``.
     package mutating func feed(_ bytes: some Collection<UInt8>, url: URL) throws -> [HTTPStreamEvent] {
         pending.append(contentsOf: bytes)
         var events: [HTTPStreamEvent] = []
         if framing == nil {
-            guard let end = Self.headEnd(in: pending) else { return [] }
+            guard let end = headEnd() else {
+                if pending.count > Self.maximumHeadSize { throw URLError(.cannotParseResponse) }
+                return []
+            }
+            guard end <= Self.maximumHeadSize else { throw URLError(.cannotParseResponse) }
             let (response, framing) = try Self.head(Array(pending[..<end]), url: url)
             self.framing = framing
             pending.removeFirst(end + 4)
+            scanned = 0
             events.append(.head(response))
             if case .length(0) = framing { isComplete = true }
         }
@@ -229,9 +285,16 @@ package struct ResponseReader {
         return events
     }
 
-    private static func headEnd(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+    /// Where the head's closing CR LF CR LF starts, searching only bytes not searched before.
+    private mutating func headEnd() -> Int? {
+        var index = scanned
+        while index + 4 <= pending.count {
+            if pending[index] == 13, pending[index + 1] == 10, pending[index + 2] == 13, pending[index + 3] == 10 { return index }
+            index += 1
+        }
+        // The last three bytes may start a blank line that the next read completes.
+        scanned = index
+        return nil
     }
 
     private static func lineEnd(in bytes: [UInt8]) -> Int? {

@@ -11,9 +11,12 @@ struct ServerSentEvent: Sendable, Equatable {
 /// Splits a `text/event-stream` body into events, as bytes arrive (the WHATWG "server-sent events" rules).
 ///
 /// Lines end in LF, CR LF or CR, and a chunk may end between the CR and the LF of one line break, so the parser
-/// keeps what it has not finished between calls. Comment lines (`:` first) are skipped; an event is dispatched
-/// at a blank line when it has data.
+/// keeps what it has not finished between calls. One UTF-8 byte order mark at the very start of the stream is
+/// skipped. Comment lines (`:` first) are skipped; an event is dispatched at a blank line when it has data.
 struct ServerSentEventParser: Sendable {
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// How many bytes of a leading byte order mark have been read; `nil` once past the start of the stream.
+    private var byteOrderMarkRead: Int? = 0
     private var line: [UInt8] = []
     private var previousWasCarriageReturn = false
     private var data: [String] = []
@@ -24,6 +27,15 @@ struct ServerSentEventParser: Sendable {
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
+            if let read = byteOrderMarkRead {
+                if byte == Self.byteOrderMark[read] {
+                    byteOrderMarkRead = read + 1 < Self.byteOrderMark.count ? read + 1 : nil
+                    continue
+                }
+                // Not a byte order mark after all: the bytes taken for one are the line's.
+                line.append(contentsOf: Self.byteOrderMark[..<read])
+                byteOrderMarkRead = nil
+            }
             switch byte {
             case UInt8(ascii: "\n"):
                 // The LF of a CR LF pair: the CR already ended the line.
