@@ -26,6 +26,9 @@ struct RegexPatternTests {
         (#"[\t\n ]"#, ["\t", "\n", " ", "x"]),
         (#"\"[^"]*\""#, ["\"quoted\"", "\"a\"b\""]),
         (#"[a-z]{1,3}(\.[a-z]{1,3}){0,2}"#, ["ab", "ab.cd", "ab.cd.ef", "ab.cd.ef.gh", "ab."]),
+        // A `$` ending a branch inside a group that itself ends the pattern.
+        (#"(a$|b)"#, ["a", "b", "ax", "bx", ""]),
+        (#"^(\d+$|\d+\.\d+)$"#, ["12", "1.5", "12x", "1.5x", "."]),
     ]
 
     @Test(arguments: rows)
@@ -65,6 +68,28 @@ struct RegexPatternTests {
             #expect(error.code == .unsupportedPattern, "\(error)")
             #expect(error.construct.contains(construct), "\(error.construct) should name \(construct)")
         }
+    }
+
+    /// Search patterns are wrapped as `[\s\S]*(?:…)[\s\S]*`: a `$` inside a group is then followed by more
+    /// pattern and must be refused, not dropped (dropping it let `(a$|b)` match "ax").
+    @Test(arguments: [#"(a$|b)"#, #"^(\d+$|\d+\.\d+)"#, #"(a$)*"#, #"((a$)|b)c"#])
+    func anAnchorThatDoesNotEndThePatternIsRefused(_ pattern: String) {
+        do {
+            _ = try PatternMatcher(searching: pattern)
+            Issue.record("/\(pattern)/ should be rejected as a search pattern")
+        } catch {
+            #expect(error.code == .unsupportedPattern, "\(error)")
+            #expect(error.construct.contains("anchor"), "\(error.construct) should name the anchor")
+        }
+    }
+
+    @Test func anAnchorEndingTheWholeSearchPatternIsEnforced() throws {
+        let matcher = try PatternMatcher(searching: #"^(\d+$|\d+\.\d+)$"#)
+        #expect(matcher.matches("12") && matcher.matches("1.5"))
+        #expect(!matcher.matches("12x") && !matcher.matches("x12"))
+        let branches = try PatternMatcher(searching: #"(a$|b)$"#)
+        #expect(branches.matches("xa") && branches.matches("ab"))
+        #expect(!branches.matches("ax"))
     }
 
     @Test(arguments: [#"(ab"#, #"ab)"#, #"[ab"#, #"*a"#, #"a{3,1}"#, #"[z-a]"#])

@@ -3,7 +3,8 @@
 /// Supported: literals, `.`, classes with ranges and negation, `\d \w \s \D \W \S`, escapes
 /// (`\n \t \r \f \v \0 \xHH \uHHHH \u{H…}` and escaped punctuation), groups `(…)`, `(?:…)` and `(?<name>…)`,
 /// alternation, quantifiers `* + ? {m} {m,} {m,n}` (lazy and possessive suffixes are treated as greedy), and
-/// `^`/`$` at the ends. Anything else throws ``GrammarError`` naming the construct.
+/// `^`/`$` at the ends (`$` also ending a branch, inside groups only where they end the pattern). Anything else
+/// throws ``GrammarError`` naming the construct.
 struct RegexParser {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -19,6 +20,10 @@ struct RegexParser {
     static let maximumUnrolledSize = 20_000
 
     private var groupDepth = 0
+    /// For each open group, whether one of its branches ends with `$`. Such a group must itself end the pattern:
+    /// search patterns are wrapped as `[\s\S]*(?:…)[\s\S]*`, so in `(a$|b)` the `$` would otherwise be dropped
+    /// and text allowed after the `a`.
+    private var groupsEndingAtAnchor: [Bool] = []
 
     static func parse(_ pattern: String) throws(GrammarError) -> RegexNode {
         var parser = RegexParser(pattern: pattern)
@@ -85,10 +90,11 @@ struct RegexParser {
         while let scalar = peek, scalar != "|", scalar != ")" {
             if scalar == "$" {
                 index += 1
-                // `$` must end the pattern (or its last branch).
-                if !(atEnd || peek == "|" || (peek == ")" && index == scalars.count - 1)) {
+                // `$` must end its branch; inside a group, the group must then end the pattern (checked as it closes).
+                guard atEnd || peek == "|" || peek == ")" else {
                     throw unsupported("anchor `$` in the middle", "only a trailing `$` is supported")
                 }
+                if !groupsEndingAtAnchor.isEmpty { groupsEndingAtAnchor[groupsEndingAtAnchor.count - 1] = true }
                 continue
             }
             if scalar == "^" {
@@ -197,10 +203,19 @@ struct RegexParser {
             if groupDepth > Self.maximumGroupDepth {
                 throw unsupported("groups nested more than \(Self.maximumGroupDepth) deep", "each level recurses")
             }
+            groupsEndingAtAnchor.append(false)
             let inner = try parseAlternation()
             guard peek == ")" else { throw invalid("missing `)`") }
             index += 1
             groupDepth -= 1
+            if groupsEndingAtAnchor.removeLast() {
+                // A branch inside ends with `$`: only sound when nothing (not even a quantifier) can follow the
+                // group, so it must end its own branch, and that branch the pattern in turn.
+                guard atEnd || peek == "|" || peek == ")" || peek == "$" else {
+                    throw unsupported("anchor `$` in the middle", "only a `$` that ends the whole pattern is supported")
+                }
+                if !groupsEndingAtAnchor.isEmpty { groupsEndingAtAnchor[groupsEndingAtAnchor.count - 1] = true }
+            }
             return inner
         case ")":
             throw invalid("unbalanced `)`")

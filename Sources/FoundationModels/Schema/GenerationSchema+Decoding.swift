@@ -192,6 +192,19 @@ private struct Lowering {
 
     /// Integers, and numbers whose `multipleOf` makes them whole (generated as integers).
     private func lowerInteger(_ bounds: GenerationSchema.NumericBounds, at path: String) throws -> SchemaNode {
+        // A lower bound at or past `Int.max` (or an upper one at `Int.min`) saturates, and stepping past an
+        // exclusive one would wrap to the other end and allow every integer: no integer the decoder writes is
+        // that large anyway.
+        if let value = bounds.minimum, value.rounded(.up) >= Double(Int.max) {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The range at \(path) starts at \(value), beyond the largest integer the decoder writes.")
+        }
+        if let value = bounds.maximum, value.rounded(.down) <= Double(Int.min) {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The range at \(path) ends at \(value), beyond the smallest integer the decoder writes.")
+        }
         var minimum = bounds.minimum.map { Self.integer($0.rounded(.up)) }
         var maximum = bounds.maximum.map { Self.integer($0.rounded(.down)) }
         if bounds.isMinimumExclusive, let value = bounds.minimum, value == value.rounded() { minimum = minimum.map { $0 &+ 1 } }

@@ -21,7 +21,9 @@ extension JSONSchemaImporter {
         var schemas: [(schema: JSONSchemaValue, path: String)] = []
         for (index, choice) in choices.enumerated() {
             let choicePath = "\(path)/\(keyword)/\(index)"
-            let schema = constrained ? try merger.merge([.object(siblings), choice], path: choicePath) : choice
+            // The keywords around the alternatives are the outer schema: their `unevaluatedItems` sees its items.
+            let schema = constrained
+                ? try merger.merge([.object(siblings), choice], path: choicePath, firstIsOutermost: true) : choice
             // An alternative no value satisfies cannot be chosen.
             if schema == .bool(false) { continue }
             schemas.append((schema, choicePath))
@@ -36,6 +38,11 @@ extension JSONSchemaImporter {
             for (i, first) in nodes.enumerated() {
                 for (j, second) in schemas.enumerated() where i != j {
                     guard excludes(first, second.schema, depth: 0) else {
+                        if exclusionBudget.remaining <= 0 {
+                            throw JSONSchemaImportError(
+                                path: "\(path)/oneOf", keyword: "oneOf",
+                                message: "\"oneOf\" alternatives are too complex to prove that they exclude each other")
+                        }
                         throw JSONSchemaImportError(
                             path: "\(path)/oneOf", keyword: "oneOf",
                             message: "\"oneOf\" alternatives \(i) and \(j) may both match a value, which \"oneOf\" forbids")
@@ -70,7 +77,9 @@ extension JSONSchemaImporter {
 
     /// Whether no value generated for `node` satisfies `schema` (false when that cannot be shown).
     func excludes(_ node: GenerationSchema.Node, _ schema: JSONSchemaValue, depth: Int) -> Bool {
-        guard depth < 16 else { return false }
+        // `$ref`, `allOf` and `anyOf` branch at every level: the shared budget bounds the whole import's work.
+        guard depth < 16, exclusionBudget.remaining > 0 else { return false }
+        exclusionBudget.remaining -= 1
         guard case .object(let object) = schema else { return schema == .bool(false) }
         let validator = self.validator
         // Fixed values: ask the validator about each.
@@ -87,10 +96,10 @@ extension JSONSchemaImporter {
             break
         }
         // Parts of the schema that must all hold: excluded by any of them.
-        if case .string(let reference)? = object["$ref"], let target = resolve(reference),
-            excludes(node, target, depth: depth + 1)
-        {
-            return true
+        if case .string(let reference)? = object["$ref"] {
+            if let target = resolve(reference), excludes(node, target, depth: depth + 1) { return true }
+            // Drafts 4 to 7 ignore the keywords beside `$ref` (the importer generates the target alone).
+            if isLegacyDraft { return false }
         }
         if case .array(let parts)? = object["allOf"], parts.contains(where: { excludes(node, $0, depth: depth + 1) }) {
             return true
@@ -110,6 +119,9 @@ extension JSONSchemaImporter {
         if case .array(let members)? = object["enum"] { fixed = members }
         if let fixed, fixed.allSatisfy({ $0.typeNames.isDisjoint(with: nodeTypes) }) { return true }
         switch node {
+        case .object(let generated) where generated.properties.isEmpty && generated.additionalValues != nil:
+            // A map generates any keys: neither `required` nor `minProperties` excludes it.
+            break
         case .object(let generated):
             let names = Set(generated.properties.map(\.name))
             let requiredNames = Set(generated.properties.filter { !$0.isOptional }.map(\.name))

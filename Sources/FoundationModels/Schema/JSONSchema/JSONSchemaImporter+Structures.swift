@@ -13,7 +13,8 @@ import Foundation
 //   a property with `dependentSchemas` is left out unless required. `propertyNames` leaves out optional
 //   properties whose names it rejects.
 // - An array without `items` (and without positional items) holds at most `untypedArrayLimit` values.
-// - `contains` (without `maxContains`) makes the first `minContains` elements satisfy it.
+// - `contains` (without `maxContains`) makes the first `minContains` elements satisfy it (a `minContains` above
+//   `maximumContainsCount` is refused).
 
 extension JSONSchemaImporter {
     mutating func objectNode(
@@ -62,22 +63,42 @@ extension JSONSchemaImporter {
                 }
             }
         }
+        // Dependents can be triggers in turn (and a required one may only become required through another's
+        // dependents), so requiring goes on until no name is added.
+        var dependentsOf: [String: [String]] = [:]
+        for (trigger, dependents) in dependentRequired { dependentsOf[trigger, default: []] += dependents }
+        var ordered = Set(order)
+        var newlyRequired: [String] = []
+        func require(_ names: [String]) {
+            for name in names {
+                guard required.insert(name).inserted else { continue }
+                if ordered.insert(name).inserted { order.append(name) }
+                newlyRequired.append(name)
+            }
+        }
+        for (trigger, dependents) in dependentRequired where ordered.contains(trigger) {
+            // An optional trigger whose dependents are all declared may be generated: its dependents are required.
+            if required.contains(trigger) || dependents.allSatisfy({ declared[$0] != nil }) { require(dependents) }
+        }
+        var next = 0
+        while next < newlyRequired.count {
+            let name = newlyRequired[next]
+            next += 1
+            require(dependentsOf[name] ?? [])
+        }
         var dropped: Set<String> = []
-        for trigger in dependentSchemas where order.contains(trigger) {
+        // With `required` final: an optional trigger whose dependents are not all required is left out.
+        for (trigger, dependents) in dependentRequired
+        where ordered.contains(trigger) && !required.contains(trigger) && !dependents.allSatisfy(required.contains) {
+            dropped.insert(trigger)
+        }
+        for trigger in dependentSchemas where ordered.contains(trigger) {
             guard !required.contains(trigger) else {
                 throw JSONSchemaImportError(
                     path: path, keyword: "dependentSchemas",
                     message: "The required property \"\(trigger)\" has a dependent schema, which cannot be enforced")
             }
             dropped.insert(trigger)
-        }
-        for (trigger, dependents) in dependentRequired where order.contains(trigger) && !dropped.contains(trigger) {
-            if required.contains(trigger) || dependents.allSatisfy({ declared[$0] != nil }) {
-                for dependent in dependents where !order.contains(dependent) { order.append(dependent) }
-                required.formUnion(dependents)
-            } else {
-                dropped.insert(trigger)
-            }
         }
         // Property names.
         if let names = object["propertyNames"] {
@@ -111,6 +132,12 @@ extension JSONSchemaImporter {
                 continue
             }
             schemas[name] = schema
+        }
+        // Leaving out a required property would generate invalid values (the checks above should prevent it).
+        if let name = order.first(where: { dropped.contains($0) && required.contains($0) }) {
+            throw JSONSchemaImportError(
+                path: path, keyword: "dependentRequired",
+                message: "The property \"\(name)\" is both required and left out by the schema's dependencies")
         }
         order.removeAll { dropped.contains($0) }
         // Property counts.
@@ -159,15 +186,20 @@ extension JSONSchemaImporter {
                      representsNilExplicitly: explicitNil)
     }
 
+    /// The largest `minContains` enforced: each needed element gets its own merged schema and node.
+    static let maximumContainsCount = 1_000
+
     mutating func arrayNode(_ object: JSONSchemaObject, path: String) throws -> GenerationSchema.ArrayNode {
         var (prefix, rest) = JSONSchemaMerger.arrayShape(object)
         if rest == nil, let unevaluated = object["unevaluatedItems"] { rest = unevaluated }
         var minimum = try count("minItems", in: object, path: path) ?? 0
         var maximum = try count("maxItems", in: object, path: path)
         let unique = object["uniqueItems"] == .bool(true)
+        let needed = try object["contains"] == nil ? 0 : count("minContains", in: object, path: path) ?? 1
         if rest == nil, prefix.isEmpty {
-            // Never below `minItems`: an untyped array that must be long is still generated, at its minimum.
-            maximum = min(maximum ?? .max, max(minimum, Self.untypedArrayLimit))
+            // Never below `minItems` or `minContains`: an untyped array that must be long is still generated, at
+            // its minimum.
+            maximum = min(maximum ?? .max, max(minimum, needed, Self.untypedArrayLimit))
         }
         // A position whose schema is `false` ends the array before it.
         if let closed = prefix.firstIndex(of: .bool(false)) {
@@ -179,16 +211,35 @@ extension JSONSchemaImporter {
             rest = nil
         }
         if let containsSchema = object["contains"] {
-            let needed = try count("minContains", in: object, path: path) ?? 1
             if needed > 0 {
                 if unique {
                     throw JSONSchemaImportError(
                         path: path, keyword: "contains", message: "\"contains\" together with \"uniqueItems\" is not supported")
                 }
+                // Checked before the loop below, which merges one schema per needed element.
+                if let maximum, needed > maximum {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: "minContains",
+                        message: "\"minContains\" \(needed) exceeds the \(maximum) items the array allows")
+                }
+                guard needed <= Self.maximumContainsCount else {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: "minContains",
+                        message: "\"minContains\" \(needed) is above \(Self.maximumContainsCount), the most supported")
+                }
                 var extended: [JSONSchemaValue] = []
+                // Every position past the positional ones merges the same two schemas: merge them once.
+                var mergedRest: JSONSchemaValue?
                 for index in 0..<max(needed, prefix.count) {
-                    let base = index < prefix.count ? prefix[index] : rest ?? .bool(true)
-                    extended.append(index < needed ? try merger.merge([base, containsSchema], path: "\(path)/contains") : base)
+                    if index >= needed {
+                        extended.append(prefix[index])
+                    } else if index < prefix.count {
+                        extended.append(try merger.merge([prefix[index], containsSchema], path: "\(path)/contains"))
+                    } else {
+                        let merged = try mergedRest ?? merger.merge([rest ?? .bool(true), containsSchema], path: "\(path)/contains")
+                        mergedRest = merged
+                        extended.append(merged)
+                    }
                 }
                 prefix = extended
                 minimum = max(minimum, needed)

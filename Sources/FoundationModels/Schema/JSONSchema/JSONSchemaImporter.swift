@@ -32,6 +32,14 @@ struct JSONSchemaImporter {
     private var pending: [(name: String, pointer: String)] = []
     private var nestedIdentifiers: [String] = []
     private var depth = 0
+    /// What all merges of this import may still flatten (shared by every merger made from it).
+    private let mergeBudget = JSONSchemaMerger.Budget()
+    /// Steps left for proving `oneOf` alternatives exclusive, over the whole import.
+    let exclusionBudget = JSONSchemaMerger.Budget(JSONSchemaImporter.maximumExclusionSteps)
+
+    /// The most steps ``excludes(_:_:depth:)`` may take in one import: `allOf`, `anyOf` and references branch at
+    /// every level, so its depth limit alone allows exponentially many.
+    static let maximumExclusionSteps = 100_000
 
     /// The most elements generated for an array whose `items` is missing.
     static let untypedArrayLimit = 8
@@ -64,6 +72,13 @@ struct JSONSchemaImporter {
         var root = try node(document, path: "#")
         // Definitions refer to each other; convert until none is pending.
         while let (name, _) = pending.first { try convertDefinition(name) }
+        // The writer writes a reference to the root's type name as `#`: a definition must not share it (an
+        // untitled root object is named "Object", which a `$defs/Object` may be too).
+        if let name = root.typeName, name != pointerNames["#"], definitionOrder.contains(name) {
+            var unique = name
+            while definitionOrder.contains(unique) { unique += "_" }
+            root = root.renamed(unique)
+        }
         if let rootReference = pointerNames["#"], root.typeName != rootReference {
             definitions[rootReference] = root.renamed(rootReference)
         }
@@ -86,6 +101,12 @@ struct JSONSchemaImporter {
 
     /// The schema a reference points to (a local JSON Pointer, an `$anchor`, or the root's own `$id`).
     func resolve(_ reference: String) -> JSONSchemaValue? {
+        locate(reference)?.schema
+    }
+
+    /// The schema a reference points to, whether it is at or inside a subschema (other than the root) that sets
+    /// its own `$id`, and whether it is the root.
+    private func locate(_ reference: String) -> Location? {
         var fragment = reference
         if !reference.hasPrefix("#") {
             guard case .object(let root) = document, case .string(let identifier)? = root["$id"] ?? root["id"] else {
@@ -96,9 +117,12 @@ struct JSONSchemaImporter {
             guard String(reference[..<hash]) == rootBase else { return nil }
             fragment = hash < reference.endIndex ? String(reference[hash...]) : "#"
         }
-        if fragment == "#" { return document }
-        guard fragment.hasPrefix("#/") else { return anchor(String(fragment.dropFirst()), in: document) }
+        if fragment == "#" { return (document, false, true) }
+        guard fragment.hasPrefix("#/") else {
+            return anchor(String(fragment.dropFirst()), in: document, isScoped: false, isRoot: true)
+        }
         var current = document
+        var isScoped = false
         for rawToken in fragment.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) {
             let token = (String(rawToken).removingPercentEncoding ?? String(rawToken))
                 .replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
@@ -112,27 +136,64 @@ struct JSONSchemaImporter {
             default:
                 return nil
             }
+            if setsIdentifier(current) { isScoped = true }
         }
-        return current
+        return (current, isScoped, false)
     }
 
-    /// The subschema declaring `$anchor` (or a draft 6/7 `$id` of `#name`) `name`.
-    private func anchor(_ name: String, in value: JSONSchemaValue) -> JSONSchemaValue? {
+    private typealias Location = (schema: JSONSchemaValue, isScoped: Bool, isRoot: Bool)
+
+    /// The subschema declaring `$anchor` (or a draft 6/7 `$id` of `#name`) `name`, and whether it is at or inside
+    /// a nested `$id`.
+    private func anchor(
+        _ name: String, in value: JSONSchemaValue, isScoped: Bool, isRoot: Bool
+    ) -> Location? {
         switch value {
         case .object(let object):
-            if case .string(name)? = object["$anchor"] { return value }
-            if case .string("#" + name)? = object["$id"] { return value }
+            let inside = isScoped || (!isRoot && setsIdentifier(value))
+            if case .string(name)? = object["$anchor"] { return (value, inside, isRoot) }
+            if case .string("#" + name)? = object["$id"] { return (value, inside, isRoot) }
             for key in object.keys {
-                if let found = anchor(name, in: object[key]!) { return found }
+                if let found = anchor(name, in: object[key]!, isScoped: inside, isRoot: false) { return found }
             }
             return nil
         case .array(let elements):
             for element in elements {
-                if let found = anchor(name, in: element) { return found }
+                if let found = anchor(name, in: element, isScoped: isScoped, isRoot: false) { return found }
             }
             return nil
         default:
             return nil
+        }
+    }
+
+    /// Whether a (non-root) schema sets its own base URI: an `$id` (or draft 4 `id`) other than an anchor.
+    private func setsIdentifier(_ value: JSONSchemaValue) -> Bool {
+        guard case .object(let object) = value else { return false }
+        for key in ["$id"] + (isLegacyDraft ? ["id"] : []) {
+            if case .string(let identifier)? = object[key], !identifier.hasPrefix("#") { return true }
+        }
+        return false
+    }
+
+    /// Whether a `$ref` in the target of `reference` resolves against a nested `$id` (the target is inside one,
+    /// or holds one): merged into another schema, it would resolve against the document instead.
+    func leavesIdentifierScope(_ reference: String) -> Bool {
+        guard !nestedIdentifiers.isEmpty, let target = locate(reference) else { return false }
+        return hasScopedReference(target.schema, isScoped: target.isScoped, isRoot: target.isRoot)
+    }
+
+    private func hasScopedReference(_ value: JSONSchemaValue, isScoped: Bool, isRoot: Bool) -> Bool {
+        switch value {
+        case .object(let object):
+            // The root's own `$id` is the document's base, not a nested one.
+            let inside = isScoped || (!isRoot && setsIdentifier(value))
+            if inside, case .string? = object["$ref"] { return true }
+            return object.keys.contains { hasScopedReference(object[$0]!, isScoped: inside, isRoot: false) }
+        case .array(let elements):
+            return elements.contains { hasScopedReference($0, isScoped: isScoped, isRoot: false) }
+        default:
+            return false
         }
     }
 
@@ -155,7 +216,9 @@ struct JSONSchemaImporter {
         } else if let prefix = ["#/$defs/", "#/definitions/"].first(where: pointer.hasPrefix),
             !pointer.dropFirst(prefix.count).contains("/")
         {
-            name = String(pointer.dropFirst(prefix.count)).replacingOccurrences(of: "~1", with: "/")
+            // Decoded as `resolve` decodes it, so that a name the writer escaped reads back unchanged.
+            let token = String(pointer.dropFirst(prefix.count))
+            name = (token.removingPercentEncoding ?? token).replacingOccurrences(of: "~1", with: "/")
                 .replacingOccurrences(of: "~0", with: "~")
         } else {
             name = pointer
@@ -204,12 +267,14 @@ struct JSONSchemaImporter {
 
     var merger: JSONSchemaMerger {
         let document = self
-        return JSONSchemaMerger(resolve: { document.resolve($0) }, refOverridesSiblings: isLegacyDraft)
+        return JSONSchemaMerger(
+            resolve: { document.resolve($0) }, refOverridesSiblings: isLegacyDraft,
+            leavesIdentifierScope: { document.leavesIdentifierScope($0) }, budget: mergeBudget)
     }
 
     var validator: JSONSchemaLiteralValidator {
         let document = self
-        return JSONSchemaLiteralValidator(resolve: { document.resolve($0) })
+        return JSONSchemaLiteralValidator(resolve: { document.resolve($0) }, refOverridesSiblings: isLegacyDraft)
     }
 
     // MARK: Schemas

@@ -11,6 +11,8 @@ import FMDecoding
 struct JSONSchemaLiteralValidator {
     /// Resolves a `$ref` to its schema, or nil.
     let resolve: (String) -> JSONSchemaValue?
+    /// Whether `$ref` overrides the keywords beside it (drafts 4 to 7), as the importer reads them.
+    let refOverridesSiblings: Bool
 
     /// The most schemas one question may visit. An `anyOf` of references back to itself multiplies the work at
     /// each level, so the depth limit alone still allows exponentially many visits (minutes for three branches);
@@ -24,8 +26,9 @@ struct JSONSchemaLiteralValidator {
 
     private let budget = Budget()
 
-    init(resolve: @escaping (String) -> JSONSchemaValue?) {
+    init(resolve: @escaping (String) -> JSONSchemaValue?, refOverridesSiblings: Bool = false) {
         self.resolve = resolve
+        self.refOverridesSiblings = refOverridesSiblings
     }
 
     func validates(_ value: JSONSchemaValue, _ schema: JSONSchemaValue, depth: Int = 0) -> Bool? {
@@ -52,6 +55,11 @@ struct JSONSchemaLiteralValidator {
     }
 
     private func validates(_ value: JSONSchemaValue, _ schema: JSONSchemaObject, depth: Int) -> Bool? {
+        // Drafts 4 to 7: the keywords beside `$ref` are ignored, so they must not reject a value either.
+        if refOverridesSiblings, case .string(let reference)? = schema["$ref"] {
+            guard let target = resolve(reference) else { return nil }
+            return validates(value, target, depth: depth + 1)
+        }
         if schema.keys.contains(where: { ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"].contains($0) }) {
             return nil
         }

@@ -14,6 +14,24 @@ struct JSONSchemaMerger {
     let resolve: (String) -> JSONSchemaValue?
     /// Whether `$ref` overrides the keywords beside it (drafts 4 to 7).
     let refOverridesSiblings: Bool
+    /// Whether a reference's target holds a `$ref` that resolves against a nested `$id` (merged elsewhere, it
+    /// would resolve against the document instead).
+    let leavesIdentifierScope: (String) -> Bool
+    /// Parts flattened so far in the whole import, shared by every merger the importer makes.
+    let budget: Budget
+
+    /// The most schemas all merges of one import may flatten: nested merges and `anyOf` products multiply the
+    /// work, and a budget bounds what depth limits alone do not.
+    static let maximumFlattenedParts = 10_000
+
+    /// Work left for one import (a class, so that copies of the merger and nested merges share it).
+    final class Budget {
+        var remaining: Int
+
+        init(_ remaining: Int = JSONSchemaMerger.maximumFlattenedParts) {
+            self.remaining = remaining
+        }
+    }
 
     /// Keywords whose values are kept from the first part that has them.
     private static let firstWins: Set<String> = ["title", "description", "$defs", "definitions", "propertyOrdering"]
@@ -26,12 +44,22 @@ struct JSONSchemaMerger {
     /// with each other in turn, so `flatten`'s `visited` (which sees one merge at a time) cannot catch it.
     private var enclosingParts: [String] = []
 
-    init(resolve: @escaping (String) -> JSONSchemaValue?, refOverridesSiblings: Bool) {
+    init(
+        resolve: @escaping (String) -> JSONSchemaValue?, refOverridesSiblings: Bool,
+        leavesIdentifierScope: @escaping (String) -> Bool = { _ in false }, budget: Budget = Budget()
+    ) {
         self.resolve = resolve
         self.refOverridesSiblings = refOverridesSiblings
+        self.leavesIdentifierScope = leavesIdentifierScope
+        self.budget = budget
     }
 
-    func merge(_ parts: [JSONSchemaValue], path: String) throws -> JSONSchemaValue {
+    /// Merges `parts`, which all apply to the same value.
+    ///
+    /// `firstIsOutermost`: the first part is the schema at this location and the others its subschemas (an
+    /// `anyOf` alternative with the keywords around it), so its `unevaluatedItems` sees their items. A lone part
+    /// is always the outermost.
+    func merge(_ parts: [JSONSchemaValue], path: String, firstIsOutermost: Bool = false) throws -> JSONSchemaValue {
         let key = parts.map(\.canonicalText).joined(separator: ",")
         guard !enclosingParts.contains(key) else {
             throw JSONSchemaImportError(
@@ -43,14 +71,19 @@ struct JSONSchemaMerger {
         }
         var nested = self
         nested.enclosingParts.append(key)
-        return try nested.mergeParts(parts, path: path)
+        return try nested.mergeParts(parts, path: path, firstIsOutermost: firstIsOutermost || parts.count == 1)
     }
 
-    private func mergeParts(_ parts: [JSONSchemaValue], path: String) throws -> JSONSchemaValue {
+    private func mergeParts(_ parts: [JSONSchemaValue], path: String, firstIsOutermost: Bool) throws -> JSONSchemaValue {
         var objects: [JSONSchemaObject] = []
         var visited: [String] = []
-        for part in parts {
-            guard try flatten(part, into: &objects, visited: &visited, path: path) else { return .bool(false) }
+        var expanded: Set<String> = []
+        // The outermost part's `unevaluatedItems` sees every part merged into it and stays for the array node;
+        // each other part's applies to its own items only.
+        for (index, part) in parts.enumerated() {
+            let outermost = index == 0 && firstIsOutermost
+            guard try flatten(part, into: &objects, visited: &visited, expanded: &expanded, outermost: outermost, path: path)
+            else { return .bool(false) }
         }
         guard var result = objects.first else { return .bool(true) }
         for object in objects.dropFirst() {
@@ -61,27 +94,52 @@ struct JSONSchemaMerger {
     }
 
     /// Appends the objects that must all hold for `schema`; false when `schema` is the `false` schema.
+    ///
+    /// `visited` holds the references being expanded (a cycle), `expanded` those already expanded in this merge:
+    /// their objects are in `objects` already, and A ∧ A = A, so `allOf` reusing a reference twice at each of n
+    /// levels costs n expansions rather than 2ⁿ.
     private func flatten(
-        _ schema: JSONSchemaValue, into objects: inout [JSONSchemaObject], visited: inout [String], path: String
+        _ schema: JSONSchemaValue, into objects: inout [JSONSchemaObject], visited: inout [String],
+        expanded: inout Set<String>, outermost: Bool, path: String
     ) throws -> Bool {
         switch schema {
         case .bool(let value): return value
         case .object(var object):
+            guard budget.remaining > 0 else {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "allOf",
+                    message: "\"allOf\" and \"$ref\" merge more than \(Self.maximumFlattenedParts) schemas in all")
+            }
+            budget.remaining -= 1
             object = Self.normalizedBounds(object)
             if case .string(let reference)? = object["$ref"] {
-                guard !visited.contains(reference), visited.count < 64 else {
-                    throw JSONSchemaImportError(path: path, keyword: "$ref",
-                                                message: "\"$ref\" \"\(reference)\" refers to itself through \"allOf\"")
+                if expanded.contains(reference) {
+                    if refOverridesSiblings { return true }
+                    object["$ref"] = nil
+                } else {
+                    guard !visited.contains(reference), visited.count < 64 else {
+                        throw JSONSchemaImportError(path: path, keyword: "$ref",
+                                                    message: "\"$ref\" \"\(reference)\" refers to itself through \"allOf\"")
+                    }
+                    guard let target = resolve(reference) else {
+                        throw JSONSchemaImportError(path: path, keyword: "$ref",
+                                                    message: "Unsupported or undefined reference \"\(reference)\"")
+                    }
+                    if leavesIdentifierScope(reference) {
+                        throw JSONSchemaImportError(
+                            path: path, keyword: "$id",
+                            message: "\"$ref\" \"\(reference)\" points into a subschema that sets its own \"$id\", "
+                                + "whose references cannot be merged here")
+                    }
+                    visited.append(reference)
+                    let holds = try flatten(
+                        target, into: &objects, visited: &visited, expanded: &expanded, outermost: false, path: path)
+                    visited.removeLast()
+                    guard holds else { return false }
+                    expanded.insert(reference)
+                    if refOverridesSiblings { return true }
+                    object["$ref"] = nil
                 }
-                guard let target = resolve(reference) else {
-                    throw JSONSchemaImportError(path: path, keyword: "$ref",
-                                                message: "Unsupported or undefined reference \"\(reference)\"")
-                }
-                visited.append(reference)
-                defer { visited.removeLast() }
-                guard try flatten(target, into: &objects, visited: &visited, path: path) else { return false }
-                if refOverridesSiblings { return true }
-                object["$ref"] = nil
             }
             if let all = object["allOf"] {
                 guard case .array(let parts) = all else {
@@ -89,14 +147,44 @@ struct JSONSchemaMerger {
                 }
                 object["allOf"] = nil
                 for part in parts {
-                    guard try flatten(part, into: &objects, visited: &visited, path: path) else { return false }
+                    guard try flatten(
+                        part, into: &objects, visited: &visited, expanded: &expanded, outermost: false, path: path)
+                    else { return false }
                 }
             }
-            objects.append(object)
+            objects.append(Self.normalizedArrayKeywords(object, outermost: outermost))
             return true
         default:
             throw JSONSchemaImportError(path: path, message: "A schema must be an object or a boolean")
         }
+    }
+
+    /// One flattened object's array keywords made independent of the other parts:
+    /// - `minContains` is explicit (its default of 1 would otherwise give way to another part's 0), and dropped
+    ///   where there is no `contains` (it constrains nothing there, but would lower another part's count).
+    /// - Except on the outermost schema, `unevaluatedItems` becomes the object's own rest: it sees only this
+    ///   object's `items`, not those of the parts it is merged with (ignoring items its own subschemas evaluate
+    ///   is stricter, so still sound).
+    static func normalizedArrayKeywords(_ object: JSONSchemaObject, outermost: Bool) -> JSONSchemaObject {
+        var object = object
+        if object["contains"] == nil {
+            if object["minContains"] != nil { object["minContains"] = nil }
+        } else if object["minContains"] == nil {
+            object["minContains"] = .number(1)
+        }
+        if !outermost, let unevaluated = object["unevaluatedItems"] {
+            object["unevaluatedItems"] = nil
+            if arrayShape(object).rest == nil {
+                if case .array? = object["prefixItems"] {
+                    object["items"] = unevaluated
+                } else if case .array? = object["items"] {
+                    object["additionalItems"] = unevaluated
+                } else {
+                    object["items"] = unevaluated
+                }
+            }
+        }
+        return object
     }
 
     /// Draft-4 `exclusiveMinimum: true` beside `minimum` in the 2019+ spelling (`exclusiveMinimum: <number>`).

@@ -1,4 +1,5 @@
 import FMDecoding
+import Foundation
 
 /// Writes schema nodes as JSON Schema objects.
 struct JSONSchemaWriter {
@@ -64,7 +65,7 @@ struct JSONSchemaWriter {
             return header(union.name, union.description)
                 + [("anyOf", GeneratedContent(kind: .array(union.choices.map(object(for:)))))]
         case .reference(let name):
-            return [("$ref", .text(name == rootName ? "#" : "#/$defs/\(name)"))]
+            return [("$ref", .text(name == rootName ? "#" : "#/$defs/\(Self.pointerToken(name))"))]
         }
     }
 
@@ -93,6 +94,13 @@ struct JSONSchemaWriter {
             members.append(("allOf", GeneratedContent(kind: .array(more))))
         }
         return members
+    }
+
+    /// A definition name as a JSON Pointer token in a URI fragment: `~` and `/` escaped as the pointer syntax
+    /// requires, and `%` percent-encoded since references are percent-decoded when read (`a/b` → `a~1b`).
+    static func pointerToken(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            .replacingOccurrences(of: "%", with: "%25")
     }
 
     /// `source` anchored at both ends, unless it already is.

@@ -1,0 +1,128 @@
+import FMDecoding
+import Foundation
+@testable import FoundationModels
+import Testing
+
+/// Schemas the importer once loosened, dropped a keyword of, or took exponential time or memory on: each must now
+/// be enforced exactly (judged by what the compiled grammar accepts) or refused with an error naming the keyword.
+struct JSONSchemaImportSoundnessTests {
+    /// (what, schema, accepted texts, rejected texts)
+    static let cases: [(String, String, [String], [String])] = [
+        ("a dependent that is itself a trigger is required in turn",
+         #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"dependentRequired":{"b":["c"],"a":["b"]},"additionalProperties":{"type":"integer"}}"#,
+         [#"{"a":1,"b":2,"c":3}"#], [#"{"a":1}"#, #"{"a":1,"b":2}"#]),
+        ("dependentRequired chains without declared properties",
+         #"{"required":["a"],"dependentRequired":{"b":["c"],"a":["b"]}}"#,
+         [#"{"a":1,"b":2,"c":3}"#], [#"{"a":1}"#, #"{"a":1,"b":2}"#]),
+        ("a search pattern anchored at both ends keeps a group's inner $",
+         #"{"type":"string","pattern":"^(\\d+$|\\d+\\.\\d+)$"}"#,
+         [#""12""#, #""1.5""#], [#""12x""#, #""x""#]),
+        ("an allOf part's contains keeps its default minContains of 1",
+         #"{"type":"array","items":{"type":"integer"},"allOf":[{"contains":{"minimum":10},"minContains":0},{"contains":{"minimum":10}}]}"#,
+         ["[10]", "[10,1]"], ["[]", "[1]"]),
+        ("a minContains without contains does not lower another part's",
+         #"{"type":"array","items":{"type":"integer"},"allOf":[{"minContains":0},{"contains":{"minimum":10}}]}"#,
+         ["[10]"], ["[]", "[1]"]),
+        ("an allOf part's unevaluatedItems does not see another part's items",
+         #"{"type":"array","allOf":[{"items":{"type":"string"}},{"unevaluatedItems":false}]}"#,
+         ["[]"], [#"["a"]"#]),
+        ("the outermost unevaluatedItems still sees the items of its allOf",
+         #"{"type":"array","allOf":[{"prefixItems":[{"type":"string"}]}],"unevaluatedItems":false}"#,
+         ["[]", #"["a"]"#], [#"["a","b"]"#, "[1]"]),
+        ("allOf reusing a reference at each of 30 levels",
+         exponentialAllOf(levels: 30),
+         ["3"], [#""x""#, "1.5"]),
+    ]
+
+    @Test(arguments: cases)
+    func grammarFollowsTheSchema(_ testCase: (String, String, [String], [String])) throws {
+        let (what, schema, accepted, rejected) = testCase
+        let matcher = try JSONSchemaImportTests.matcher(schema)
+        for text in accepted { #expect(matcher.acceptsCompletely(text), "\(what): \(text) should be accepted") }
+        for text in rejected { #expect(!matcher.acceptsCompletely(text), "\(what): \(text) should be rejected") }
+    }
+
+    /// `{"$ref":"#/$defs/a0"}` where each `aN` is `allOf` of `aN+1` twice: 2^levels expansions if each is merged
+    /// anew.
+    static func exponentialAllOf(levels: Int) -> String {
+        var definitions = (0..<levels).map { level in
+            ##""a\##(level)":{"allOf":[{"$ref":"#/$defs/a\##(level + 1)"},{"$ref":"#/$defs/a\##(level + 1)"}]}"##
+        }
+        definitions.append(##""a\##(levels)":{"type":"integer"}"##)
+        return ##"{"$ref":"#/$defs/a0","$defs":{"## + definitions.joined(separator: ",") + "}}"
+    }
+
+    @Test(arguments: [
+        // Each one-in-pattern `$` would be dropped inside the `[\s\S]*(?:…)[\s\S]*` a search pattern becomes.
+        (#"{"type":"string","pattern":"(a$|b)"}"#, "pattern"),
+        (#"{"type":"string","pattern":"^(\\d+$|\\d+\\.\\d+)"}"#, "pattern"),
+        // An exclusive bound past Int.max used to wrap around to Int.min and allow every integer.
+        (#"{"type":"integer","exclusiveMinimum":1e19}"#, "minimum"),
+        (#"{"type":"integer","exclusiveMaximum":-1e19}"#, "minimum"),
+        // Checked before building a schema per needed element (this looped 10⁹ times).
+        (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000,"maxItems":5}"#, "minContains"),
+        (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000}"#, "minContains"),
+        // `b` becomes required through `a`, but a dependent schema cannot be enforced on a required property.
+        (#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["z"]}}}"#,
+         "dependentSchemas"),
+        // Merged into the root, `#/$defs/s` inside `a` would resolve against the document, not `a`'s `$id`.
+        (##"{"allOf":[{"$ref":"#/$defs/a"}],"$defs":{"a":{"$id":"https://example.com/a.json","$defs":{"s":{"type":"string"}},"type":"object","properties":{"p":{"$ref":"#/$defs/s"}},"required":["p"]},"s":{"type":"integer"}}}"##,
+         "$id"),
+        // Draft 7 ignores the keywords beside `$ref`: both alternatives are the same schema, so not exclusive.
+        (##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}},"oneOf":[{"$ref":"#/definitions/x","maxProperties":1},{"$ref":"#/definitions/x","minProperties":3}]}"##,
+         "oneOf"),
+    ])
+    func refusalsNameTheKeyword(_ schema: String, _ keyword: String) {
+        do {
+            _ = try GenerationSchema.importing(jsonSchema: schema)
+            Issue.record("\(schema) imported")
+        } catch let error as JSONSchemaImportError {
+            #expect(error.keyword == keyword, "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    /// Every merge of one import shares a budget of flattened schemas.
+    @Test func mergingBeyondTheBudgetIsRefused() {
+        let parts = Array(repeating: #"{"minimum":1}"#, count: JSONSchemaMerger.maximumFlattenedParts + 1)
+        let schema = #"{"type":"integer","allOf":["# + parts.joined(separator: ",") + "]}"
+        do {
+            _ = try GenerationSchema.importing(jsonSchema: schema)
+            Issue.record("imported")
+        } catch let error as JSONSchemaImportError {
+            #expect(error.keyword == "allOf", "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    /// A map generates any keys, so no `required` or `minProperties` proves it cannot match a `oneOf` alternative.
+    @Test func aMapIsNotExcludedByRequiredOrMinProperties() throws {
+        let importer = JSONSchemaImporter(document: .bool(true))
+        let map = GenerationSchema.Node.object(.anyObject(name: "Map"))
+        for schema in [#"{"type":"object","required":["k"]}"#, #"{"type":"object","minProperties":2}"#] {
+            let value = JSONSchemaValue(try GeneratedContent(json: schema))
+            #expect(!importer.excludes(map, value, depth: 0), "\(schema)")
+        }
+    }
+
+    /// Names written into `$ref`s are JSON Pointer tokens; a name taken from a pointer holds `/`.
+    @Test func referenceNamesAreEscapedWhenWritten() throws {
+        let schema = ##"{"type":"object","properties":{"a":{"properties":{"b":{"$ref":"#/properties/a"}}}}}"##
+        let first = try GenerationSchema.importing(jsonSchema: schema).schema
+        #expect(first.jsonSchemaString.contains(##""$ref":"#/$defs/#~1properties~1a""##), "\(first.jsonSchemaString)")
+        let second = try GenerationSchema.importing(jsonSchema: first.jsonSchemaString).schema
+        #expect(try first.decodingDocument() == second.decodingDocument())
+        #expect(first.jsonSchemaString == second.jsonSchemaString)
+    }
+
+    /// An untitled root object is named "Object"; a definition of that name must not be written as `#`.
+    @Test func aDefinitionNamedLikeTheUntitledRootIsNotTheRoot() throws {
+        let schema = ##"{"type":"object","properties":{"x":{"$ref":"#/$defs/Object"}},"required":["x"],"$defs":{"Object":{"type":"integer"}}}"##
+        let first = try GenerationSchema.importing(jsonSchema: schema).schema
+        let matcher = try JSONSchemaImportTests.matcher(first.jsonSchemaString)
+        #expect(matcher.acceptsCompletely(#"{"x":1}"#), "\(first.jsonSchemaString)")
+        #expect(!matcher.acceptsCompletely(#"{"x":{"x":1}}"#), "\(first.jsonSchemaString)")
+    }
+}
