@@ -43,12 +43,16 @@ struct BrowserRenderingTests {
             #expect(bars.labelsOutside == 0, "bar labels cut off: \(bars.labels)")
         }
         for lines in facts.lines { #expect(lines.overlappingXLabels == 0, "month labels collide: \(lines.xLabels)") }
+        // A text with an unbroken run (a URL, base64) wraps inside its column instead of widening the table.
+        #expect(facts.widestText <= 521, "a quoted text is \(facts.widestText) px wide")
         return facts
     }
 
     static func examples(_ golds: [LabelledExample.Gold]) -> [LabelledExample] {
         golds.enumerated().map { index, gold in
-            LabelledExample(record: TaggingRecord(id: "ex-\(index)", text: .success("Example text number \(index) <b>&</b>.")), gold: gold)
+            // The first text holds a 300-character run with no break opportunity.
+            let run = index == 0 ? " " + String(repeating: "x", count: 300) : ""
+            return LabelledExample(record: TaggingRecord(id: "ex-\(index)", text: .success("Example text number \(index) <b>&</b>.\(run)")), gold: gold)
         }
     }
 

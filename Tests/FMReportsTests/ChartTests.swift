@@ -22,6 +22,16 @@ import Testing
         #expect(heatmap.fill(row: 0, column: 0).relativeLuminance < heatmap.fill(row: 1, column: 1).relativeLuminance)
     }
 
+    /// When only some labels are shown, a row is shaded by its share of the whole row: two right of ten, the
+    /// other eight sent to a hidden label, is not shaded as a perfect row.
+    @Test func aRowOfWhichSomeAnswersAreHiddenIsShadedByItsWholeCount() {
+        var heatmap = Heatmap(labels: ["a", "b"], counts: [[2, 0], [0, 5]], rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
+        #expect(heatmap.fill(row: 0, column: 0) == heatmap.fill(row: 1, column: 1), "without totals both rows look perfect")
+        heatmap.rowTotals = [10, 5]
+        #expect(heatmap.fill(row: 0, column: 0) == ColorRamp.blues.color(at: 0.15 + 0.85 * 0.2))
+        #expect(heatmap.fill(row: 1, column: 1) == ColorRamp.blues.color(at: 1))
+    }
+
     @Test func heatmapCellsShrinkWithMoreLabelsWithinBounds() {
         func size(_ n: Int) -> Double {
             Heatmap(labels: (0..<n).map { "l\($0)" }, counts: Array(repeating: Array(repeating: 0, count: n), count: n),

@@ -29,6 +29,16 @@ import Testing
         #expect(abs(LinearScale.niceStep(span: span, count: count) - expected) < 1e-12)
     }
 
+    /// An axis of counts never ticks at half a record, however small the largest count.
+    @Test(arguments: [1.0, 2, 3])
+    func countAxesTickAtWholeNumbers(largest: Double) {
+        let scale = LinearScale(domain: (0, largest), range: (0, 400)).niced(count: 4, wholeNumbers: true)
+        let ticks = scale.ticks(count: 4, wholeNumbers: true)
+        #expect(ticks.allSatisfy { $0 == $0.rounded() }, "\(ticks)")
+        #expect(ticks.first == 0 && ticks.last == largest, "\(ticks)")
+        #expect(LinearScale(domain: (0, 2), range: (0, 400)).niced(count: 4).ticks(count: 4).contains(0.5))
+    }
+
     @Test func nicedDomainEndsOnRoundNumbersAndTicksCoverIt() {
         let scale = LinearScale(domain: (0, 37), range: (0, 400)).niced(count: 4)
         #expect(scale.domainStart == 0)

@@ -49,6 +49,8 @@ import Testing
         #expect(StatisticsPage.months([]) == [])
         #expect(StatisticsPage.months(["2020-13", "2020-01"]) == ["2020-01", "2020-13"], "not months: kept as they are")
         #expect(StatisticsPage.months(["0001-01", "2020-01"]) == ["0001-01", "2020-01"], "no thousands of empty months")
+        // One odd date does not stop the months' gaps from being filled; it goes after them.
+        #expect(StatisticsPage.months(["2020-03", "unknown", "2020-01", "2021-3-"]) == ["2020-01", "2020-02", "2020-03", "2021-3-", "unknown"])
     }
 
     @Test func cooccurrenceHeatmapFollowsTheListTags() {

@@ -65,6 +65,8 @@ public struct PageFacts: Sendable, Decodable {
     public var values: [String: String]
     /// `<script>` elements (the pages need none) and elements loading anything (`src`, `href` on links).
     public var scriptsAndLoads: Int
+    /// The widest quoted text in a table (`span.text`), in CSS pixels; 0 without one.
+    public var widestText: Double
 
     /// The expression that measures a page; evaluate it with ``HeadlessBrowser/render(_:evaluating:width:)``.
     public static let expression = """
@@ -111,7 +113,8 @@ public struct PageFacts: Sendable, Decodable {
             misclassifiedRows: all(document, 'table.misclassified tbody tr').length,
             stabilityRows: all(document, 'table.stability tbody tr').length,
             values,
-            scriptsAndLoads: all(document, 'script, [src], link[href], object, iframe, embed').length
+            scriptsAndLoads: all(document, 'script, [src], link[href], object, iframe, embed').length,
+            widestText: Math.max(0, ...all(document, 'span.text').map(e => box(e).width))
           };
         })()
         """

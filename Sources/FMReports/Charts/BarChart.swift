@@ -42,7 +42,7 @@ package struct BarChart: Sendable {
         let largest = rows.flatMap { $0.values.compactMap { $0 } }.max() ?? 0
         let top = isPercent ? 1 : max(largest, 1)
         let scale = LinearScale(domain: (0, top), range: (0, plotWidth))
-        return isPercent ? scale : scale.niced(count: 4)
+        return isPercent ? scale : scale.niced(count: 4, wholeNumbers: true)
     }
 
     /// The height of one row's group of bars, with its gap.
@@ -69,7 +69,7 @@ package struct BarChart: Sendable {
                 x += 24 + LabelLayout.width(of: entry.name, fontSize: font)
             }
         }
-        for tick in scale.ticks(count: 4) {
+        for tick in scale.ticks(count: 4, wholeNumbers: !isPercent) {
             let x = left + scale(tick)
             svg += "<line class=\"grid\" x1=\"\(Markup.number(x))\" x2=\"\(Markup.number(x))\" y1=\"\(Markup.number(top - 4))\""
             svg += " y2=\"\(Markup.number(height - 4))\"/>"

@@ -23,6 +23,10 @@ package struct Heatmap: Sendable {
     package var coloring: Coloring
     /// The most the square may measure across.
     package var maximumSide = 620.0
+    /// Each row's whole count, when the matrix shows only some of the columns (the labels most involved in
+    /// confusions): shares are of the whole row, so a row whose other answers went to hidden labels does not
+    /// look right. `nil`: the shown cells and the extra column are the whole row.
+    package var rowTotals: [Int]?
 
     /// Label font size in pixels.
     package static let fontSize = 12.0
@@ -45,13 +49,19 @@ package struct Heatmap: Sendable {
         return min(48, max(14, (maximumSide / Double(labels.count)).rounded(.down)))
     }
 
+    /// What a row's shares are of.
+    private func total(row: Int) -> Int {
+        let shown = counts[row].reduce(0, +) + (extraColumn?.values[row] ?? 0)
+        return max(rowTotals?[row] ?? shown, shown)
+    }
+
     /// The fill of a cell.
     package func fill(row: Int, column: Int) -> RGB {
         let count = counts[row][column]
         guard count > 0 else { return .empty }
         switch coloring {
         case .confusion:
-            let total = counts[row].reduce(0, +) + (extraColumn?.values[row] ?? 0)
+            let total = total(row: row)
             let share = total > 0 ? Double(count) / Double(total) : 0
             return (row == column ? ColorRamp.blues : ColorRamp.oranges).color(at: 0.15 + 0.85 * share)
         case .cooccurrence:
@@ -65,7 +75,7 @@ package struct Heatmap: Sendable {
     /// The fill of an extra-column cell.
     package func extraFill(row: Int) -> RGB {
         guard let extraColumn, extraColumn.values[row] > 0 else { return .empty }
-        let total = counts[row].reduce(0, +) + extraColumn.values[row]
+        let total = total(row: row)
         return ColorRamp.oranges.color(at: 0.15 + 0.85 * Double(extraColumn.values[row]) / Double(max(total, 1)))
     }
 

@@ -22,7 +22,7 @@ package struct LineChart: Sendable {
     /// The value axis, from 0 to a round number at or above the largest value, drawn upwards.
     package var scale: LinearScale {
         let largest = series.flatMap(\.values).max() ?? 0
-        return LinearScale(domain: (0, max(largest, 1)), range: (plotHeight, 0)).niced(count: 4)
+        return LinearScale(domain: (0, max(largest, 1)), range: (plotHeight, 0)).niced(count: 4, wholeNumbers: true)
     }
 
     /// The chart as an `<svg>` element.
@@ -58,7 +58,7 @@ package struct LineChart: Sendable {
             svg += " y=\"\(Markup.number(legendY + 9))\">\(Markup.escape(entry.name))</text>"
             legendX += legendWidths[index]
         }
-        for tick in scale.ticks(count: 4) {
+        for tick in scale.ticks(count: 4, wholeNumbers: true) {
             svg += "<line class=\"grid\" x1=\"\(Markup.number(left))\" x2=\"\(Markup.number(left + plotWidth))\""
             svg += " y1=\"\(Markup.number(y(tick)))\" y2=\"\(Markup.number(y(tick)))\"/>"
             svg += "<text class=\"tick\" x=\"\(Markup.number(left - 6))\" y=\"\(Markup.number(y(tick) + 4))\" text-anchor=\"end\">"

@@ -31,10 +31,11 @@ package struct LinearScale: Sendable, Equatable {
         RoundStep(span: span, count: count).value(1)
     }
 
-    /// The scale with its domain widened outwards to multiples of a round step.
-    package func niced(count: Int) -> LinearScale {
+    /// The scale with its domain widened outwards to multiples of a round step; with `wholeNumbers` (an axis
+    /// of counts) the step is at least 1, so no tick reads half a record.
+    package func niced(count: Int, wholeNumbers: Bool = false) -> LinearScale {
         let lower = min(domainStart, domainEnd), upper = max(domainStart, domainEnd)
-        let step = RoundStep(span: upper - lower, count: count)
+        let step = RoundStep(span: upper - lower, count: count, wholeNumbers: wholeNumbers)
         let lowerIndex = Int((lower / step.value(1) + 1e-9).rounded(.down))
         let upperIndex = max(Int((upper / step.value(1) - 1e-9).rounded(.up)), lowerIndex + 1)
         var scale = self
@@ -48,11 +49,12 @@ package struct LinearScale: Sendable, Equatable {
         return scale
     }
 
-    /// Round values inside the domain, about `count` intervals apart, in increasing order.
-    package func ticks(count: Int) -> [Double] {
+    /// Round values inside the domain, about `count` intervals apart, in increasing order; whole numbers only
+    /// with `wholeNumbers`.
+    package func ticks(count: Int, wholeNumbers: Bool = false) -> [Double] {
         let lower = min(domainStart, domainEnd), upper = max(domainStart, domainEnd)
         guard upper > lower else { return [lower] }
-        let step = RoundStep(span: upper - lower, count: count)
+        let step = RoundStep(span: upper - lower, count: count, wholeNumbers: wholeNumbers)
         let first = Int((lower / step.value(1) - 1e-9).rounded(.up))
         let last = Int((upper / step.value(1) + 1e-9).rounded(.down))
         guard first <= last else { return [] }
@@ -66,7 +68,7 @@ private struct RoundStep {
     var mantissa: Int
     var exponent: Int
 
-    init(span: Double, count: Int) {
+    init(span: Double, count: Int, wholeNumbers: Bool = false) {
         guard span > 0, span.isFinite, count > 0 else {
             mantissa = 1
             exponent = 0
@@ -86,6 +88,10 @@ private struct RoundStep {
         } else {
             mantissa = 1
             exponent += 1
+        }
+        if wholeNumbers, exponent < 0 {
+            mantissa = 1
+            exponent = 0
         }
     }
 

@@ -32,7 +32,7 @@ extension EvaluationPage {
         var tableRows: [[String]] = []
         for input in unstable.prefix(largestUnstableTable) {
             let shown = input.text.count > 200 ? String(input.text.prefix(200)) + "…" : input.text
-            var row = ["<code>\(Markup.escape(input.id))</code>", Markup.escape(shown), Markup.escape(input.gold)]
+            var row = ["<code>\(Markup.escape(input.id))</code>", "<span class=\"text\">\(Markup.escape(shown))</span>", Markup.escape(input.gold)]
             for answers in input.answers { row.append(answerSummary(answers, gold: input.gold)) }
             tableRows.append(row)
         }

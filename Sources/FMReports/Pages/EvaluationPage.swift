@@ -161,9 +161,11 @@ public struct EvaluationPage: Sendable {
         let labels = Self.heatmapLabels(field)
         let counts = labels.map { gold in labels.map { field.confusion[gold]?[$0] ?? 0 } }
         let failures = labels.map { field.failures(gold: $0) }
-        let heatmap = Heatmap(labels: labels, counts: counts,
+        var heatmap = Heatmap(labels: labels, counts: counts,
                               extraColumn: failures.contains { $0 > 0 } ? ("failed", failures) : nil,
                               rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
+        // Failures are in the confusion counts too, under their own label.
+        heatmap.rowTotals = labels.map { field.confusion[$0]?.values.reduce(0, +) ?? 0 }
         var caption = "Confusion matrix of \(field.field): rows are gold labels, columns predictions; blue cells are right, "
             + "orange ones confusions, shaded by share of the row."
         if labels.count < field.labels.count {

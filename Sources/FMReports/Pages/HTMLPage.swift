@@ -108,7 +108,7 @@ package struct HTMLPage: Sendable {
         th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
         th{background:var(--panel);font-weight:600}
         .num{text-align:right;font-variant-numeric:tabular-nums}
-        td.text{max-width:520px;overflow-wrap:anywhere}
+        span.text{display:block;max-width:520px;overflow-wrap:anywhere}
         .tag{display:inline-block;padding:0 7px;border-radius:10px;margin:1px 2px;font-size:12px;background:#eef1f4}
         .tag.hit{background:#dafbe1}
         .tag.miss{background:#ffebe9;text-decoration:line-through}

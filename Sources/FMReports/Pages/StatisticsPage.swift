@@ -102,16 +102,21 @@ public struct StatisticsPage: Sendable {
         return HTMLPage.section("trends", title: "Trends per month", content: content)
     }
 
-    /// Every month from the earliest to the latest `yyyy-mm` key, gaps filled; keys that are not `yyyy-mm`
-    /// are kept, sorted, as they are.
+    /// Every month from the earliest to the latest `yyyy-mm` key, gaps filled, then the keys that are not
+    /// `yyyy-mm` (a date written another way, "unknown"), sorted, after them. Months that would span more than a
+    /// century are kept as they are, sorted.
     package static func months(_ keys: [String]) -> [String] {
+        var others: [String] = []
         let parsed = keys.compactMap { key -> (Int, Int)? in
-            let parts = key.split(separator: "-")
+            let parts = key.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
-                  (1...12).contains(month) else { return nil }
+                  (1...12).contains(month) else {
+                others.append(key)
+                return nil
+            }
             return (year, month)
         }
-        guard parsed.count == keys.count, let first = parsed.min(by: <), let last = parsed.max(by: <),
+        guard let first = parsed.min(by: <), let last = parsed.max(by: <),
               (last.0 - first.0) * 12 + last.1 - first.1 < 1200 else { return keys.sorted() }
         var months: [String] = []
         var (year, month) = first
@@ -120,6 +125,6 @@ public struct StatisticsPage: Sendable {
             month += 1
             if month > 12 { month = 1; year += 1 }
         }
-        return months
+        return months + others.sorted()
     }
 }
