@@ -112,6 +112,15 @@ struct ChatCompletionsWireTests {
         }
         guard case .contextSizeExceeded? = context else { Issue.record("not the context error: \(String(describing: context))"); return }
 
+        // The same code after a structured answer began: the answer reached the end of the window, which local
+        // generation reports as a parsing error with the window as its limit.
+        var window = ChatCompletionsStreamState(isStringRequest: false)
+        _ = try window.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"{\"zone\":"}}]}"#))
+        let windowed = #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try window.apply(Self.chunk(#"{"error":{"message":"The response reached the end of the context window.","type":"invalid_request_error","code":"context_length_exceeded"}}"#))
+        }
+        #expect((windowed?.underlyingError as? ResponseLimit) == ResponseLimit.contextWindow)
+
         var guided = ChatCompletionsStreamState(isStringRequest: false)
         let refusal = #expect(throws: LanguageModelError.self) {
             _ = try guided.apply(Self.chunk(#"{"error":{"message":"Blocked.","type":"invalid_request_error","code":"content_filter"}}"#))
@@ -149,18 +158,19 @@ struct ChatCompletionsWireTests {
 
     // MARK: How the answer ended
 
-    @Test func lengthIsTheTokenLimitOnlyWhenMaxTokensWasReached() throws {
+    /// `length` is a token limit, the request's or the server's own (`fm serve`'s `--max-tokens`, a hosted
+    /// model's output cap): text cut by it ends early, as local text does, whether or not `max_tokens` was sent.
+    @Test func lengthIsATokenLimitAndEndsTextEarly() throws {
         var state = ChatCompletionsStreamState()
         _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"The capital is"},"finish_reason":"length"}]}"#))
-        _ = try state.apply(Self.chunk(#"{"choices":[],"usage":{"prompt_tokens":4090,"completion_tokens":6}}"#))
-        #expect(state.responseLimit(maximumTokens: nil) == ResponseLimit.contextWindow)
+        _ = try state.apply(Self.chunk(#"{"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":6}}"#))
+        #expect(state.responseLimit(maximumTokens: nil) == ResponseLimit.maximumResponseTokens)
         #expect(state.responseLimit(maximumTokens: 6) == ResponseLimit.maximumResponseTokens)
-        #expect(state.responseLimit(maximumTokens: 100) == ResponseLimit.contextWindow)
-        // Text cut by max_tokens ends early, as local text does; text cut by the window is the context error.
         try state.checkEnding(maximumTokens: 6)
-        let error = #expect(throws: LanguageModelError.self) { try state.checkEnding(maximumTokens: nil) }
-        guard case .contextSizeExceeded(let info)? = error else { Issue.record("not the context error: \(String(describing: error))"); return }
-        #expect(info.contextSize == 4096)
+        try state.checkEnding(maximumTokens: nil)
+        var stopped = ChatCompletionsStreamState()
+        _ = try stopped.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"content":"Paris."},"finish_reason":"stop"}]}"#))
+        #expect(stopped.responseLimit(maximumTokens: 6) == nil)
     }
 
     @Test func toolCallArgumentsCutByTheLimitAreAParsingErrorWithTheLimit() throws {
@@ -172,7 +182,7 @@ struct ChatCompletionsWireTests {
         var unclosed = ChatCompletionsStreamState()
         _ = try unclosed.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"getWeather","arguments":"{\"ci"}}]},"finish_reason":"length"}]}"#))
         let cut = #expect(throws: GeneratedContent.ParsingError.self) { try unclosed.checkEnding(maximumTokens: nil) }
-        #expect((cut?.underlyingError as? ResponseLimit) == ResponseLimit.contextWindow)
+        #expect((cut?.underlyingError as? ResponseLimit) == ResponseLimit.maximumResponseTokens)
 
         // The same call ended by the model: empty arguments mean none.
         var ended = ChatCompletionsStreamState()

@@ -118,6 +118,12 @@ struct ChatCompletionsServerError: Decodable, Sendable {
     func classified(status: Int?, isStringRequest: Bool, partialText: String) -> any Error {
         let source = status.map { "The server answered HTTP \($0): " } ?? "The server reported an error during the response: "
         // llama-server names the error by its type, OpenAI and fm serve by its code, vLLM only in its message.
+        // fm serve reports a structured answer cut by the end of the window under the same code, after the answer
+        // began: that is what local generation throws as a parsing error with the window as its limit.
+        if status == nil, !isStringRequest, !partialText.isEmpty, codeName == "context_length_exceeded" {
+            return GeneratedContent.ParsingError(
+                rawContent: partialText, underlyingError: ResponseLimit.contextWindow, debugDescription: source + message)
+        }
         if self.type == "exceed_context_size_error" || codeName == "context_length_exceeded"
             || message.range(of: "maximum context length", options: .caseInsensitive) != nil {
             return LanguageModelError.contextSizeExceeded(.init(

@@ -238,10 +238,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                 if let limit = state.responseLimit(maximumTokens: maximumTokens) {
                     // The same underlying error as local generation's, so callers can tell a limit from a fault.
                     error.underlyingError = limit
-                    switch limit {
-                    case .maximumResponseTokens: error.debugDescription += " (The answer reached max_tokens.)"
-                    case .contextWindow: error.debugDescription += " (The answer reached the end of the context window.)"
-                    }
+                    error.debugDescription += " (The answer reached the token limit.)"
                 }
                 throw error
             }

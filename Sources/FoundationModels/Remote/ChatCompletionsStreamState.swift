@@ -100,13 +100,11 @@ struct ChatCompletionsStreamState: Sendable {
 
     /// The limit that ended the answer when `finish_reason` is `length`, else `nil`.
     ///
-    /// `length` is the request's `max_tokens` only when one was sent and the reported usage (if any) reached it;
-    /// otherwise the answer ran into the end of the server's context window.
+    /// `length` is a limit on the response's tokens: the request's `max_tokens`, or, without one, the server's own
+    /// cap (`fm serve`'s `--max-tokens`, llama-server's `-n`, a hosted model's output limit). A server says so in
+    /// an error, not in `finish_reason`, when the context window is what ran out.
     func responseLimit(maximumTokens: Int?) -> ResponseLimit? {
-        guard finishReason == "length" else { return nil }
-        guard let maximumTokens else { return .contextWindow }
-        if let used = usage?.completionTokens, used < maximumTokens { return .contextWindow }
-        return .maximumResponseTokens
+        finishReason == "length" ? .maximumResponseTokens : nil
     }
 
     /// Throws when `finish_reason` says the answer was blocked, or cut where it cannot be used, as local generation
@@ -115,19 +113,15 @@ struct ChatCompletionsStreamState: Sendable {
     /// - Parameter maximumTokens: The request's `max_tokens`, if it sent one.
     /// - Throws: For `content_filter`, ``LanguageModelError/guardrailViolation(_:)`` for text and
     ///   ``LanguageModelError/refusal(_:)`` for a schema. For `length`, ``GeneratedContent/ParsingError`` with the
-    ///   ``ResponseLimit`` as its underlying error when a tool call's arguments are not a complete value, and
-    ///   ``LanguageModelError/contextSizeExceeded(_:)`` when a text answer reached the end of the context window
-    ///   (one cut by `max_tokens` ends early, as local text does).
+    ///   ``ResponseLimit`` as its underlying error when a tool call's arguments are not a complete value; a text
+    ///   answer cut by the limit ends early, as local text does.
     func checkEnding(maximumTokens: Int?) throws {
         if finishReason == "content_filter" {
             throw Self.contentFilterError(isStringRequest: isStringRequest, debugDescription:
                 "The server's content filter blocked the response (finish_reason content_filter).")
         }
         guard let limit = responseLimit(maximumTokens: maximumTokens) else { return }
-        let reached = switch limit {
-        case .maximumResponseTokens: "max_tokens (\(maximumTokens ?? 0))"
-        case .contextWindow: "the end of the context window"
-        }
+        let reached = maximumTokens.map { "max_tokens (\($0))" } ?? "the server's token limit"
         let calls = namedToolCalls
         if !calls.isEmpty {
             for call in calls {
@@ -140,11 +134,6 @@ struct ChatCompletionsStreamState: Sendable {
                         "The arguments of the call to \(call.name) stop before their JSON value ends (the response reached \(reached)): \(arguments)")
                 }
             }
-        } else if isStringRequest, limit == .contextWindow {
-            // The prompt and answer filled the window, so together they measure it.
-            let used = (usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0)
-            throw LanguageModelError.contextSizeExceeded(.init(contextSize: used, tokenCount: used, debugDescription:
-                "The response reached the end of the server's context window before it finished (finish_reason length without reaching max_tokens)."))
         }
     }
 
