@@ -14,6 +14,9 @@ struct JSONSchemaImportSoundnessTests {
         ("dependentRequired chains without declared properties",
          #"{"required":["a"],"dependentRequired":{"b":["c"],"a":["b"]}}"#,
          [#"{"a":1,"b":2,"c":3}"#], [#"{"a":1}"#, #"{"a":1,"b":2}"#]),
+        ("a trigger left out for its dependent schema requires nothing",
+         #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"dependentRequired":{"a":["b"]},"dependentSchemas":{"a":{}},"maxProperties":0}"#,
+         ["{}"], [#"{"b":1}"#, #"{"a":1,"b":2}"#]),
         ("a search pattern anchored at both ends keeps a group's inner $",
          #"{"type":"string","pattern":"^(\\d+$|\\d+\\.\\d+)$"}"#,
          [#""12""#, #""1.5""#], [#""12x""#, #""x""#]),
@@ -26,6 +29,12 @@ struct JSONSchemaImportSoundnessTests {
         ("an allOf part's unevaluatedItems does not see another part's items",
          #"{"type":"array","allOf":[{"items":{"type":"string"}},{"unevaluatedItems":false}]}"#,
          ["[]"], [#"["a"]"#]),
+        ("an inner part's unevaluatedItems sees the items of its own allOf",
+         ##"{"type":"array","minItems":2,"allOf":[{"$ref":"#/$defs/pair"}],"$defs":{"pair":{"allOf":[{"prefixItems":[{"type":"string"},{"type":"integer"}]}],"unevaluatedItems":false}}}"##,
+         [#"["a",1]"#], [#"["a",1,2]"#, #"[1,"a"]"#, #"["a"]"#]),
+        ("an inner part's unevaluatedItems sees its $ref target's items",
+         ##"{"type":"array","allOf":[{"$ref":"#/$defs/t","unevaluatedItems":false}],"$defs":{"t":{"prefixItems":[{"type":"string"}]}}}"##,
+         ["[]", #"["a"]"#], [#"["a","b"]"#, "[1]"]),
         ("the outermost unevaluatedItems still sees the items of its allOf",
          #"{"type":"array","allOf":[{"prefixItems":[{"type":"string"}]}],"unevaluatedItems":false}"#,
          ["[]", #"["a"]"#], [#"["a","b"]"#, "[1]"]),
@@ -58,7 +67,7 @@ struct JSONSchemaImportSoundnessTests {
         (#"{"type":"string","pattern":"^(\\d+$|\\d+\\.\\d+)"}"#, "pattern"),
         // An exclusive bound past Int.max used to wrap around to Int.min and allow every integer.
         (#"{"type":"integer","exclusiveMinimum":1e19}"#, "minimum"),
-        (#"{"type":"integer","exclusiveMaximum":-1e19}"#, "minimum"),
+        (#"{"type":"integer","exclusiveMaximum":-1e19}"#, "maximum"),
         // Checked before building a schema per needed element (this looped 10⁹ times).
         (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000,"maxItems":5}"#, "minContains"),
         (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000}"#, "minContains"),
@@ -67,6 +76,9 @@ struct JSONSchemaImportSoundnessTests {
          "dependentSchemas"),
         // Merged into the root, `#/$defs/s` inside `a` would resolve against the document, not `a`'s `$id`.
         (##"{"allOf":[{"$ref":"#/$defs/a"}],"$defs":{"a":{"$id":"https://example.com/a.json","$defs":{"s":{"type":"string"}},"type":"object","properties":{"p":{"$ref":"#/$defs/s"}},"required":["p"]},"s":{"type":"integer"}}}"##,
+         "$id"),
+        // A `$ref` inside a subschema with its own `$id`, in an `allOf` part merged there: the same.
+        (##"{"type":"object","required":["p"],"properties":{"p":{"$id":"https://example.com/p.json","allOf":[{"$ref":"#/$defs/s"}],"$defs":{"s":{"type":"string"}}}},"$defs":{"s":{"type":"integer"}}}"##,
          "$id"),
         // Draft 7 ignores the keywords beside `$ref`: both alternatives are the same schema, so not exclusive.
         (##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}},"oneOf":[{"$ref":"#/definitions/x","maxProperties":1},{"$ref":"#/definitions/x","minProperties":3}]}"##,
@@ -107,14 +119,26 @@ struct JSONSchemaImportSoundnessTests {
         }
     }
 
-    /// Names written into `$ref`s are JSON Pointer tokens; a name taken from a pointer holds `/`.
-    @Test func referenceNamesAreEscapedWhenWritten() throws {
-        let schema = ##"{"type":"object","properties":{"a":{"properties":{"b":{"$ref":"#/properties/a"}}}}}"##
-        let first = try GenerationSchema.importing(jsonSchema: schema).schema
-        #expect(first.jsonSchemaString.contains(##""$ref":"#/$defs/#~1properties~1a""##), "\(first.jsonSchemaString)")
-        let second = try GenerationSchema.importing(jsonSchema: first.jsonSchemaString).schema
-        #expect(try first.decodingDocument() == second.decodingDocument())
-        #expect(first.jsonSchemaString == second.jsonSchemaString)
+    /// Names written into `$ref`s are plain pointer tokens (llama.cpp's converter decodes no escapes): a name
+    /// taken from a pointer, or a `$defs` key with `/`, `~` or `%`, is made one, and the written schema reads back.
+    @Test func referenceNamesAreWrittenAsPlainTokens() throws {
+        let schemas = [
+            ##"{"type":"object","properties":{"a":{"properties":{"b":{"$ref":"#/properties/a"}}}}}"##,
+            ##"{"type":"object","properties":{"x":{"$ref":"#/$defs/a~1b~0c%25d"}},"required":["x"],"$defs":{"a/b~c%d":{"type":"integer"}}}"##,
+        ]
+        for schema in schemas {
+            let first = try GenerationSchema.importing(jsonSchema: schema).schema
+            let references = first.jsonSchemaString.components(separatedBy: ##""$ref":""##).dropFirst()
+                .map { String($0.prefix { $0 != "\"" }) }
+            #expect(!references.isEmpty)
+            for reference in references {
+                #expect(reference.hasPrefix("#/$defs/") && reference.dropFirst(8).allSatisfy { $0.isLetter || $0.isNumber || "_.-".contains($0) },
+                        "\(reference)")
+            }
+            let second = try GenerationSchema.importing(jsonSchema: first.jsonSchemaString).schema
+            #expect(try first.decodingDocument() == second.decodingDocument())
+            #expect(first.jsonSchemaString == second.jsonSchemaString)
+        }
     }
 
     /// An untitled root object is named "Object"; a definition of that name must not be written as `#`.

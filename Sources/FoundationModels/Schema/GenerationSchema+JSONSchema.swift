@@ -78,9 +78,11 @@ extension GenerationSchema {
         } catch let error as GrammarError {
             throw JSONSchemaImportError(path: "#", keyword: error.construct, message: "The schema cannot be enforced: \(error.message)")
         } catch let error as SchemaLoweringError {
+            // A range's upper end is its maximum; any other range error is about where it starts.
+            let rangeKeyword = error.message.contains(" ends at ") ? "maximum" : "minimum"
             let keyword = ["multipleOf", "length", "count", "range", "pattern", "enumeration", "refers"]
                 .first { error.message.contains($0) }
-                .map { ["length": "minLength", "count": "minItems", "range": "minimum", "enumeration": "enum", "refers": "$ref"][$0] ?? $0 }
+                .map { ["length": "minLength", "count": "minItems", "range": rangeKeyword, "enumeration": "enum", "refers": "$ref"][$0] ?? $0 }
             throw JSONSchemaImportError(path: "#", keyword: keyword ?? "schema", message: error.message)
         }
         return result

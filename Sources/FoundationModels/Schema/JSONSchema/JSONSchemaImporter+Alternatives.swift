@@ -34,6 +34,8 @@ extension JSONSchemaImporter {
             throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
         }
         if keyword == "oneOf" {
+            // Each oneOf gets its own allowance, so one large union does not use up another's.
+            exclusionBudget.remaining = Self.maximumExclusionSteps
             for node in nodes { try materialize(node, depth: 0) }
             for (i, first) in nodes.enumerated() {
                 for (j, second) in schemas.enumerated() where i != j {
@@ -77,9 +79,8 @@ extension JSONSchemaImporter {
 
     /// Whether no value generated for `node` satisfies `schema` (false when that cannot be shown).
     func excludes(_ node: GenerationSchema.Node, _ schema: JSONSchemaValue, depth: Int) -> Bool {
-        // `$ref`, `allOf` and `anyOf` branch at every level: the shared budget bounds the whole import's work.
-        guard depth < 16, exclusionBudget.remaining > 0 else { return false }
-        exclusionBudget.remaining -= 1
+        // `$ref`, `allOf` and `anyOf` branch at every level: a budget per `oneOf` (and one per import) bounds the work.
+        guard depth < 16, exclusionBudget.spend() else { return false }
         guard case .object(let object) = schema else { return schema == .bool(false) }
         let validator = self.validator
         // Fixed values: ask the validator about each.

@@ -76,7 +76,9 @@ extension JSONSchemaImporter {
                 newlyRequired.append(name)
             }
         }
-        for (trigger, dependents) in dependentRequired where ordered.contains(trigger) {
+        // An optional trigger with a dependent schema is left out below, so it requires nothing.
+        let leftOut = Set(dependentSchemas).subtracting(required)
+        for (trigger, dependents) in dependentRequired where ordered.contains(trigger) && !leftOut.contains(trigger) {
             // An optional trigger whose dependents are all declared may be generated: its dependents are required.
             if required.contains(trigger) || dependents.allSatisfy({ declared[$0] != nil }) { require(dependents) }
         }

@@ -221,13 +221,27 @@ struct JSONSchemaImporter {
             name = (token.removingPercentEncoding ?? token).replacingOccurrences(of: "~1", with: "/")
                 .replacingOccurrences(of: "~0", with: "~")
         } else {
-            name = pointer
+            name = String(pointer.dropFirst(pointer.hasPrefix("#/") ? 2 : 1))
         }
+        // Written back into `$ref`s, a name must be a plain pointer token: llama.cpp's schema converter, for one,
+        // splits references at `/` and decodes no escapes.
+        if pointer != "#" { name = Self.referenceSafe(name) }
         while pointerNames.values.contains(name) || (name == rootName && pointer != "#") { name += "_" }
         pointerNames[pointer] = name
         definitionOrder.append(name)
         if pointer != "#" { pending.append((name, pointer)) }
         return .reference(name)
+    }
+
+    /// `name` with every character but ASCII letters, digits, `_`, `.` and `-` written as `_`.
+    static func referenceSafe(_ name: String) -> String {
+        let safe = String(name.unicodeScalars.map { scalar -> Character in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "-": Character(scalar)
+            default: "_"
+            }
+        })
+        return safe.isEmpty ? "Definition" : safe
     }
 
     /// A reference written relative to the document (`#…`).
@@ -305,6 +319,15 @@ struct JSONSchemaImporter {
             if isLegacyDraft || beside.isEmpty { return try reference(target, path: path) }
         } else if object["$ref"] != nil {
             throw JSONSchemaImportError(path: path, keyword: "$ref", message: "\"$ref\" must be a string")
+        }
+        // Merging (allOf, a $ref beside keywords, alternatives merged with their siblings) resolves the $refs it
+        // meets against the document: inside a subschema with its own $id they would reach the wrong schema.
+        if ["$ref", "allOf", "anyOf", "oneOf"].contains(where: { object[$0] != nil }),
+           let base = nestedIdentifiers.first(where: { path == $0 || path.hasPrefix($0 + "/") }),
+           hasScopedReference(.object(object), isScoped: true, isRoot: false) {
+            throw JSONSchemaImportError(
+                path: path, keyword: "$id",
+                message: "\"$ref\" inside the subschema at \(base), which sets its own \"$id\", is not supported")
         }
         if object["$ref"] != nil || object["allOf"] != nil {
             if let base = nestedIdentifiers.first(where: { path == $0 || path.hasPrefix($0 + "/") }),

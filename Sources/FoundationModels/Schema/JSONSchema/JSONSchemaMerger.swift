@@ -17,19 +17,34 @@ struct JSONSchemaMerger {
     /// Whether a reference's target holds a `$ref` that resolves against a nested `$id` (merged elsewhere, it
     /// would resolve against the document instead).
     let leavesIdentifierScope: (String) -> Bool
-    /// Parts flattened so far in the whole import, shared by every merger the importer makes.
+    /// Parts flattened so far, shared by every merger the importer makes.
     let budget: Budget
 
-    /// The most schemas all merges of one import may flatten: nested merges and `anyOf` products multiply the
-    /// work, and a budget bounds what depth limits alone do not.
+    /// The most schemas one merge (with the merges nested in it) may flatten: nested merges and `anyOf` products
+    /// multiply the work, and a budget bounds what depth limits alone do not.
     static let maximumFlattenedParts = 10_000
 
-    /// Work left for one import (a class, so that copies of the merger and nested merges share it).
+    /// The most schemas all merges of one import may flatten, so that many merges of moderate size stay bounded too.
+    static let maximumFlattenedPartsPerImport = 1_000_000
+
+    /// Work left for the current merge and for the whole import (a class, so that copies of the merger and nested
+    /// merges share it).
     final class Budget {
         var remaining: Int
+        var remainingInImport: Int
 
-        init(_ remaining: Int = JSONSchemaMerger.maximumFlattenedParts) {
+        init(_ remaining: Int = JSONSchemaMerger.maximumFlattenedParts,
+             import remainingInImport: Int = JSONSchemaMerger.maximumFlattenedPartsPerImport) {
             self.remaining = remaining
+            self.remainingInImport = remainingInImport
+        }
+
+        /// Takes one step of work; `false` when the merge or the import has none left.
+        func spend() -> Bool {
+            guard remaining > 0, remainingInImport > 0 else { return false }
+            remaining -= 1
+            remainingInImport -= 1
+            return true
         }
     }
 
@@ -69,6 +84,8 @@ struct JSONSchemaMerger {
             throw JSONSchemaImportError(
                 path: path, keyword: "allOf", message: "\"allOf\" merges schemas nested more than \(Self.maximumNesting) deep")
         }
+        // Each merge the importer starts gets its own allowance; merges nested in it share that one.
+        if enclosingParts.isEmpty { budget.remaining = Self.maximumFlattenedParts }
         var nested = self
         nested.enclosingParts.append(key)
         return try nested.mergeParts(parts, path: path, firstIsOutermost: firstIsOutermost || parts.count == 1)
@@ -105,13 +122,14 @@ struct JSONSchemaMerger {
         switch schema {
         case .bool(let value): return value
         case .object(var object):
-            guard budget.remaining > 0 else {
+            guard budget.spend() else {
                 throw JSONSchemaImportError(
                     path: path, keyword: "allOf",
-                    message: "\"allOf\" and \"$ref\" merge more than \(Self.maximumFlattenedParts) schemas in all")
+                    message: "\"allOf\" and \"$ref\" merge more schemas than the importer allows (\(Self.maximumFlattenedParts) per merge)")
             }
-            budget.remaining -= 1
             object = Self.normalizedBounds(object)
+            // This object's own subschemas (its $ref's target, its allOf parts) land after this index.
+            let start = objects.count
             if case .string(let reference)? = object["$ref"] {
                 if expanded.contains(reference) {
                     if refOverridesSiblings { return true }
@@ -152,7 +170,7 @@ struct JSONSchemaMerger {
                     else { return false }
                 }
             }
-            objects.append(Self.normalizedArrayKeywords(object, outermost: outermost))
+            objects.append(Self.normalizedArrayKeywords(object, outermost: outermost, subschemas: objects[start...]))
             return true
         default:
             throw JSONSchemaImportError(path: path, message: "A schema must be an object or a boolean")
@@ -162,10 +180,13 @@ struct JSONSchemaMerger {
     /// One flattened object's array keywords made independent of the other parts:
     /// - `minContains` is explicit (its default of 1 would otherwise give way to another part's 0), and dropped
     ///   where there is no `contains` (it constrains nothing there, but would lower another part's count).
-    /// - Except on the outermost schema, `unevaluatedItems` becomes the object's own rest: it sees only this
-    ///   object's `items`, not those of the parts it is merged with (ignoring items its own subschemas evaluate
-    ///   is stricter, so still sound).
-    static func normalizedArrayKeywords(_ object: JSONSchemaObject, outermost: Bool) -> JSONSchemaObject {
+    /// - Except on the outermost schema, `unevaluatedItems` becomes the object's own rest: it sees this object's
+    ///   items and those of its own `subschemas` (its `$ref`'s target, its `allOf` parts), not those of the parts
+    ///   it is merged with. Positions up to the longest prefix among them are evaluated; past it, a rest schema
+    ///   in any of them evaluates every item, else the unevaluated schema applies.
+    static func normalizedArrayKeywords(
+        _ object: JSONSchemaObject, outermost: Bool, subschemas: ArraySlice<JSONSchemaObject> = []
+    ) -> JSONSchemaObject {
         var object = object
         if object["contains"] == nil {
             if object["minContains"] != nil { object["minContains"] = nil }
@@ -174,12 +195,17 @@ struct JSONSchemaMerger {
         }
         if !outermost, let unevaluated = object["unevaluatedItems"] {
             object["unevaluatedItems"] = nil
-            if arrayShape(object).rest == nil {
-                if case .array? = object["prefixItems"] {
-                    object["items"] = unevaluated
-                } else if case .array? = object["items"] {
+            let shapes = subschemas.map(arrayShape) + [arrayShape(object)]
+            if shapes.allSatisfy({ $0.rest == nil }) {
+                let evaluated = shapes.map(\.prefix.count).max() ?? 0
+                if case .array(var prefix)? = object["items"] {
+                    prefix += Array(repeating: .bool(true), count: evaluated - prefix.count)
+                    object["items"] = .array(prefix)
                     object["additionalItems"] = unevaluated
                 } else {
+                    var prefix = arrayShape(object).prefix
+                    prefix += Array(repeating: .bool(true), count: evaluated - prefix.count)
+                    if !prefix.isEmpty { object["prefixItems"] = .array(prefix) }
                     object["items"] = unevaluated
                 }
             }
