@@ -69,10 +69,28 @@ enum ChatCompletionRun {
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
         var calls: [(id: String, name: String, arguments: String)] = []
+        var wroteText = false
+        do {
+            try await respond(request, backend: backend, calls: &calls, wroteText: &wroteText, yield: yield)
+        } catch LanguageModelError.contextSizeExceeded where wroteText && request.schema == nil && request.enabledToolDefinitions.isEmpty {
+            // A text answer that ran into the end of the window is cut there, as OpenAI and llama-server answer
+            // (finish_reason length), rather than lost behind an error about a prompt that did fit.
+            yield(.finish(reason: "length"))
+            return
+        }
+        for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+    }
+
+    private static func respond(
+        _ request: LanguageModelExecutorGenerationRequest, backend: ModelBackend,
+        calls: inout [(id: String, name: String, arguments: String)], wroteText: inout Bool,
+        yield: @Sendable (ChatCompletionEvent) -> Void
+    ) async throws {
         try await backend.respond(to: request) { event in
             if let response = event as? LanguageModelExecutorGenerationChannel.Response {
                 switch response.action {
                 case .appendText(let fragment):
+                    wroteText = true
                     yield(.text(fragment.content))
                 case .updateUsage(let usage):
                     yield(Self.usage(usage))
@@ -101,7 +119,6 @@ enum ChatCompletionRun {
                 }
             }
         }
-        for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
     }
 
     private static func usage(_ usage: LanguageModelExecutorGenerationChannel.Usage) -> ChatCompletionEvent {

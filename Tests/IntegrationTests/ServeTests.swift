@@ -452,6 +452,32 @@ struct ServeTests {
             #expect(streamed.status == 400, "\(streamed.text)")
             #expect(streamed.headers["content-type"] == "application/json")
             #expect(try streamed.error["code"] as? String == "context_length_exceeded")
+
+            // A prompt that fits with two tokens to spare: the text answer runs into the end of the window and
+            // comes back cut there with finish_reason length, not as an error about the prompt. The prompt is
+            // measured with max_tokens 1 (the server reuses the shared prefix, so each probe is quick).
+            let sentence = "The committee met on Monday to review the budget for the new library. "
+            func body(sentences: Int, words: Int, maxTokens: Int?) -> String {
+                let text = String(repeating: sentence, count: sentences) + String(repeating: "a ", count: words)
+                    + "Now count from 1 to 100, one number per line."
+                return #"{"model":"default","messages":[{"role":"user","content":"\#(text)"}]"# + (maxTokens.map { #","max_tokens":\#($0)}"# } ?? "}")
+            }
+            func promptTokens(sentences: Int, words: Int) async throws -> Int {
+                let reply = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: words, maxTokens: 1))
+                return try #require((try reply.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int, "\(reply.text)")
+            }
+            let window = 4_096
+            let first = try await promptTokens(sentences: 280, words: 0)
+            let perSentence = try await promptTokens(sentences: 281, words: 0) - first
+            let sentences = 280 + (window - 2 - first) / perSentence
+            let padding = window - 2 - (try await promptTokens(sentences: sentences, words: 0))
+            try #require(try await promptTokens(sentences: sentences, words: padding) == window - 2)
+            let cut = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: padding, maxTokens: nil))
+            #expect(cut.status == 200, "\(cut.text)")
+            let choice = try #require((try cut.json["choices"] as? [[String: Any]])?.first)
+            #expect(choice["finish_reason"] as? String == "length", "\(cut.text)")
+            let content = (choice["message"] as? [String: Any])?["content"] as? String ?? ""
+            #expect(!content.isEmpty, "\(cut.text)")
         }
     }
 
