@@ -13,6 +13,47 @@ struct GeneratedContentTests {
         #expect(content.jsonString == #"{"zeta": 1, "alpha": "a", "mid": true, "beta": [1, 2]}"#)
     }
 
+    /// Numbers are written in plain decimal notation, as the decoder's grammar writes them and schemas check
+    /// them, and read back to the same value.
+    @Test(arguments: [
+        (0.00005, "0.00005"), (1.5e-7, "0.00000015"), (1234567890123456.0, "1234567890123456"),
+        (0x1p54 + 4, "18014398509481988"), (1e20, "100000000000000000000"), (-2.5e-5, "-0.000025"), (0.1, "0.1"),
+        (123.456, "123.456"), (-0.0, "0"),
+    ])
+    func numbersAreWrittenWithoutExponents(value: Double, text: String) throws {
+        let content = GeneratedContent(kind: .number(value))
+        #expect(content.jsonString == text)
+        guard case .number(let read) = try GeneratedContent(json: content.jsonString).kind else { Issue.record("not a number"); return }
+        #expect(read == value)
+    }
+
+    /// A literal beyond Double's range is refused rather than read as an infinity that is written back as null.
+    @Test func numbersBeyondDoublesRangeAreRefused() {
+        for json in [#"{"x": 1e400}"#, "-1e309", String(repeating: "9", count: 400)] {
+            #expect(throws: DecodingError.self, "\(json)") { _ = try GeneratedContent(json: json) }
+        }
+    }
+
+    /// Standard values that sit at the edge of what a JSON number holds read back as themselves.
+    @Test func edgeValuesRoundTrip() throws {
+        #expect(try Int(Int.max.generatedContent) == .max)
+        #expect(try Int(Int.min.generatedContent) == .min)
+        #expect(Float(0.1).generatedContent.jsonString == "0.1")
+        #expect(try Float(Float(0.1).generatedContent) == 0.1)
+        #expect(try Decimal(GeneratedContent(json: "1e-120")) > 0)
+        // Beyond Decimal's exponents: refused, not read as 0.
+        #expect(throws: DecodingError.self) { try Decimal(GeneratedContent(json: "1e-130")) }
+        #expect(Decimal.nan.generatedContent.jsonString == "null")
+    }
+
+    /// A saved value whose JSON text was cut off is a damaged file, not a value to read on.
+    @Test func decodingRefusesCutOffJSON() throws {
+        let decoder = JSONDecoder()
+        #expect(throws: DecodingError.self) { _ = try decoder.decode(GeneratedContent.self, from: Data(#""{\"a\":1,\"b\":\"x""#.utf8)) }
+        let whole = try decoder.decode(GeneratedContent.self, from: Data(#""{\"a\":1}""#.utf8))
+        #expect(whole.jsonString == #"{"a": 1}"#)
+    }
+
     @Test func duplicateKeysKeepTheFirstPositionAndLastValue() {
         let content = GeneratedContent(properties: ["a": 1, "b": 2, "a": 3])
         #expect(content.jsonString == #"{"a": 3, "b": 2}"#)
@@ -50,7 +91,7 @@ struct GeneratedContentTests {
     }
 
     @Test(arguments: [
-        (1.0, "1"), (-0.5, "-0.5"), (30, "30"), (1e20, "1e+20"), (0.1, "0.1"), (-1234567, "-1234567"),
+        (1.0, "1"), (-0.5, "-0.5"), (30, "30"), (1e20, "100000000000000000000"), (0.1, "0.1"), (-1234567, "-1234567"),
         (Double.infinity, "null"),
     ])
     func numbersPrintCompactly(_ value: Double, _ expected: String) {

@@ -22,4 +22,16 @@ struct GenerationIDTests {
         let other = try Plan.PartiallyGenerated(GeneratedContent(json: #"{"days": [{"title": "Beach"}]}"#).identified(by: GenerationID()))
         #expect(other.days?.first?.id != laterIDs.first)
     }
+
+    /// Keys holding `.` or `[` cannot spell another value's path: `{"a.b": {}}` and `{"a": {"b": {}}}` in one
+    /// response name different structures.
+    @Test func keysThatLookLikePathsDoNotShareIdentifiers() throws {
+        let root = GenerationID()
+        let content = try GeneratedContent(json: #"{"a.b": {}, "a": {"b": {}}, "x[0]": {}, "x": [{}], "": {}, ".": {}}"#).identified(by: root)
+        guard case .structure(let top, _) = content.kind, case .structure(let a, _)? = top["a"]?.kind,
+              case .array(let x)? = top["x"]?.kind else { Issue.record("unexpected shape"); return }
+        let ids = [top["a.b"]?.id, a["b"]?.id, top["x[0]"]?.id, x.first?.id, top[""]?.id, top["."]?.id].compactMap { $0 }
+        #expect(ids.count == 6)
+        #expect(Set(ids).count == 6, "\(ids)")
+    }
 }

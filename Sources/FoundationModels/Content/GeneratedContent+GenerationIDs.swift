@@ -12,7 +12,8 @@ extension GeneratedContent {
         case .structure(let properties, let orderedKeys):
             var identified: [String: GeneratedContent] = [:]
             for (key, value) in properties {
-                let childPath = path + "." + key
+                // Escaped, so that a key holding `.` or `[` cannot spell another value's path.
+                let childPath = path + "." + Self.pathComponent(key)
                 identified[key] = value.identified(root: root, path: childPath, id: GenerationID(derivedFrom: root, path: childPath))
             }
             return GeneratedContent(kind: .structure(properties: identified, orderedKeys: orderedKeys), id: id, isComplete: isComplete)
@@ -28,5 +29,16 @@ extension GeneratedContent {
             if path.isEmpty { content.id = id }
             return content
         }
+    }
+
+    /// `key` with `\`, `.` and `[` escaped by a backslash; other keys (all a schema's names) stay as they are.
+    static func pathComponent(_ key: String) -> String {
+        guard key.contains(where: { $0 == "\\" || $0 == "." || $0 == "[" }) else { return key }
+        var escaped = ""
+        for character in key {
+            if character == "\\" || character == "." || character == "[" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 }

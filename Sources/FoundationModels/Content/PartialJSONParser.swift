@@ -196,6 +196,8 @@ struct PartialJSONParser {
         guard let value = Double(text) else {
             throw error("Invalid number \(text)")
         }
+        // Beyond Double's range the literal would become an infinity, which JSON cannot write back.
+        guard value.isFinite else { throw error("The number \(text) is out of range") }
         // A number that runs to the end of a nested value may still grow; at the top level it is the whole document.
         let complete = !truncated && (!atEnd || depth == 0)
         return GeneratedContent(kind: .number(value), isComplete: complete)

@@ -16,6 +16,15 @@ extension Float: Generable {
 
     /// The number as generated content.
     public var generatedContent: GeneratedContent {
-        GeneratedContent(kind: .number(Double(self)))
+        GeneratedContent(kind: .number(decimalValue))
+    }
+}
+
+extension Float {
+    /// The `Double` of the shortest decimal that reads back as this `Float` (`0.1`, not `0.10000000149011612`):
+    /// what a user means by a `Float` literal, and what the decoder's exact decimal bounds and JSON should hold.
+    var decimalValue: Double {
+        guard isFinite, let value = Double("\(self)") else { return Double(self) }
+        return value
     }
 }

@@ -116,17 +116,17 @@ extension GenerationGuide where Value == Int {
 extension GenerationGuide where Value == Float {
     /// Enforces a minimum value (inclusive).
     public static func minimum(_ value: Float) -> GenerationGuide<Float> {
-        GenerationGuide([.minimum(Double(value))])
+        GenerationGuide([.minimum(value.decimalValue)])
     }
 
     /// Enforces a maximum value (inclusive).
     public static func maximum(_ value: Float) -> GenerationGuide<Float> {
-        GenerationGuide([.maximum(Double(value))])
+        GenerationGuide([.maximum(value.decimalValue)])
     }
 
     /// Enforces that the value lies within a closed range.
     public static func range(_ range: ClosedRange<Float>) -> GenerationGuide<Float> {
-        GenerationGuide([.minimum(Double(range.lowerBound)), .maximum(Double(range.upperBound))])
+        GenerationGuide([.minimum(range.lowerBound.decimalValue), .maximum(range.upperBound.decimalValue)])
     }
 }
 

@@ -11,6 +11,11 @@ extension Int: Generable {
         guard case .number(let value) = content.kind else {
             throw content.typeMismatch(Int.self, expected: "a whole number")
         }
+        // `Int.max` has no Double of its own: it is written as 2^63, the nearest one, which must read back.
+        if value == 0x1p63 {
+            self = .max
+            return
+        }
         guard let integer = Int(exactly: value) else {
             throw DecodingError.typeMismatch(
                 Int.self,
