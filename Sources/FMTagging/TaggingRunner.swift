@@ -25,7 +25,8 @@ public struct TaggingRunner: Sendable {
         // Batched decoding can tip near-ties (llama.cpp's arithmetic differs), so its results are kept apart.
         if let remote = tagger.configuration.remoteEngines {
             // A remote job's results depend on the servers and their model, not on a local file or batching.
-            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote", text, recordID])
+            // "guarded": since remote jobs apply the job's guardrails, results stored before then are not reused.
+            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote-guarded", text, recordID])
         }
         let path = parallel == 1 ? "one-at-a-time" : "batched"
         return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])

@@ -10,7 +10,8 @@ extension FM {
             discussion: """
                 Type a message and press return; an empty line or /quit ends the chat. Ask about the weather \
                 in a city to see a tool call. /transcript prints the conversation, /tokens its token count. \
-                --save writes the transcript as JSON at the end; --resume continues a saved one.
+                --save writes the transcript as JSON after every reply; --resume continues a saved one. A chat that \
+                outgrows the context window goes on without its earliest turns.
                 """
         )
 
@@ -23,7 +24,7 @@ extension FM {
         @Option(name: .long, help: "Continue the conversation saved in this transcript JSON file.")
         var resume: String?
 
-        @Option(name: .long, help: "Save the transcript as JSON to this file when the chat ends.")
+        @Option(name: .long, help: "Save the transcript as JSON to this file after every reply.")
         var save: String?
 
         @OptionGroup var modelOptions: ModelOptions
@@ -98,17 +99,31 @@ extension FM {
                 try await stream(line, in: session)
                 return session
             } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
-                let (transcript, dropped) = try await Self.condensed(session.transcript, model: model)
-                guard dropped > 0 else {
-                    try Console.write("\nError: the message does not fit the model's context window even without earlier turns.\n")
+                let tooLong = "\nError: the message does not fit the model's context window even without earlier turns.\n"
+                let shortened: (transcript: Transcript, dropped: Int)?
+                do { shortened = try await Self.condensed(session.transcript, adding: line, model: model) } catch {
+                    try Console.write("\nError: \(Self.message(error))\n")
                     return session
                 }
-                try Console.write("[the conversation no longer fits the context window: dropped the \(dropped) earliest turn\(dropped == 1 ? "" : "s")]\n")
-                let condensed = LanguageModelSession(model: model, tools: tools, transcript: transcript)
-                do { try await stream(line, in: condensed) } catch let failure as CommandFailure { throw failure } catch {
-                    try Console.write("\nError: \(Self.message(error))\n")
+                guard let (transcript, dropped) = shortened.map({ ($0.transcript, $0.dropped) }) else {
+                    try Console.write(tooLong)
+                    return session
                 }
-                return condensed
+                let shorter = LanguageModelSession(model: model, tools: tools, transcript: transcript)
+                do {
+                    try await stream(line, in: shorter)
+                } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
+                    // The reply itself outgrew the window: the conversation stays as it was.
+                    try Console.write(tooLong)
+                    return session
+                } catch let failure as CommandFailure {
+                    throw failure
+                } catch {
+                    try Console.write("\nError: \(Self.message(error))\n")
+                    return session
+                }
+                try Console.write("[the conversation no longer fit the context window: dropped the \(dropped) earliest turn\(dropped == 1 ? "" : "s")]\n")
+                return shorter
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
@@ -133,23 +148,27 @@ extension FM {
             }
         }
 
-        /// `transcript` without its earliest turns (a turn starts at a prompt), keeping the instructions, until
-        /// it takes at most half the context window; and how many turns were dropped.
-        static func condensed(_ transcript: Transcript, model: SystemLanguageModel) async throws -> (Transcript, dropped: Int) {
+        /// `transcript` without its earliest turns (a turn starts at a prompt), keeping the instructions, until it
+        /// and the `next` message take at most half the context window; and how many turns were dropped. `nil`
+        /// when dropping turns cannot make room (the message alone is too long), so that none are dropped.
+        static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> (Transcript, dropped: Int)? {
             let entries = Array(transcript)
             let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
             var turns: [[Transcript.Entry]] = []
             for entry in entries.dropFirst(instructions.count) {
                 if case .prompt = entry { turns.append([entry]) } else if turns.isEmpty { turns.append([entry]) } else { turns[turns.count - 1].append(entry) }
             }
+            let message = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: next))]))
             var dropped = 0
             while !turns.isEmpty {
                 turns.removeFirst()
                 dropped += 1
-                let kept = Transcript(entries: Array(instructions) + turns.joined())
-                if try await model.tokenCount(for: kept) <= model.contextSize / 2 { return (kept, dropped) }
+                let kept = Array(instructions) + turns.joined()
+                if try await model.tokenCount(for: Transcript(entries: kept + [message])) <= model.contextSize / 2 {
+                    return (Transcript(entries: kept), dropped)
+                }
             }
-            return (Transcript(entries: Array(instructions)), dropped)
+            return nil
         }
 
         private static func message(_ error: any Error) -> String {
@@ -159,9 +178,7 @@ extension FM {
         private func write(_ transcript: Transcript, to path: String) throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            do { try encoder.encode(transcript).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
-            }
+            try ReportFile.save(try encoder.encode(transcript), to: path)
         }
     }
 }

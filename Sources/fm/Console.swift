@@ -24,9 +24,10 @@ enum Console {
     }
 
     /// Throws when text written with `print` cannot reach stdout: `print` buffers and ignores write errors, so
-    /// without this a command whose stdout is a full disk would exit 0 with nothing written. A failed write
-    /// leaves its bytes in the buffer, so flushing every stream (`fflush(NULL)`, which needs no reference to the
-    /// `stdout` global) fails again here.
+    /// without this a command whose stdout is a full disk would exit 0 with nothing written. Flushing every
+    /// stream (`fflush(NULL)`, which needs no reference to the `stdout` global) fails while output is still
+    /// waiting, as it is after a write to a full disk or a closed descriptor; an error that left nothing
+    /// waiting (a write that failed once and then succeeded) is not seen here.
     static func flush() throws {
         guard fflush(nil) != 0 else { return }
         throw CommandFailure("Cannot write standard output: \(String(cString: strerror(errno)))")

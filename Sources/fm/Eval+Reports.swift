@@ -16,7 +16,8 @@ extension FM.Eval {
         if runs != nil, tagging.endpoint != nil { throw ValidationError("--runs compares the local model's use cases; it cannot run on --endpoint.") }
         if let html {
             try ReportFile.validate(html, option: "--html",
-                                    inputs: [("labelled file", file), ("--predictions file", predictions), ("--examples file", tagging.examples)])
+                                    inputs: [("labelled file", file), ("--predictions file", predictions), ("--examples file", tagging.examples),
+                                             ("--schema file", tagging.schema)])
         }
     }
 

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `fm`: Foundation Models on the command line.
 @main
@@ -27,7 +32,16 @@ struct FM: AsyncParsableCommand {
             }
             try Console.flush()
         } catch {
-            exit(withError: error)
+            // As `exit(withError:)`, but ending with `_exit`: a command that fails mid-generation (its stdout
+            // closed under a stream) still has llama.cpp's threads decoding, and `exit` would run the library's
+            // static destructors under them.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success { print(message) } else { Console.note(message + "\n") }
+            }
+            _ = try? Console.flush()
+            _exit(code.rawValue)
         }
     }
 }

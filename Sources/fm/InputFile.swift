@@ -8,7 +8,9 @@ enum InputFile {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
-            return try handle.readToEnd() ?? Data()
+            let data = try handle.readToEnd() ?? Data()
+            // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
+            return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         } catch {
             throw CommandFailure("Cannot read \(path): \(reason(error))")
         }
@@ -20,10 +22,19 @@ enum InputFile {
         return stat(path, &info) == 0
     }
 
-    /// Whether `path` is a regular file (following links), not a pipe, a device or a directory.
-    static func isRegularFile(_ path: String) -> Bool {
+    /// Whether `path` is a regular file, not a pipe, a device or a directory (nor, when not `followingLinks`,
+    /// a link).
+    static func isRegularFile(_ path: String, followingLinks: Bool = true) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        let found = followingLinks ? stat(path, &info) : lstat(path, &info)
+        return found == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` names what stdout already writes to (`/dev/stdout`, or the file stdout was redirected to).
+    static func isStandardOutput(_ path: String) -> Bool {
+        var target = stat(), output = stat()
+        guard stat(path, &target) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return target.st_dev == output.st_dev && target.st_ino == output.st_ino
     }
 
     /// Whether `first` and `second` name one existing file (the same device and inode), through links or

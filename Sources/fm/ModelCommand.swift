@@ -76,8 +76,8 @@ extension FM {
                         continue
                     }
                     if case .incomplete(let bytes) = entry.installState, !force {
-                        FileHandle.standardError.write(Data(
-                            "\(entry.fileURL.path) has \(bytes) of \(entry.byteCount) bytes (truncated or corrupt); downloading it again.\n".utf8))
+                        Console.note(
+                            "\(entry.fileURL.path) has \(bytes) of \(entry.byteCount) bytes (truncated or corrupt); downloading it again.\n")
                     }
                     try download(entry, force: true)
                 }

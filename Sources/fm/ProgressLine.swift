@@ -77,7 +77,7 @@ struct ProgressLine {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let pace = rate > 0 ? String(format: "  %.1f texts/s  ETA %ds", rate, Int(eta)) : ""
         let line = String(format: "\r[%@] %d/%d%@ ", bar, done, total, pace)
-        FileHandle.standardError.write(Data(line.utf8))
+        Console.note(line)
     }
 
     /// Writes `message` on its own line on stderr when stderr is a terminal: work before the texts (a label

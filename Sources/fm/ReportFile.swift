@@ -27,16 +27,20 @@ enum ReportFile {
 
     /// Writes a page, saying so on stderr.
     static func write(_ html: String, to path: String) throws {
+        try save(Data(html.utf8), to: path)
+        Console.note("wrote \(path)\n")
+    }
+
+    /// Writes `data` to `path`: atomically (a temporary file renamed over the path) where that can be done; a
+    /// pipe, a device, a link (written through, not replaced) or a writable file in a read-only directory in place.
+    static func save(_ data: Data, to path: String) throws {
         do {
-            // Atomic (a temporary file renamed over the path) where that can be done; a pipe, a device, or a
-            // writable file in a read-only directory is written in place.
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let atomic = !InputFile.exists(path)
-                || (InputFile.isRegularFile(path) && FileManager.default.isWritableFile(atPath: directory))
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: atomic ? .atomic : [])
+                || (InputFile.isRegularFile(path, followingLinks: false) && FileManager.default.isWritableFile(atPath: directory))
+            try data.write(to: URL(fileURLWithPath: path), options: atomic ? .atomic : [])
         } catch {
-            throw CommandFailure("Cannot write \(path): \(error.localizedDescription)")
+            throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
         }
-        Console.note("wrote \(path)\n")
     }
 }

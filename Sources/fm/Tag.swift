@@ -38,7 +38,8 @@ extension FM {
                 throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
             }
             if let output {
-                try ReportFile.validate(output, option: "--output", inputs: [("--file input", file), ("--examples file", tagging.examples)])
+                try ReportFile.validate(output, option: "--output", inputs: [("--file input", file), ("--examples file", tagging.examples),
+                                                                             ("--schema file", tagging.schema)])
             }
             try tagging.validateSeed()
             try tagging.validateEndpoint(modelOptions)
@@ -94,15 +95,21 @@ extension FM {
 /// Where `fm tag` writes lines: stdout, or a file (appended to after the finished part when resuming).
 final class OutputSink {
     let handle: FileHandle
+    /// Where the lines go, for messages.
+    let name: String
     /// How many finished lines of the output carry each id.
     let finishedIDs: [String: Int]
 
     init(path: String?, resume: Bool) throws {
-        guard let path else {
+        // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
+        // would truncate a file the shell opened for appending, or one that already holds earlier output.
+        guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
             handle = FileHandle.standardOutput
+            name = path ?? "standard output"
             finishedIDs = [:]
             return
         }
+        name = path
         let url = URL(fileURLWithPath: path)
         do {
             if resume, let existing = try? Data(contentsOf: url) {
@@ -128,6 +135,10 @@ final class OutputSink {
     }
 
     func write(_ line: String) throws {
-        try handle.write(contentsOf: Data((line + "\n").utf8))
+        do {
+            try handle.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            throw CommandFailure("Cannot write \(name): \(InputFile.reason(error))")
+        }
     }
 }

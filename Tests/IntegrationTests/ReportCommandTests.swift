@@ -227,6 +227,12 @@ struct ReportCommandTests {
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
+        // A results file saved with a byte-order mark is read like any other.
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"id":"1","text":"win a prize now","result":{"label":"spam"}}\#n"#.utf8)).write(to: results)
+        let marked = try Self.run(["eval", gold.path, "--predictions", results.path, "--json"])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(!marked.stderr.contains("failed"), "\(marked.stderr)")
+        #expect(marked.stdout.contains(#""accuracy":1"#), "\(marked.stdout)")
         // Nothing was overwritten.
         #expect(try String(contentsOf: gold, encoding: .utf8).contains("win a prize now"))
         #expect(try String(contentsOf: results, encoding: .utf8).contains(#""result""#))
@@ -246,6 +252,19 @@ struct ReportCommandTests {
         let piped = try Self.run(["tag", "--output", "/dev/stdout", "Today we had a lovely picnic with friends at the beach."])
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout.contains(#""result""#), "\(piped.stdout)")
+        // Into a file stdout already writes to (`{ echo header; fm tag -o /dev/stdout …; } > file`), the lines
+        // follow what is there instead of truncating it.
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("out.jsonl")
+        try Data("header\n".utf8).write(to: file)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        let appended = try Self.run(["tag", "--output", "/dev/stdout", "A picnic at the beach."], standardOutput: handle)
+        try handle.close()
+        #expect(appended.status == 0, "\(appended.stderr)")
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written.hasPrefix("header\n{") && written.contains(#""result""#), "\(written)")
     }
 
     /// `fm chat` with no model fails at once instead of answering every message with an error and exiting 0; a
@@ -270,7 +289,7 @@ struct ReportCommandTests {
         let chat = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "8", "--resume", saved.path, "--save", saved.path],
                                 input: "Say hi.\n")
         #expect(chat.status == 0, "\(chat.stderr)")
-        #expect(chat.stdout.contains("no longer fits the context window: dropped the"), "\(chat.stdout)")
+        #expect(chat.stdout.contains("no longer fit the context window: dropped the"), "\(chat.stdout)")
         #expect(!chat.stdout.contains("Error:"), "\(chat.stdout)")
         let kept = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: saved))
         guard case .instructions = kept.first else { Issue.record("the instructions were dropped"); return }
