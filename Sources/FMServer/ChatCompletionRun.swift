@@ -69,12 +69,16 @@ enum ChatCompletionRun {
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
         var calls: [(id: String, name: String, arguments: String)] = []
-        var wroteText = false
+        var written = ""
         do {
-            try await respond(request, backend: backend, calls: &calls, wroteText: &wroteText, yield: yield)
-        } catch LanguageModelError.contextSizeExceeded where wroteText && request.schema == nil && request.enabledToolDefinitions.isEmpty {
+            try await respond(request, backend: backend, calls: &calls, written: &written, yield: yield)
+        } catch LanguageModelError.contextSizeExceeded where !written.isEmpty && request.schema == nil && request.enabledToolDefinitions.isEmpty {
             // A text answer that ran into the end of the window is cut there, as OpenAI and llama-server answer
-            // (finish_reason length), rather than lost behind an error about a prompt that did fit.
+            // (finish_reason length), rather than lost behind an error about a prompt that did fit. The response
+            // check a finished answer gets runs here, since the engine stopped before it.
+            if let reason = backend.systemModel?.guardrails.violation(in: written, source: .response, isStringRequest: true) {
+                throw LanguageModelError.guardrailViolation(.init(debugDescription: "The response was blocked by the guardrails (\(reason))."))
+            }
             yield(.finish(reason: "length"))
             return
         }
@@ -83,14 +87,14 @@ enum ChatCompletionRun {
 
     private static func respond(
         _ request: LanguageModelExecutorGenerationRequest, backend: ModelBackend,
-        calls: inout [(id: String, name: String, arguments: String)], wroteText: inout Bool,
+        calls: inout [(id: String, name: String, arguments: String)], written: inout String,
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
         try await backend.respond(to: request) { event in
             if let response = event as? LanguageModelExecutorGenerationChannel.Response {
                 switch response.action {
                 case .appendText(let fragment):
-                    wroteText = true
+                    written += fragment.content
                     yield(.text(fragment.content))
                 case .updateUsage(let usage):
                     yield(Self.usage(usage))

@@ -9,7 +9,7 @@ package struct ModelBackend: Sendable {
     /// The model's capabilities, read when a request starts.
     let capabilities: @Sendable () -> LanguageModelCapabilities
     /// The model when it is the on-device one.
-    let systemModel: SystemLanguageModel?
+    package let systemModel: SystemLanguageModel?
     private let respondBody: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     private let prewarmBody: @Sendable (Transcript) -> Void
 
