@@ -80,6 +80,11 @@ struct JSONSchemaImportSoundnessTests {
         // A `$ref` inside a subschema with its own `$id`, in an `allOf` part merged there: the same.
         (##"{"type":"object","required":["p"],"properties":{"p":{"$id":"https://example.com/p.json","allOf":[{"$ref":"#/$defs/s"}],"$defs":{"s":{"type":"string"}}}},"$defs":{"s":{"type":"integer"}}}"##,
          "$id"),
+        // … or an `allOf` part, or an alternative merged with the keywords beside it, that sets its own `$id`.
+        (##"{"allOf":[{"$id":"https://e.com/a.json","$ref":"#/$defs/s","$defs":{"s":{"type":"string"}}}],"$defs":{"s":{"type":"integer"}}}"##,
+         "$id"),
+        (##"{"minLength":0,"anyOf":[{"$id":"https://e.com/x","$ref":"#/$defs/s","$defs":{"s":{"type":"string"}}},{"type":"null"}],"$defs":{"s":{"type":"integer"}}}"##,
+         "$id"),
         // Draft 7 ignores the keywords beside `$ref`: both alternatives are the same schema, so not exclusive.
         (##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}},"oneOf":[{"$ref":"#/definitions/x","maxProperties":1},{"$ref":"#/definitions/x","minProperties":3}]}"##,
          "oneOf"),

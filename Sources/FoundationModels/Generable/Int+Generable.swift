@@ -11,7 +11,8 @@ extension Int: Generable {
         guard case .number(let value) = content.kind else {
             throw content.typeMismatch(Int.self, expected: "a whole number")
         }
-        // `Int.max` has no Double of its own: it is written as 2^63, the nearest one, which must read back.
+        // `Int.max` has no Double of its own: it is written as 2^63, the nearest one, which must read back. (A
+        // JSON integer a little above `Int.max` rounds to the same Double and reads as `Int.max` too.)
         if value == 0x1p63 {
             self = .max
             return

@@ -100,9 +100,9 @@ struct ChatCompletionsStreamState: Sendable {
 
     /// The limit that ended the answer when `finish_reason` is `length`, else `nil`.
     ///
-    /// `length` is a limit on the response's tokens: the request's `max_tokens`, or, without one, the server's own
-    /// cap (`fm serve`'s `--max-tokens`, llama-server's `-n`, a hosted model's output limit). A server says so in
-    /// an error, not in `finish_reason`, when the context window is what ran out.
+    /// `length` is taken as a limit on the response's tokens: the request's `max_tokens`, or, without one, the
+    /// server's own cap (`fm serve`'s `--max-tokens`, llama-server's `-n`, a hosted model's output limit). Servers
+    /// also say `length` when a text answer fills the context window, which the reason alone cannot tell apart.
     func responseLimit(maximumTokens: Int?) -> ResponseLimit? {
         finishReason == "length" ? .maximumResponseTokens : nil
     }

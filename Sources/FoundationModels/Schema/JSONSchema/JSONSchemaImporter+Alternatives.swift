@@ -34,9 +34,10 @@ extension JSONSchemaImporter {
             throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
         }
         if keyword == "oneOf" {
-            // Each oneOf gets its own allowance, so one large union does not use up another's.
-            exclusionBudget.remaining = Self.maximumExclusionSteps
+            // Materializing may convert oneOfs inside definitions; this one's allowance starts after them, so one
+            // large union does not use up another's.
             for node in nodes { try materialize(node, depth: 0) }
+            exclusionBudget.remaining = Self.maximumExclusionSteps
             for (i, first) in nodes.enumerated() {
                 for (j, second) in schemas.enumerated() where i != j {
                     guard excludes(first, second.schema, depth: 0) else {

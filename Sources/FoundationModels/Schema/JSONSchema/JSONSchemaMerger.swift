@@ -25,7 +25,7 @@ struct JSONSchemaMerger {
     static let maximumFlattenedParts = 10_000
 
     /// The most schemas all merges of one import may flatten, so that many merges of moderate size stay bounded too.
-    static let maximumFlattenedPartsPerImport = 1_000_000
+    static let maximumFlattenedPartsPerImport = 50_000
 
     /// Work left for the current merge and for the whole import (a class, so that copies of the merger and nested
     /// merges share it).
@@ -128,6 +128,13 @@ struct JSONSchemaMerger {
                     message: "\"allOf\" and \"$ref\" merge more schemas than the importer allows (\(Self.maximumFlattenedParts) per merge)")
             }
             object = Self.normalizedBounds(object)
+            // A part with its own `$id` resolves the `$ref`s in it against that base; merged here, they would
+            // resolve against the document. (The document's root sets the base for everything.)
+            if !(outermost && path == "#"), setsOwnIdentifier(object), Self.holdsReference(.object(object)) {
+                throw JSONSchemaImportError(
+                    path: path, keyword: "$id",
+                    message: "A subschema that sets its own \"$id\" and holds a \"$ref\" cannot be merged with other schemas")
+            }
             // This object's own subschemas (its $ref's target, its allOf parts) land after this index.
             let start = objects.count
             if case .string(let reference)? = object["$ref"] {
@@ -174,6 +181,27 @@ struct JSONSchemaMerger {
             return true
         default:
             throw JSONSchemaImportError(path: path, message: "A schema must be an object or a boolean")
+        }
+    }
+
+    /// Whether `object` sets its own base URI: an `$id` (or, in drafts 4 to 7, `id`) other than an anchor.
+    private func setsOwnIdentifier(_ object: JSONSchemaObject) -> Bool {
+        for key in ["$id"] + (refOverridesSiblings ? ["id"] : []) {
+            if case .string(let identifier)? = object[key], !identifier.hasPrefix("#") { return true }
+        }
+        return false
+    }
+
+    /// Whether a `$ref` appears anywhere in `value`.
+    static func holdsReference(_ value: JSONSchemaValue) -> Bool {
+        switch value {
+        case .object(let object):
+            if case .string? = object["$ref"] { return true }
+            return object.keys.contains { holdsReference(object[$0]!) }
+        case .array(let elements):
+            return elements.contains(where: holdsReference)
+        default:
+            return false
         }
     }
 
