@@ -113,8 +113,8 @@ extension FM {
                 do {
                     try await stream(line, in: shorter)
                 } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
-                    // The reply itself outgrew the window: the conversation stays as it was.
-                    try Console.write(tooLong)
+                    // The reply itself outgrew what was left: the conversation stays as it was.
+                    try Console.write("\nError: the reply did not fit the model's context window after the message, even without earlier turns.\n")
                     return session
                 } catch let failure as CommandFailure {
                     throw failure
@@ -149,8 +149,9 @@ extension FM {
         }
 
         /// `transcript` without its earliest turns (a turn starts at a prompt), keeping the instructions, until it
-        /// and the `next` message take at most half the context window; and how many turns were dropped. `nil`
-        /// when dropping turns cannot make room (the message alone is too long), so that none are dropped.
+        /// and the `next` message take at most half the context window (leaving the other half for replies), or
+        /// without all of them when only that makes the message fit; and how many turns were dropped. `nil` when
+        /// the instructions and the message alone do not fit, so that no turn is dropped for nothing.
         static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> (Transcript, dropped: Int)? {
             let entries = Array(transcript)
             let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
@@ -164,7 +165,8 @@ extension FM {
                 turns.removeFirst()
                 dropped += 1
                 let kept = Array(instructions) + turns.joined()
-                if try await model.tokenCount(for: Transcript(entries: kept + [message])) <= model.contextSize / 2 {
+                let needed = try await model.tokenCount(for: Transcript(entries: kept + [message]))
+                if needed <= model.contextSize / 2 || (turns.isEmpty && needed < model.contextSize) {
                     return (Transcript(entries: kept), dropped)
                 }
             }

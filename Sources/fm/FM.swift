@@ -31,6 +31,9 @@ struct FM: AsyncParsableCommand {
                 try command.run()
             }
             try Console.flush()
+            // Ended with `_exit`, as a failure is below: `fm chat` may return while its prewarm still runs on
+            // llama.cpp's threads.
+            _exit(0)
         } catch {
             // As `exit(withError:)`, but ending with `_exit`: a command that fails mid-generation (its stdout
             // closed under a stream) still has llama.cpp's threads decoding, and `exit` would run the library's
