@@ -37,6 +37,7 @@ struct BrowserRenderingTests {
         for heatmap in facts.heatmaps {
             #expect(heatmap.overlappingRowLabels == 0 && heatmap.overlappingColumnLabels == 0, "labels collide: \(heatmap.rowLabels)")
             #expect(heatmap.labelsOutside == 0, "labels cut off: \(heatmap.rowLabels)")
+            #expect(heatmap.countsWiderThanCells == 0, "counts spill out of their cells")
         }
         for bars in facts.bars {
             #expect(bars.overlappingLabels == 0, "bar labels collide: \(bars.labels)")
@@ -208,6 +209,18 @@ struct BrowserRenderingTests {
     }
 
     // MARK: fm stats
+
+    /// Counts of five digits in 20-pixel cells are written small enough to stay inside them.
+    @Test func largeCountsFitTheirCells() async throws {
+        let labels = (0..<30).map { "label \($0)" }
+        let counts = labels.indices.map { row in labels.indices.map { column in row == column ? 12_345 : (column == row + 1 ? 7 : 0) } }
+        let heatmap = Heatmap(labels: labels, counts: counts, rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
+        var page = HTMLPage(title: "counts")
+        page.append(HTMLPage.section("matrix", title: "Large counts", content: HTMLPage.figure(heatmap.svg(caption: "large counts"), caption: "large counts")))
+        let facts = try await Self.render(page.document, name: "heatmap-large-counts")
+        try #require(facts.heatmaps.count == 1)
+        #expect(facts.heatmaps[0].counts.max() == 12_345)
+    }
 
     @Test func statisticsPage() async throws {
         var statistics = TagStatistics()

@@ -21,6 +21,8 @@ public struct PageFacts: Sendable, Decodable {
         public var overlappingColumnLabels: Int
         /// Labels whose box leaves the chart.
         public var labelsOutside: Int
+        /// Counts written wider than their cell.
+        public var countsWiderThanCells: Int
     }
 
     /// A bar chart.
@@ -97,7 +99,8 @@ public struct PageFacts: Sendable, Decodable {
                 counts: all(svg, 'rect.cell').map(e => Number(e.dataset.count)),
                 overlappingRowLabels: overlaps(rows),
                 overlappingColumnLabels: columns.some(rotated) ? 0 : overlaps(columns),
-                labelsOutside: outside(svg, rows.concat(all(svg, 'text.column-label')))
+                labelsOutside: outside(svg, rows.concat(all(svg, 'text.column-label'))),
+                countsWiderThanCells: all(svg, 'text.count').filter(t => box(t).width > box(t.parentNode.querySelector('rect')).width).length
               };
             }),
             bars: all(document, 'svg.bars').map(svg => {

@@ -97,7 +97,9 @@ package struct Heatmap: Sendable {
             ? (columns.texts.map { LabelLayout.width(of: $0, fontSize: font) }.max() ?? 0) * 0.7071 : 0
         let width = right + max(8, overhang - cell / 2 + 8)
         let height = top + Double(n) * cell + 8
-        let countFont = min(11, cell * 0.5)
+        // Small enough for the widest count to fit its cell (a digit is about 0.64 of the font size wide).
+        let digits = Double(String((Array(counts.joined()) + (extraColumn?.values ?? [])).max() ?? 0).count)
+        let countFont = min(11, cell * 0.5, (cell - 3) / (0.64 * digits))
         func x(_ column: Int) -> Double { column < n ? left + Double(column) * cell : matrixRight + extraGap }
 
         var svg = "<svg class=\"heatmap\" data-classes=\"\(n)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\""
