@@ -105,11 +105,12 @@ extension FM {
                     try Console.write("\nError: \(Self.message(error))\n")
                     return session
                 }
-                guard let (transcript, dropped) = shortened.map({ ($0.transcript, $0.dropped) }) else {
+                guard let shortened else {
                     try Console.write(tooLong)
                     return session
                 }
-                let shorter = LanguageModelSession(model: model, tools: tools, transcript: transcript)
+                let dropped = shortened.dropped
+                let shorter = LanguageModelSession(model: model, tools: tools, transcript: shortened.transcript)
                 do {
                     try await stream(line, in: shorter)
                 } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
@@ -152,7 +153,7 @@ extension FM {
         /// and the `next` message take at most half the context window (leaving the other half for replies), or
         /// without all of them when only that makes the message fit; and how many turns were dropped. `nil` when
         /// the instructions and the message alone do not fit, so that no turn is dropped for nothing.
-        static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> (Transcript, dropped: Int)? {
+        static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> (transcript: Transcript, dropped: Int)? {
             let entries = Array(transcript)
             let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
             var turns: [[Transcript.Entry]] = []

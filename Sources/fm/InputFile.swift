@@ -32,9 +32,8 @@ enum InputFile {
 
     /// Whether `path` names what stdout already writes to (`/dev/stdout`, or the file stdout was redirected to).
     static func isStandardOutput(_ path: String) -> Bool {
-        var target = stat(), output = stat()
-        guard stat(path, &target) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
-        return target.st_dev == output.st_dev && target.st_ino == output.st_ino
+        // `/dev/stdout` is the link to descriptor 1's file, so `stat` through it reaches what stdout writes to.
+        isSameFile(path, "/dev/stdout")
     }
 
     /// Whether `first` and `second` name one existing file (the same device and inode), through links or

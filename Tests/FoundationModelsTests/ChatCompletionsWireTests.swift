@@ -26,16 +26,20 @@ struct ChatCompletionsWireTests {
         ]
         let bytes = Array(body.utf8)
         for chunkSize in [1, 2, 3, 5, bytes.count] {
-            var parser = ServerSentEventParser()
-            var events: [ServerSentEvent] = []
-            var start = 0
-            while start < bytes.count {
-                events += parser.feed(bytes[start..<min(start + chunkSize, bytes.count)])
-                start += chunkSize
-            }
-            events += parser.finish()
-            #expect(events == expected, "chunks of \(chunkSize) bytes")
+            #expect(Self.events(in: bytes, chunkSize: chunkSize) == expected, "chunks of \(chunkSize) bytes")
         }
+    }
+
+    /// The events of `bytes` fed to one parser in chunks of `chunkSize`, then finished.
+    static func events(in bytes: [UInt8], chunkSize: Int) -> [ServerSentEvent] {
+        var parser = ServerSentEventParser()
+        var events: [ServerSentEvent] = []
+        var start = 0
+        while start < bytes.count {
+            events += parser.feed(bytes[start..<min(start + chunkSize, bytes.count)])
+            start += chunkSize
+        }
+        return events + parser.finish()
     }
 
     @Test func anEventWithoutItsBlankLineIsDropped() {
@@ -48,14 +52,8 @@ struct ChatCompletionsWireTests {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         let bytes = mark + Array("data: x\n\n".utf8)
         for chunkSize in [1, 2, bytes.count] {
-            var parser = ServerSentEventParser()
-            var events: [ServerSentEvent] = []
-            var start = 0
-            while start < bytes.count {
-                events += parser.feed(bytes[start..<min(start + chunkSize, bytes.count)])
-                start += chunkSize
-            }
-            #expect(events == [ServerSentEvent(type: nil, data: "x", id: nil)], "chunks of \(chunkSize) bytes")
+            #expect(Self.events(in: bytes, chunkSize: chunkSize) == [ServerSentEvent(type: nil, data: "x", id: nil)],
+                    "chunks of \(chunkSize) bytes")
         }
         // Only one: a second mark belongs to the first line's field name, which is no field's.
         var parser = ServerSentEventParser()

@@ -128,7 +128,7 @@ struct JSONSchemaImportTests {
          "recursion"),
     ])
     func refusalsNameTheKeyword(_ schema: String, _ keyword: String) {
-        refuses(schema, naming: keyword)
+        Self.refuses(schema, naming: keyword)
     }
 
     /// `allOf` over mutually recursive references used to overflow the stack while merging (a schema from
@@ -140,14 +140,15 @@ struct JSONSchemaImportTests {
         }
     }
 
-    private func refuses(_ schema: String, naming keyword: String) {
+    /// Records an issue unless importing `schema` fails with an error naming `keyword`.
+    static func refuses(_ schema: String, naming keyword: String, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             _ = try GenerationSchema.importing(jsonSchema: schema)
-            Issue.record("\(schema) imported")
+            Issue.record("\(schema) imported", sourceLocation: sourceLocation)
         } catch let error as JSONSchemaImportError {
-            #expect(error.keyword == keyword, "\(error)")
+            #expect(error.keyword == keyword, "\(error)", sourceLocation: sourceLocation)
         } catch {
-            Issue.record("unexpected \(error)")
+            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
         }
     }
 

@@ -180,25 +180,9 @@ struct DecimalBound: Comparable, Sendable {
     init(_ value: Double, limit: Int) {
         let clamped = min(max(value, -Double(limit)), Double(limit))
         isNegative = clamped < 0
-        let text = String(describing: abs(clamped))
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<e]
-            exponent = Int(text[text.index(after: e)...].filter { $0 != "+" }) ?? 0
-        }
-        var digits = mantissa.filter { $0 != "." }.map { UInt8($0.asciiValue! - 48) }
-        var pointPosition = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
-            ?? mantissa.count) + exponent
-        if pointPosition < 0 {
-            digits = [UInt8](repeating: 0, count: -pointPosition) + digits
-            pointPosition = 0
-        }
-        if pointPosition > digits.count { digits += [UInt8](repeating: 0, count: pointPosition - digits.count) }
-        integer = digits[..<pointPosition].reduce(0) { $0 * 10 + Int($1) }
-        var fraction = Array(digits[pointPosition...])
-        while fraction.last == 0 { fraction.removeLast() }
-        self.fraction = fraction
+        let parts = DecimalText.plain(abs(clamped)).split(separator: ".", omittingEmptySubsequences: false)
+        integer = Int(parts[0]) ?? limit
+        fraction = parts.count > 1 ? parts[1].map { UInt8($0.asciiValue! - 48) } : []
         if integer == 0 && fraction.isEmpty { isNegative = false }
     }
 

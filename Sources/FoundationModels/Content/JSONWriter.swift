@@ -1,3 +1,5 @@
+import FMDecoding
+
 /// Writes ``GeneratedContent`` as JSON text, keeping structure keys in order.
 ///
 /// Foundation's `JSONEncoder` doesn't preserve key order, and property order is part of our contract, so this small
@@ -95,37 +97,7 @@ struct JSONWriter {
         if value == value.rounded(), abs(value) < 0x1p63 {
             return String(Int64(value))
         }
-        return plainDecimal("\(value)")
-    }
-
-    /// `text` (Swift's description of a finite Double, such as `1.5e-05` or `1.8e+16`) without an exponent.
-    static func plainDecimal(_ text: String) -> String {
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
-            return text
-        }
-        var mantissa = text[..<e]
-        let negative = mantissa.hasPrefix("-")
-        if negative { mantissa = mantissa.dropFirst() }
-        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        let whole = String(parts[0]), fraction = parts.count > 1 ? String(parts[1]) : ""
-        let digits = whole + fraction
-        // The decimal point sits after `point` digits of `digits`.
-        let point = whole.count + exponent
-        var result: String
-        if point <= 0 {
-            result = "0." + String(repeating: "0", count: -point) + digits
-        } else if point >= digits.count {
-            result = digits + String(repeating: "0", count: point - digits.count)
-        } else {
-            result = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
-        }
-        // Trailing zeros of a fraction and leading zeros of the whole part carry nothing.
-        if result.contains(".") {
-            while result.hasSuffix("0") { result.removeLast() }
-            if result.hasSuffix(".") { result.removeLast() }
-        }
-        while result.count > 1, result.hasPrefix("0"), !result.hasPrefix("0.") { result.removeFirst() }
-        return (negative ? "-" : "") + result
+        return DecimalText.plain(value)
     }
 
     /// The JSON text of `content`.

@@ -233,8 +233,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         if let validator {
             // A number at the top level parses whole at any length: cut by the limit, `12` of `12345` would pass.
             if let limit = state.responseLimit(maximumTokens: maximumTokens),
-               state.text.trimmingCharacters(in: .whitespacesAndNewlines).last?.isASCII == true,
-               state.text.trimmingCharacters(in: .whitespacesAndNewlines).last?.isNumber == true {
+               let last = state.text.trimmingCharacters(in: .whitespacesAndNewlines).last, last.isASCII, last.isNumber {
                 throw GeneratedContent.ParsingError(rawContent: state.text, underlyingError: limit, debugDescription:
                     "The answer reached the token limit while writing its number: \(state.text)")
             }
