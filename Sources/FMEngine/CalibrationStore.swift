@@ -77,10 +77,18 @@ package struct CalibrationStore: Sendable {
         }
     }
 
-    /// The stored tables' files.
+    /// The stored tables' files: only names this store writes (``digest(_:)`` and `.json`), so a directory the
+    /// user named for it keeps any other file, `.json` or not, through ``clear()`` and ``prune()``.
     package var files: [URL] {
         let contents = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return contents.filter { $0.pathExtension == "json" }
+        return contents.filter { Self.isTableName($0.lastPathComponent) }
+    }
+
+    /// Whether `name` is a table file's name: 32 lowercase hexadecimal digits and `.json`.
+    static func isTableName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 37, name.hasSuffix(".json") else { return false }
+        return bytes[..<32].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// Removes every stored table and returns how many there were.

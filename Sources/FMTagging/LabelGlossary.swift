@@ -154,6 +154,12 @@ package enum LabelGlossary {
         return String(text[..<end])
     }
 
+    /// The result-cache key of a reply: the model file, the request, and the safety checks when they are not the
+    /// built-in ones, so a reply written without checks is never served to a job that has them.
+    package static func replyKey(prompt: String, model identity: String, guardrails: SystemLanguageModel.Guardrails) -> String {
+        ResultCache.key(["label-glossary", identity, prompt] + (TaggingConfiguration.guardrailsKey(guardrails).map { [$0] } ?? []))
+    }
+
     /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
     /// for each choice the first reply missed or described by copying a text. Each reply is looked up in and
     /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
@@ -165,7 +171,7 @@ package enum LabelGlossary {
         // The job's own guardrails: a job that turned them off classifies texts the default checks would block.
         let describer = SystemLanguageModel(modelURL: model.modelURL, useCase: .general, guardrails: model.guardrails)
         func reply(to prompt: String, tokens: Int) async -> String? {
-            let key = ResultCache.key(["label-glossary", identity, prompt])
+            let key = replyKey(prompt: prompt, model: identity, guardrails: model.guardrails)
             if let stored = try? cache?.value(forKey: key) { return stored }
             let session = LanguageModelSession(model: describer)
             let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)

@@ -103,14 +103,7 @@ public struct TaggingConfiguration: Sendable {
             "schema=" + schema.jsonSchemaString, "instructions=" + (instructions ?? ""),
         ]
         if let labelGlossary { parts.append("glossary=" + labelGlossary) }
-        // A result made without safety checks is never served to a job that has them (the other way round is
-        // harmless: the checks only block, they never change an answer), and checked jobs keep their keys.
-        if model.guardrails.checkers.isEmpty {
-            parts.append("guardrails=off")
-        } else if !Self.usesBuiltInChecks(model.guardrails) {
-            // Other checks may let through what the built-in ones block.
-            parts.append("guardrails=" + model.guardrails.checkers.map { String(reflecting: $0) }.joined(separator: "\u{1F}"))
-        }
+        if let guardrails = Self.guardrailsKey(model.guardrails) { parts.append(guardrails) }
         // `fm tag` and `fm eval` use `.contentTagging`, whose results keep the keys they had before the use
         // case was part of them; the general use case prompts differently.
         if model.useCase != .contentTagging { parts.append("useCase=general") }
@@ -126,6 +119,19 @@ public struct TaggingConfiguration: Sendable {
         if !calibrating.isEmpty { parts.append("calibration=" + calibrating.joined(separator: "\u{1F}")) }
         parts.append("options=\(options.samplingMode.map { "\($0)" } ?? "default")|\(options.temperature.map { "\($0)" } ?? "-")|\(options.maximumResponseTokens.map { "\($0)" } ?? "-")")
         return parts.joined(separator: "\u{1E}")
+    }
+
+    /// The part of a cache key that says which safety checks made a result, or `nil` for the built-in ones.
+    ///
+    /// A result made without safety checks is never served to a job that has them (the other way round is
+    /// harmless: the checks only block, they never change an answer), and checked jobs keep their keys.
+    package static func guardrailsKey(_ guardrails: SystemLanguageModel.Guardrails) -> String? {
+        if guardrails.checkers.isEmpty { return "guardrails=off" }
+        // Other checks may let through what the built-in ones block.
+        if !usesBuiltInChecks(guardrails) {
+            return "guardrails=" + guardrails.checkers.map { String(reflecting: $0) }.joined(separator: "\u{1F}")
+        }
+        return nil
     }
 
     /// Whether `guardrails` are exactly the built-in deny list.

@@ -34,6 +34,7 @@ extension FM {
                     case .installed: state = "installed"
                     case .missing: state = "-"
                     case .incomplete(let bytes): state = "incomplete (\(bytes) of \(entry.byteCount) bytes)"
+                    case .damaged: state = "corrupt (no GGUF header)"
                     }
                     let marker = entry.name == ModelCatalog.defaultName ? "*" : " "
                     let size = String(format: "%6.0f MB", Double(entry.byteCount) / 1e6)
@@ -75,9 +76,16 @@ extension FM {
                         if !quiet { print("\(entry.name) is installed at \(entry.fileURL.path)") }
                         continue
                     }
-                    if case .incomplete(let bytes) = entry.installState, !force {
-                        Console.note(
-                            "\(entry.fileURL.path) has \(bytes) of \(entry.byteCount) bytes (truncated or corrupt); downloading it again.\n")
+                    if !force {
+                        switch entry.installState {
+                        case .incomplete(let bytes):
+                            Console.note(
+                                "\(entry.fileURL.path) has \(bytes) of \(entry.byteCount) bytes (truncated or corrupt); downloading it again.\n")
+                        case .damaged:
+                            Console.note("\(entry.fileURL.path) has no GGUF header (corrupt); downloading it again.\n")
+                        case .missing, .installed:
+                            break
+                        }
                     }
                     try download(entry, force: true)
                 }

@@ -66,6 +66,26 @@ struct CalibrationStoreTests {
         #expect(store.files.count == 3)
     }
 
+    @Test func clearingAndPruningTouchOnlyTheStoresOwnFiles() throws {
+        // FM_CALIBRATION_CACHE may name a directory that holds the user's own files.
+        let store = CalibrationStore(directory: Self.temporaryStore().directory, maximumAge: 3600)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        store.store(ChoiceCalibration(), forKey: "table")
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        let others = ["package.json", "tsconfig.json", "notes.txt", String(repeating: "A", count: 32) + ".json"]
+        for name in others {
+            let url = store.directory.appendingPathComponent(name)
+            try Data("{}".utf8).write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: url.path)
+        }
+        store.prune()
+        #expect(store.files.map(\.lastPathComponent) == [store.url(forKey: "table").lastPathComponent])
+        #expect(try store.clear() == 1)
+        for name in others {
+            #expect(FileManager.default.fileExists(atPath: store.directory.appendingPathComponent(name).path), "\(name)")
+        }
+    }
+
     @Test func keysAreTheSameInEveryProcessAndTellSchemasApart() {
         let labels = SchemaNode.string(.choices(["ham", "spam"]))
         let schema = SchemaDocument(root: .object(properties: [.init(name: "label", schema: .reference("Label"))]),

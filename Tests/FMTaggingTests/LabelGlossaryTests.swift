@@ -1,3 +1,4 @@
+import FMCache
 @testable import FMTagging
 import FoundationModels
 import Testing
@@ -130,5 +131,14 @@ struct LabelGlossaryTests {
         let described = await configuration.describingLabels()
         #expect(described.labelGlossary == nil)
         #expect(described.fingerprint == configuration.fingerprint)
+    }
+
+    @Test func repliesMadeWithoutSafetyChecksAreKeptApart() {
+        let off = LabelGlossary.replyKey(prompt: "p", model: "m", guardrails: .init(checkers: []))
+        let builtIn = LabelGlossary.replyKey(prompt: "p", model: "m", guardrails: .default)
+        #expect(off != builtIn)
+        // The built-in checks keep the key replies were stored under before.
+        #expect(builtIn == ResultCache.key(["label-glossary", "m", "p"]))
+        #expect(LabelGlossary.replyKey(prompt: "q", model: "m", guardrails: .default) != builtIn)
     }
 }

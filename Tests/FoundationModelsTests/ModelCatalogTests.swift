@@ -1,5 +1,8 @@
 import Foundation
-import FoundationModels
+@testable import FoundationModels
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The model catalogue's names, pins and path resolution (no downloads).
@@ -18,5 +21,31 @@ struct ModelCatalogTests {
         #expect(try ModelCatalog.fileURL(for: "/models/x.gguf").path == "/models/x.gguf")
         #expect(throws: ModelCatalogError.self) { try ModelCatalog.fileURL(for: "enormous") }
         #expect(ModelCatalog.entry(at: ModelCatalog.defaultEntry.fileURL)?.name == ModelCatalog.defaultName)
+    }
+
+    @Test func abandonedDownloadFoldersAreSweptAndLiveOnesKept() throws {
+        let models = FileManager.default.temporaryDirectory.appendingPathComponent("fm-sweep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: models) }
+        func folder(_ name: String, locked: Bool?) throws -> URL {
+            let url = models.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            if locked != nil { #expect(FileManager.default.createFile(atPath: url.appendingPathComponent(".lock").path, contents: nil)) }
+            return url
+        }
+        // An install that is still running holds its lock (another open file, as another process's would be).
+        let live = try folder(".fm-download-live", locked: true)
+        let holder = open(live.appendingPathComponent(".lock").path, O_RDONLY)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        let killed = try folder(".fm-download-killed", locked: false)
+        let starting = try folder(".fm-download-starting", locked: nil)
+        let old = try folder(".fm-download-old", locked: nil)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7_200)], ofItemAtPath: old.path)
+        let unrelated = try folder("other", locked: false)
+
+        ModelInstaller.sweepAbandonedDownloads(in: models)
+        for (url, kept) in [(live, true), (killed, false), (starting, true), (old, false), (unrelated, true)] {
+            #expect(FileManager.default.fileExists(atPath: url.path) == kept, "\(url.lastPathComponent)")
+        }
     }
 }

@@ -21,6 +21,33 @@ struct ModelCommandTests {
         #expect(environment.stderr.contains("FM_MODEL: Unknown model 'enormous'"), "\(environment.stderr)")
     }
 
+    @Test func aRelativeOrUnwritableCacheHomeIsHandled() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        // A relative XDG_CACHE_HOME is ignored (XDG), so the path does not depend on the working directory.
+        let relative = try CommandRun.run(TagCommandTests.fm, ["model", "path", "tiny"], environment: ["XDG_CACHE_HOME": "relative-cache"])
+        #expect(relative.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            == NSHomeDirectory() + "/.cache/foundation-models/models/" + tiny.fileName, "\(relative.stdout)\(relative.stderr)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fm-not-a-dir-\(UUID().uuidString)")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let install = try Self.run(["model", "install", "tiny"], cacheHome: file)
+        #expect(install.status == 1)
+        #expect(install.stderr.contains("set XDG_CACHE_HOME to a writable absolute directory"), "\(install.stderr)")
+    }
+
+    @Test func removeDeletesALinkWhoseFileIsGone() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("fm-model-\(UUID().uuidString)")
+        let models = home.appendingPathComponent("foundation-models/models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let link = models.appendingPathComponent(tiny.fileName)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: home.appendingPathComponent("gone.gguf").path)
+        let removed = try Self.run(["model", "remove", "tiny"], cacheHome: home)
+        #expect(removed.status == 0 && removed.stdout.contains("removed tiny"), "\(removed.stdout)\(removed.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil)
+    }
+
     @Test func aTruncatedModelIsReportedAndDownloadedAgain() throws {
         let tiny = try #require(ModelCatalog.entry(named: "tiny"))
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("fm-model-\(UUID().uuidString)")
@@ -51,5 +78,20 @@ struct ModelCommandTests {
         #expect(size?.intValue == tiny.byteCount)
         let verified = try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home)
         #expect(verified.status == 0 && verified.stdout.contains("tiny is installed"), "\(verified.stdout)\(verified.stderr)")
+
+        // Zeros of the pinned size (a copy a crash cut short): the advice to install again must work without --force.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let zeros = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try zeros.truncate(atOffset: UInt64(tiny.byteCount))
+        try zeros.close()
+        let damaged = try Self.run(["model", "list"], cacheHome: home)
+        #expect(damaged.stdout.contains("corrupt (no GGUF header)"), "\(damaged.stdout)")
+        let refused = try Self.run(["respond", "--model", "tiny", "--greedy", "Say hi."], cacheHome: home)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("no GGUF header") && refused.stderr.contains("fm model install tiny"), "\(refused.stderr)")
+        let repaired = try Self.run(["model", "install", "tiny"], cacheHome: home)
+        #expect(repaired.status == 0 && repaired.stderr.contains("downloading it again"), "\(repaired.stderr)")
+        #expect(try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home).status == 0)
     }
 }

@@ -27,23 +27,31 @@ extension ModelCatalog {
         /// Where the model is installed.
         public var fileURL: URL { ModelCatalog.directory.appendingPathComponent(fileName) }
 
-        /// The state of the installed file, from its size alone (cheap; ``ModelInstaller`` checks the hash).
+        /// The state of the installed file, from its size and its first four bytes (cheap; ``ModelInstaller``
+        /// checks the hash).
         public var installState: InstallState {
             // A link to a shared copy is measured by the file it points to.
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.resolvingSymlinksInPath().path),
+            let path = fileURL.resolvingSymlinksInPath().path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                 let size = (attributes[.size] as? NSNumber)?.intValue
             else { return .missing }
-            return size == byteCount ? .installed : .incomplete(bytes: size)
+            guard size == byteCount else { return .incomplete(bytes: size) }
+            // A file of the right size can still be zeros (a copy cut short by a crash) or another file.
+            guard let handle = FileHandle(forReadingAtPath: path) else { return .damaged }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 4)) == Data("GGUF".utf8) ? .installed : .damaged
         }
 
-        /// Whether an installed file is present, by size.
+        /// Whether an installed file is present, by size and header.
         public enum InstallState: Sendable, Hashable {
             /// No file.
             case missing
-            /// A file of the right size.
+            /// A file of the right size that begins as a GGUF file does.
             case installed
             /// A file of the wrong size: truncated or not the pinned model.
             case incomplete(bytes: Int)
+            /// A file of the right size that is not a GGUF file (unreadable, or zeros where the header belongs).
+            case damaged
         }
     }
 }

