@@ -112,12 +112,24 @@ struct ThirdPartyModelTests {
         let model = ScriptedModel(name: "stream")
         let session = LanguageModelSession(model: model, instructions: "Be nice.")
         var snapshots: [String] = []
+        var complete: [Bool] = []
+        var responseIDs: Set<String> = []
+        var firstIndices: Set<Int> = []
         for try await snapshot in session.streamResponse(to: "Say hello.") {
             snapshots.append(snapshot.content)
+            complete.append(snapshot.rawContent.isComplete)
+            firstIndices.insert(snapshot.transcriptEntries.startIndex)
+            if case .response(let entry)? = snapshot.transcriptEntries.last { responseIDs.insert(entry.id) }
         }
         #expect(snapshots.count >= 2)
         #expect(snapshots.last == "Hello, world")
         #expect(zip(snapshots, snapshots.dropFirst()).allSatisfy { $1.hasPrefix($0) }, "each snapshot holds the whole text so far")
+        // Partial snapshots come with new text only; the last one, complete, may repeat the text it completes.
+        let partial = snapshots.dropLast()
+        #expect(zip(partial, partial.dropFirst()).allSatisfy { $0 != $1 }, "a snapshot only for new text: \(snapshots)")
+        #expect(complete == Array(repeating: false, count: complete.count - 1) + [true], "only the last snapshot is complete")
+        // One response entry as it grows, numbered as in the transcript (after the instructions).
+        #expect(responseIDs.count == 1 && firstIndices == [1])
         #expect(session.usage.input.totalTokenCount == 40 && session.usage.input.cachedTokenCount == 8)
         #expect(session.usage.output.totalTokenCount == 6 && session.usage.totalTokenCount == 46)
 
@@ -129,6 +141,7 @@ struct ThirdPartyModelTests {
         }
         #expect(response.segments.map(\.description).joined() == "Hello, world")
         #expect(response.metadata["modelID"] as? String == "scripted-1")
+        #expect(responseIDs == [response.id])
 
         let request = try #require(model.log.received.first)
         #expect(request.schema == nil && request.enabledToolDefinitions.isEmpty)

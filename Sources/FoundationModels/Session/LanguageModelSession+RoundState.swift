@@ -14,6 +14,9 @@ extension LanguageModelSession {
         private var reportedUsage: Usage?
         private var outputTokens = 0
         private var responseEntryID: String?
+        /// The response entry's id when the executor names none: one per round, so every snapshot of the entry
+        /// and the entry committed at the end share it (a list keyed by entry ids keeps its row).
+        private let fallbackEntryID = UUID().uuidString
 
         /// The usage the executor reported, or the output tokens its fragments carried.
         var usage: Usage {
@@ -160,7 +163,8 @@ extension LanguageModelSession {
         /// The response so far: the text, or the parsed prefix of the JSON for a schema; `nil` before there is any.
         func partialContent(schema: GenerationSchema?, id: GenerationID) -> GeneratedContent? {
             let text = self.text
-            guard schema != nil else { return GeneratedContent(kind: .string(text), id: id) }
+            // Text still being written is not complete, as a partial JSON value is not.
+            guard schema != nil else { return GeneratedContent(kind: .string(text), id: id, isComplete: false) }
             guard !text.isEmpty, let partial = try? GeneratedContent(json: text) else { return nil }
             return partial.identified(by: id)
         }
@@ -191,7 +195,7 @@ extension LanguageModelSession {
             } else if segments.isEmpty, content != nil {
                 segments = [.text(.init(content: ""))]
             }
-            let response = Transcript.Response(id: responseEntryID ?? UUID().uuidString, metadata: metadata, segments: segments)
+            let response = Transcript.Response(id: responseEntryID ?? fallbackEntryID, metadata: metadata, segments: segments)
             return reasoning + [.response(response)]
         }
     }

@@ -136,13 +136,19 @@ extension LanguageModelSession {
                 id: UUID(), transcript: transcript, enabledTools: definitions, schema: request.schema,
                 generationOptions: options, contextOptions: request.contextOptions, metadata: request.metadata)
             var round = RoundState()
-            let before = added
+            // Snapshots' entries are numbered as the committed ones will be: from the end of the session's transcript.
+            let before = state.withLock { $0.transcript.entries } + added
+            let committedStart = before.count - added.count
             let usageBefore = usage
+            var shownText: String?
             try await EngineStatistics.$current.withValue(statistics) {
                 try await setup.backend.respond(to: executorRequest) { event in
                     round.apply(event)
-                    guard let progress, round.toolCalls.isEmpty, let content = round.partialContent(schema: request.schema, id: id) else { return }
-                    progress(TurnProgress(content: content, entries: (before + round.entries(schemaName: nil, content: nil))[...],
+                    // Only new text makes a snapshot: usage, metadata and reasoning events alone would repeat the last.
+                    guard let progress, round.toolCalls.isEmpty, round.text != shownText,
+                          let content = round.partialContent(schema: request.schema, id: id) else { return }
+                    shownText = round.text
+                    progress(TurnProgress(content: content, entries: (before + round.entries(schemaName: nil, content: nil))[committedStart...],
                                           usage: usageBefore.adding(round.usage)))
                 }
             }
