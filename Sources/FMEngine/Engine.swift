@@ -143,9 +143,7 @@ package final class Engine: Sendable {
     /// request computes it again.
     func calibration(for job: GenerationJob, texts: [String], context: CalibrationSample.Context? = nil) async -> ChoiceCalibration? {
         guard let constraint = job.constraint, let last = job.messages.last, last.role == "user" else { return nil }
-        let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
-        let tableKey = prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
-            + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix
+        let tableKey = Self.calibrationKey(for: job, texts: texts, context: context)
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
@@ -170,7 +168,8 @@ package final class Engine: Sendable {
                 var calibration = ChoiceCalibration()
                 // The schema's own budget, the same for every job sharing the table: a model that never ends a
                 // free string would otherwise write until the window is full, once per calibration text.
-                let budget = model.document(of: constraint)?.responseTokenBudget
+                // A compilation pushed out of the model's cache meanwhile still gets a bound.
+                let budget = model.document(of: constraint)?.responseTokenBudget ?? job.maximumTokens ?? SchemaDocument.largestResponseBudget
                 let averagesProbabilities = texts != ChoiceCalibration.contentFreeTexts
                 var isComplete = true
                 progress?.report(0, texts.count)
@@ -204,6 +203,15 @@ package final class Engine: Sendable {
             return task
         }
         return await Self.value(of: task)
+    }
+
+    /// What tells a job's calibration tables apart for one constraint: the instructions, the calibration texts and
+    /// the context that precedes each, where the text sits in the user message, and the levers, which change what
+    /// a run records (channel sites, boundary tokens) and which a process may set differently per job.
+    static func calibrationKey(for job: GenerationJob, texts: [String], context: CalibrationSample.Context?) -> String {
+        let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
+        return prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
+            + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix + "\u{1D}" + job.levers.fingerprint
     }
 
     /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on.

@@ -1,5 +1,6 @@
 @testable import FMEngine
 import FMDecoding
+import FMLlama
 import Foundation
 import Testing
 
@@ -43,6 +44,18 @@ struct ChoiceScoringTests {
         // A candidate some runs never reached averages the runs that did.
         let second = try #require(calibration.prior(at: site, literal: b))
         #expect(abs(second[0] - log(0.3)) < 1e-12)
+    }
+
+    @Test func calibrationTablesAreKeptApartByTheJobsLevers() {
+        // Levers change what a calibration run records, and a process may run jobs under different ones.
+        var job = GenerationJob(messages: [ChatMessage(role: "system", content: "Label it."), ChatMessage(role: "user", content: "x")],
+                                sampling: .greedy, maximumTokens: nil, constraint: nil)
+        let plain = Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil)
+        job.levers.channel = .only
+        #expect(Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil) != plain)
+        job.levers.channel = .off
+        #expect(Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil) == plain)
+        #expect(Engine.calibrationKey(for: job, texts: ["a", "c"], context: nil) != plain)
     }
 
     @Test func channelScoresAverageArithmeticallyEvenInABatch() {

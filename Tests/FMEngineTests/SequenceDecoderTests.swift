@@ -296,3 +296,4 @@ import Testing
         }
     }
 }
+
