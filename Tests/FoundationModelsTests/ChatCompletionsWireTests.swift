@@ -238,10 +238,29 @@ struct ChatCompletionsWireTests {
             .toolCalls(.init([call])),
         ])
         let messages = try ChatMessageRenderer.messages(for: transcript, schema: nil)
-        #expect(messages.map(\.role) == ["user", "assistant", "tool", "assistant"])
+        #expect(messages.map(\.role) == ["user", "assistant", "tool", "assistant", "tool"])
         #expect(messages[1].content == "Let me check.")
         #expect(messages[1].toolCalls.map(\.id) == ["call_1"])
         #expect(messages[3].content == nil, "calls after a tool output are a message of their own")
+    }
+
+    /// A call kept without its output (a tool that threw under `preserveTranscript`) still gets a tool message,
+    /// since OpenAI-compatible servers refuse tool calls that no tool messages answer.
+    @Test func aCallWithoutItsOutputIsAnsweredWithANote() throws {
+        let paris = Transcript.ToolCall(id: "call_1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Paris"]))
+        let rome = Transcript.ToolCall(id: "call_2", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Rome"]))
+        let transcript = Transcript(entries: [
+            .prompt(.init(segments: [.text(.init(content: "Weather in Paris and Rome?"))])),
+            .toolCalls(.init([paris, rome])),
+            .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
+            .prompt(.init(segments: [.text(.init(content: "And now?"))])),
+        ])
+        let messages = try ChatMessageRenderer.messages(for: transcript, schema: nil)
+        #expect(messages.map(\.role) == ["user", "assistant", "tool", "tool", "user"])
+        #expect(messages[3] == ChatCompletionsMessage(role: "tool", content: ChatMessageRenderer.unansweredCallNote, toolCallID: "call_2"))
+        // Every call is answered before the next message.
+        let answered = Set(messages.compactMap(\.toolCallID))
+        #expect(messages.flatMap(\.toolCalls).allSatisfy { answered.contains($0.id) })
     }
 
     @Test func theSchemaInThePromptJoinsTheLeadingSystemMessage() throws {

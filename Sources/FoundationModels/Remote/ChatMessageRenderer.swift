@@ -14,8 +14,22 @@ enum ChatMessageRenderer {
     static func messages(for transcript: Transcript, schema: GenerationSchema?) throws -> [ChatCompletionsMessage] {
         var messages: [ChatCompletionsMessage] = []
         var previous: Transcript.Entry?
+        // Calls not yet answered by a tool message. A call that failed or was cancelled stays in a transcript kept
+        // by `preserveTranscript` without its output, and OpenAI-compatible servers refuse an assistant message
+        // with tool calls that no tool messages follow; such a call is answered with a note saying it did not finish.
+        var unanswered: [String] = []
+        func answerUnanswered() {
+            for id in unanswered {
+                messages.append(ChatCompletionsMessage(role: "tool", content: unansweredCallNote, toolCallID: id))
+            }
+            unanswered.removeAll()
+        }
         for entry in transcript {
             defer { if case .reasoning = entry {} else { previous = entry } }
+            switch entry {
+            case .toolOutput, .reasoning: break
+            default: answerUnanswered()
+            }
             switch entry {
             case .instructions(let instructions):
                 // Instructions that only carry tools say nothing: an empty system message is left out (a schema
@@ -35,12 +49,15 @@ enum ChatMessageRenderer {
                 } else {
                     messages.append(ChatCompletionsMessage(role: "assistant", content: nil, toolCalls: toolCalls))
                 }
+                unanswered = calls.map(\.id)
             case .toolOutput(let output):
+                unanswered.removeAll { $0 == output.id }
                 messages.append(ChatCompletionsMessage(role: "tool", content: try text(of: output.segments, entry: entry), toolCallID: output.id))
             case .reasoning:
                 continue
             }
         }
+        answerUnanswered()
         if let schema {
             let note = "Respond with JSON that matches this schema: \(ChatCompletionsSchema.text(for: schema))"
             if messages.first?.role == "system" {
@@ -51,6 +68,9 @@ enum ChatMessageRenderer {
         }
         return messages
     }
+
+    /// The tool message that stands for a call's missing output.
+    static let unansweredCallNote = "The call did not complete, and there is no output."
 
     /// The segments' text: text as is, structures as compact JSON, custom segments by their description.
     private static func text(of segments: [Transcript.Segment], entry: Transcript.Entry) throws -> String {
