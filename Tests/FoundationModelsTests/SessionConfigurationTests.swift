@@ -188,6 +188,14 @@ struct SessionConfigurationTests {
             _ = try await session.respond(to: "erase")
         }
         #expect(!session.isResponding)
+        // Kept entries would follow a history they never answered, and a retry would repeat the turn.
+        let preserving = LanguageModelSession(model: ScriptedModel(name: "tool-eraser"), tools: [SelfEraser()])
+        preserving.transcriptErrorHandlingPolicy = .preserveTranscript
+        SelfEraser.target.withLock { $0 = preserving }
+        await #expect(throws: LanguageModelSession.Error.transcriptMutationWhileResponding) {
+            _ = try await preserving.respond(to: "erase")
+        }
+        #expect(preserving.properties.history.isEmpty, "\(preserving.transcript)")
     }
 
     @Test func historyCanBeReadAndReplacedBetweenRequests() async throws {

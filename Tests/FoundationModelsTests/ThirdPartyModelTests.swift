@@ -179,6 +179,16 @@ struct ThirdPartyModelTests {
         }
         #expect(prompt.metadata["requestTag"] as? String == "pets")
         #expect(prompt.contextOptions.includeSchemaInPrompt == false)
+
+        // Content of a schema given at run time is recorded under the schema's name, not `GeneratedContent`.
+        let dynamic = LanguageModelSession(model: ScriptedModel(name: "guided"))
+        _ = try await dynamic.respond(to: "A pet, please.", schema: ScriptedPet.generationSchema)
+        guard case .prompt(let asked) = dynamic.transcript.first, case .response(let answer) = dynamic.transcript.last,
+              case .structure(let structure) = answer.segments.first else {
+            Issue.record("a prompt and a structured response")
+            return
+        }
+        #expect(asked.responseFormat?.name == "ScriptedPet" && structure.schemaName == "ScriptedPet")
     }
 
     @Test func receivesToolDefinitionsAndTheToolsOutput() async throws {

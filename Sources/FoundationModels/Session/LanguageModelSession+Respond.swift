@@ -248,7 +248,7 @@ extension LanguageModelSession {
         as type: Content.Type
     ) async throws -> Response<Content> {
         let request = TurnRequest(prompt: prompt, options: options, contextOptions: contextOptions, metadata: metadata,
-                                  schema: schema, schemaName: String(describing: type), usesCurrentErrors: current,
+                                  schema: schema, schemaName: TurnRequest.schemaName(of: type, schema: schema), usesCurrentErrors: current,
                                   accepts: { _ = try Content($0) })
         try beginTurn(usesCurrentErrors: request.usesCurrentErrors || usesCurrentErrors)
         let result = try await runTurn(request)

@@ -218,7 +218,7 @@ extension LanguageModelSession {
         let outcome = StreamOutcome()
         let (raw, continuation) = AsyncThrowingStream<TurnProgress, any Swift.Error>.makeStream()
         let request = TurnRequest(prompt: prompt, options: options, contextOptions: contextOptions, metadata: metadata,
-                                  schema: schema, schemaName: String(describing: type), usesCurrentErrors: current,
+                                  schema: schema, schemaName: TurnRequest.schemaName(of: type, schema: schema), usesCurrentErrors: current,
                                   accepts: { _ = try Content($0) })
         let current = current || usesCurrentErrors
         do {

@@ -11,6 +11,13 @@ extension LanguageModelSession {
         var schema: GenerationSchema?
         /// The generated type's name, recorded as the structured segment's schema name.
         var schemaName: String
+
+        /// The name a request's structured content is recorded under: the generated type's, or for content of a
+        /// dynamic schema (`GeneratedContent`) the schema's own name.
+        static func schemaName<Content>(of type: Content.Type, schema: GenerationSchema?) -> String {
+            if type == GeneratedContent.self, let name = schema?.root.typeName { return name }
+            return String(describing: type)
+        }
         /// Whether the call came through a macOS 27 method (context options, metadata).
         var usesCurrentErrors: Bool
         /// Reads the final content as the requested type, so content that does not convert fails the request
@@ -62,7 +69,9 @@ extension LanguageModelSession {
             let profilePolicy = setup.profile?.transcriptErrorHandlingPolicy ?? nil
             mutate([\LanguageModelSession.isResponding, \LanguageModelSession.transcript]) { state in
                 state.isResponding = false
-                if (state.transcriptErrorHandlingPolicy ?? profilePolicy)?.kind == .preserve {
+                // History replaced while the request ran no longer has this request's start in it: the request's
+                // entries would follow a conversation they never answered, so they are rolled back under any policy.
+                if (state.transcriptErrorHandlingPolicy ?? profilePolicy)?.kind == .preserve, !state.historyChangedWhileResponding {
                     state.transcript.append(contentsOf: added)
                 } else {
                     // The transcript never received this request's entries; keep them for feedback attachments.
