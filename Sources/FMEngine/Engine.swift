@@ -421,8 +421,9 @@ extension Engine {
                     complete(request, .failure(.runtime("\(error)")))
                     continue
                 }
-                let reuse = min(LoadedModel.commonPrefix(context.cachedTokens[0], tokens), tokens.count - 1)
-                context.truncate(sequence: 0, to: reuse)
+                context.truncate(sequence: 0, to: min(LoadedModel.commonPrefix(context.cachedTokens[0], tokens), tokens.count - 1))
+                // What the cache kept: less than asked for when it cannot be cut back (a recurrent model's).
+                let reuse = context.cachedTokens[0].count
                 let decoder = SequenceDecoder(job: request.job, model: model, promptTokens: tokens.count, reusedTokens: reuse,
                                               pending: Array(tokens[reuse...]))
                 active.append(Slot(request: request, placement: .lone(context), decoder: decoder, started: started, prompt: tokens))
@@ -452,14 +453,13 @@ extension Engine {
                 deferred.append(request)
                 continue
             }
-            var reuse = LoadedModel.commonPrefix(context.cachedTokens[sequence], tokens)
-            if donor.length > reuse, let source = donor.sequence {
+            if donor.length > LoadedModel.commonPrefix(context.cachedTokens[sequence], tokens), let source = donor.sequence {
                 context.copyPrefix(of: source, to: sequence, count: donor.length)
-                reuse = donor.length
             }
             // The last prompt token is always evaluated, so the job has fresh logits.
-            reuse = min(reuse, tokens.count - 1)
-            context.truncate(sequence: sequence, to: reuse)
+            context.truncate(sequence: sequence, to: min(LoadedModel.commonPrefix(context.cachedTokens[sequence], tokens), tokens.count - 1))
+            // What the cache kept: less than asked for when it cannot be cut back or copied in part (a recurrent model's).
+            let reuse = context.cachedTokens[sequence].count
             loop.tick += 1
             loop.lastUsed[sequence] = loop.tick
             let decoder = SequenceDecoder(job: request.job, model: model, promptTokens: tokens.count, reusedTokens: reuse,
@@ -583,7 +583,8 @@ extension Engine {
     /// text and whole-value choices, whose scores are normalised over the whole vocabulary.
     private func allowedNext(_ slot: Slot) -> [UInt64]? {
         let job = slot.request.job
-        guard job.levers.restrictsLogits else { return nil }
+        // Restricted logits may need rows evaluated again, which a cache that cannot be cut back does not allow.
+        guard job.levers.restrictsLogits, model.llama.keepsPartialSequences else { return nil }
         if job.prefillOnly { return [] }
         guard slot.draft.isEmpty, !isChoosing(slot) else { return nil }
         return slot.decoder.nextAllowedWords()
@@ -602,7 +603,8 @@ extension Engine {
     private func draft(for slot: Slot, in context: LlamaContext) -> [Int32] {
         let job = slot.request.job
         let decoder = slot.decoder
-        guard job.levers.draftsFromPrompt, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins,
+        // A rejected draft is cut from the cache, which a recurrent model's cannot be.
+        guard job.levers.draftsFromPrompt, model.llama.keepsPartialSequences, job.sampling.strategy == .greedy, !job.prefillOnly, !job.recordsMargins,
               job.stopSequences.isEmpty, !decoder.pending.isEmpty, job.choicePoints?.remainders(after: decoder.outcome.bytes) == nil
         else { return [] }
         var room = min(SequenceDecoder.maximumDraftLength, context.batchSize - decoder.pending.count,

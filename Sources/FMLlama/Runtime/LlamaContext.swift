@@ -107,8 +107,10 @@ public final class LlamaContext {
         // The last token is always evaluated again so its logits are fresh.
         if common == tokens.count { common -= 1 }
         truncate(sequence: sequence, to: common)
-        try evaluate(Array(tokens[common...]), sequence: sequence)
-        return common
+        // A cache that cannot be cut back keeps nothing (``truncate(sequence:to:)``): evaluate from what it holds.
+        let kept = cachedTokens[sequence].count
+        try evaluate(Array(tokens[kept...]), sequence: sequence)
+        return kept
     }
 
     /// Appends `tokens` to `sequence` and evaluates them, in chunks of ``batchSize``.
@@ -266,12 +268,18 @@ public final class LlamaContext {
     public func copyPrefix(of source: Int, to target: Int, count: Int) {
         precondition(source != target && count <= cachedTokens[source].count)
         _ = llama_memory_seq_rm(memory, Int32(target), -1, -1)
+        logitsLocation[target] = .none
+        // A running state copies whole, with every token of the source in it: a shorter prefix cannot be copied.
+        guard count == cachedTokens[source].count || model.keepsPartialSequences else {
+            cachedTokens[target] = []
+            return
+        }
         if count > 0 { llama_memory_seq_cp(memory, Int32(source), Int32(target), 0, Int32(count)) }
         cachedTokens[target] = Array(cachedTokens[source][..<count])
-        logitsLocation[target] = .none
     }
 
-    /// Forgets every token of `sequence` from position `count` on.
+    /// Forgets every token of `sequence` from position `count` on. A cache that cannot be cut back there (a
+    /// recurrent model's) forgets the whole sequence instead; ``cachedTokens`` says what is kept.
     public func truncate(sequence: Int = 0, to count: Int) {
         guard count < cachedTokens[sequence].count else { return }
         if !llama_memory_seq_rm(memory, Int32(sequence), Int32(count), -1) {

@@ -50,6 +50,13 @@ public final class LlamaModel: @unchecked Sendable {
     /// Number of tokens in the vocabulary.
     public var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
 
+    /// Whether a sequence's cache can be cut back to any earlier position (and a prefix of it copied).
+    ///
+    /// A recurrent or hybrid model (Mamba, LFM2, Granite-4-H, …) keeps a running state rather than one cell per
+    /// token, so only whole sequences can be removed or copied; prompt reuse then goes by whole sequences, and
+    /// levers that evaluate rows to take back (drafts, restricted logits) are off.
+    public var keepsPartialSequences: Bool { !llama_model_is_recurrent(pointer) && !llama_model_is_hybrid(pointer) }
+
     /// The context length the model was trained with.
     public var trainingContextLength: Int { Int(llama_model_n_ctx_train(pointer)) }
 
