@@ -521,6 +521,13 @@ extension Engine {
         for index in active.indices {
             guard case .lone(let context) = active[index].placement else { continue }
             do {
+                // A long prompt is evaluated a chunk per step (the chunks one evaluation of it would make), so
+                // its prefill neither holds up the other jobs' steps nor a cancellation for its whole length.
+                if active[index].decoder.pending.count > context.batchSize {
+                    try context.evaluate(Array(active[index].decoder.pending.prefix(context.batchSize)))
+                    active[index].decoder.pending.removeFirst(context.batchSize)
+                    continue
+                }
                 let draft = draft(for: active[index], in: context)
                 if draft.isEmpty {
                     if let allowed = allowedNext(active[index]) { context.restrictNextLogits(sequence: 0, to: allowed) }
@@ -548,12 +555,19 @@ extension Engine {
             guard !batched.isEmpty else { return ended }
             let items = batched.map { index -> (sequence: Int, tokens: [Int32]) in
                 guard case .batch(let sequence) = active[index].placement else { preconditionFailure("a batch slot") }
+                let pending = active[index].decoder.pending
+                // A long prompt a chunk per step, as in a lone context.
+                if pending.count > context.batchSize { return (sequence, Array(pending.prefix(context.batchSize))) }
                 if let allowed = allowedNext(active[index]) { context.restrictNextLogits(sequence: sequence, to: allowed) }
-                return (sequence, active[index].decoder.pending)
+                return (sequence, pending)
             }
             do {
                 try context.evaluate(items)
                 for index in batched {
+                    if active[index].decoder.pending.count > context.batchSize {
+                        active[index].decoder.pending.removeFirst(context.batchSize)
+                        continue
+                    }
                     if case .batch(let sequence) = active[index].placement, !context.hasFullLogits(sequence: sequence) {
                         active[index].decoder.outcome.restrictedSteps += 1
                     }
@@ -663,14 +677,16 @@ extension Engine {
     /// - Returns: The jobs that ended, by request identifier.
     private func decide(_ active: inout [Slot]) -> [(Int, Result<GenerationStop, GenerationFailure>)] {
         var choosing: [Int] = []
-        for index in active.indices where !active[index].request.job.prefillOnly && isChoosing(active[index]) {
+        // A job whose prompt is still being evaluated in chunks has nothing to decide yet.
+        let ready = active.indices.filter { active[$0].decoder.pending.isEmpty }
+        for index in ready where !active[index].request.job.prefillOnly && isChoosing(active[index]) {
             choosing.append(index)
         }
         if choosing.count > 1 {
             for index in choosing { if case .batch(let sequence) = active[index].placement { loop.batchContext!.preserveLogits(sequence: sequence) } }
         }
         var results: [Int: Result<Bool, GenerationFailure>] = [:]
-        for index in active.indices.filter({ !choosing.contains($0) }) + choosing {
+        for index in ready.filter({ !choosing.contains($0) }) + choosing {
             if active[index].request.job.prefillOnly {
                 results[index] = .success(true)
                 continue

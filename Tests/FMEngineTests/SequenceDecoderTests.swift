@@ -2,6 +2,7 @@
 import FMDecoding
 import FMLlama
 import Foundation
+import Synchronization
 import Testing
 
 /// One response's decoding step by step on the real tiny model: forced text, masks, guards, limits and the
@@ -297,3 +298,61 @@ import Testing
     }
 }
 
+
+/// A long prompt is evaluated a chunk per engine step, so other jobs keep stepping and cancellations are seen.
+@Suite(.serialized) struct ChunkedPrefillTests {
+    @Test func aShortJobFinishesWhileALongPromptIsStillBeingEvaluated() async throws {
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        let model = try SequenceDecoderTests.model()
+        // About 2,600 tokens: five chunks of 512.
+        let long = String(repeating: "The river runs past the old mill and the bakery on the corner. ", count: 200)
+        #expect(try model.llama.tokenize(long, addSpecial: false, parseSpecial: false).count > 4 * 512)
+        let events = EventLog()
+        let longJob = GenerationJob(messages: [ChatMessage(role: "user", content: long + "\nSummarise.")], sampling: .greedy,
+                                    maximumTokens: 4, constraint: nil)
+        let shortJob = GenerationJob(messages: [ChatMessage(role: "user", content: "Say hi.")], sampling: .greedy,
+                                     maximumTokens: 2, constraint: nil)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try await engine.generate(longJob) { _, _ in events.append("long wrote") }
+                events.append("long done")
+            }
+            // Submitted while the long prompt's first chunk is evaluated.
+            try await Task.sleep(for: .milliseconds(50))
+            group.addTask {
+                _ = try await engine.generate(shortJob)
+                events.append("short done")
+            }
+            try await group.waitForAll()
+        }
+        let order = events.entries
+        let shortDone = try #require(order.firstIndex(of: "short done"))
+        let longWrote = try #require(order.firstIndex(of: "long wrote"))
+        #expect(shortDone < longWrote, "\(order)")
+    }
+
+    @Test func cancellingALongPromptEndsItBeforeItsPrefillCompletes() async throws {
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        // A prompt no cache holds yet, so its whole prefill is ahead.
+        let long = String(repeating: "A ferry crosses the bay twice an hour while gulls follow it. ", count: 200)
+        let job = GenerationJob(messages: [ChatMessage(role: "user", content: long + "\nSummarise.")], sampling: .greedy,
+                                maximumTokens: 4, constraint: nil)
+        let events = EventLog()
+        let task = Task { try await engine.generate(job) { _, _ in events.append("wrote") } }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error) = result, case .cancelled? = error as? GenerationFailure else {
+            Issue.record("the job was cancelled: \(result)")
+            return
+        }
+        #expect(events.entries.isEmpty, "no token was written after the cancellation")
+    }
+
+    /// What happened, in order, across tasks.
+    final class EventLog: Sendable {
+        private let list = Mutex<[String]>([])
+        func append(_ event: String) { list.withLock { $0.append(event) } }
+        var entries: [String] { list.withLock { $0 } }
+    }
+}
