@@ -5,7 +5,8 @@ import FoundationModels
 /// `fm-bench throughput`: our side of the side-by-side throughput comparison with llama-server
 /// (`scripts/throughput.sh` runs the anchor on the same texts in the same run).
 ///
-/// Tags the first `--texts` lines of `benchmarks/tagging-texts.txt` with the content-tagging schema, greedy:
+/// Tags the first `--texts` lines of `benchmarks/tagging-texts.txt` (or of `--file`: plain lines, or a labelled
+/// `.jsonl` file's texts) with the content-tagging schema, greedy:
 /// one text at a time (each text's latency, as an app awaiting one answer sees it) and `--parallel` at once.
 /// Writes, for the anchor, the exact chat messages our executor sends for each text and the schema as JSON
 /// Schema (`--requests FILE`, JSONL), and prints one JSON object with the rates, latencies, peak memory and
@@ -16,8 +17,12 @@ enum ThroughputBenchmark {
         let parallel = options.count("--parallel") ?? 8
         let name = options.value("--model") ?? ModelCatalog.defaultName
         let source = options.value("--file") ?? "benchmarks/tagging-texts.txt"
-        let texts = Array(try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8)
-            .split(separator: "\n").map(String.init).prefix(count))
+        // A labelled file's lines are JSON records, as `tagging --file` reads them; other files hold one text a line.
+        let texts = source.hasSuffix(".jsonl")
+            ? Array(LabelledExample.parse(input: Array(try Data(contentsOf: URL(fileURLWithPath: source))))
+                .compactMap { try? $0.record.text.get() }.prefix(count))
+            : Array(try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8)
+                .split(separator: "\n").map(String.init).prefix(count))
         guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(source)") }
         let model = SystemLanguageModel(modelURL: try ModelCatalog.fileURL(for: name), useCase: .contentTagging)
         guard model.isAvailable else { throw BenchmarkFailure("The model \(name) is not installed; run `fm model install \(name)`.") }
@@ -80,7 +85,8 @@ enum ThroughputBenchmark {
     static func peakResidentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+              // `VmHWM:\t  98304 kB`: the number is padded to eight places, so a larger one has no space before it.
+              let kilobytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
         return kilobytes * 1024
     }
