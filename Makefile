@@ -2,7 +2,8 @@
 # Every target installs what it needs (llama.cpp, the default model) into the cache
 # directory first, so a fresh machine needs nothing but this Makefile.
 
-CACHE_ROOT   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/foundation-models
+# A relative XDG_CACHE_HOME is ignored (XDG spec), as in the scripts and the Swift code.
+CACHE_ROOT   := $(if $(filter /%,$(firstword $(XDG_CACHE_HOME))),$(XDG_CACHE_HOME),$(HOME)/.cache)/foundation-models
 LLAMA_PREFIX := $(shell scripts/install-llama.sh --print-prefix)
 GEMMA_MODEL  := $(CACHE_ROOT)/models/gemma-3-270m-q4_k_m.gguf
 # Where `make install` puts llama.cpp for packages that depend on this one.
@@ -84,7 +85,7 @@ test: llama llama-server install browser
 	python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema
 	# The fm serve tests drive the server with the official OpenAI Python client (PyPI `openai`).
 	python3 -c "import openai" 2>/dev/null || python3 -m pip install --quiet openai
-	FM_MODEL=tiny FM_GEMMA_MODEL_PATH=$(GEMMA_MODEL) $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
+	FM_MODEL=tiny FM_GEMMA_MODEL_PATH="$(GEMMA_MODEL)" $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 	$(MAKE) docs
 
 # The DocC catalog of the public API, with the contributor-only DocC plugin (FM_ENABLE_DOCS in Package.swift).
@@ -99,5 +100,7 @@ bench: setup llama-server
 quality: setup llama-server
 	scripts/quality.sh
 
+# Only ever a directory named foundation-models: CACHE_ROOT can be set on the command line.
 clean-cache:
-	rm -rf $(CACHE_ROOT)
+	case "$(CACHE_ROOT)" in */foundation-models) rm -rf -- "$(CACHE_ROOT)" ;; \
+		*) echo "refusing to remove '$(CACHE_ROOT)': not a .../foundation-models directory" >&2; exit 1 ;; esac

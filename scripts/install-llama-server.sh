@@ -7,22 +7,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
-CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/foundation-models"
+# A relative XDG_CACHE_HOME is ignored (XDG spec), as in the Swift code.
+case ${XDG_CACHE_HOME:-} in /*) CACHE_BASE=$XDG_CACHE_HOME ;; *) CACHE_BASE=$HOME/.cache ;; esac
+CACHE_ROOT="$CACHE_BASE/foundation-models"
 PREFIX="$CACHE_ROOT/llama-server-$LLAMA_CPP_PYTHON_VERSION"
 BINARY="$PREFIX/bin/llama-server"
 
 if [[ "${1:-}" == "--print-path" ]]; then echo "$BINARY"; exit 0; fi
-if [[ -f "$PREFIX/.complete" ]]; then echo "$BINARY"; exit 0; fi
-
-log() { echo "[install-llama-server] $*" >&2; }
-
-# The source tree is the one install-llama.sh unpacks.
-scripts/install-llama.sh
-SRC="$CACHE_ROOT/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
-[[ -d "$SRC" ]] || { log "no llama.cpp source at $SRC"; exit 1; }
 
 AVX512=OFF
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then AVX512=ON; fi
+# As in install-llama.sh: a .complete that records another AVX-512 choice is rebuilt, a legacy empty one kept.
+complete() {
+    [[ -f "$PREFIX/.complete" ]] || return 1
+    local recorded
+    recorded=$(sed -n 's/^avx512=//p' "$PREFIX/.complete")
+    [[ -z $recorded || $recorded == "$AVX512" ]]
+}
+if complete; then echo "$BINARY"; exit 0; fi
+
+log() { echo "[install-llama-server] $*" >&2; }
+
+# One build at a time. A lock of its own: install-llama.sh, run below, takes the llama one.
+mkdir -p "$CACHE_ROOT"
+exec 8>"$CACHE_ROOT/.llama-server.lock"
+flock 8
+if complete; then echo "$BINARY"; exit 0; fi
+
+# The source tree is the one install-llama.sh unpacks.
+scripts/install-llama.sh
+SRC=$(scripts/install-llama.sh --source)
+[[ -d "$SRC" ]] || { log "no llama.cpp source at $SRC"; exit 1; }
+
+# No longer complete while it is rebuilt (for another AVX-512 choice).
+rm -f "$PREFIX/.complete"
 BUILD="$CACHE_ROOT/src/build-server-$LLAMA_CPP_PYTHON_VERSION"
 log "configuring (AVX2/FMA/F16C on, AVX-512 $AVX512, AMX off; static, no web UI)"
 cmake -S "$SRC" -B "$BUILD" \
@@ -40,7 +58,11 @@ cmake -S "$SRC" -B "$BUILD" \
 log "building llama-server (several minutes on 2 cores)"
 cmake --build "$BUILD" --config Release --target llama-server -j "$(nproc)" >/dev/null
 mkdir -p "$PREFIX/bin"
-cp "$BUILD/bin/llama-server" "$BINARY"
-touch "$PREFIX/.complete"
+# Through a rename: a server still running the old binary keeps it, and a cut-off copy is never installed.
+cp "$BUILD/bin/llama-server" "$BINARY.tmp"
+mv -f "$BINARY.tmp" "$BINARY"
+# Written whole through a rename: an empty .complete would pass as a legacy one.
+echo "avx512=$AVX512" >"$PREFIX/.complete.tmp"
+mv -f "$PREFIX/.complete.tmp" "$PREFIX/.complete"
 log "installed $BINARY"
 echo "$BINARY"

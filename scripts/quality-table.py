@@ -45,7 +45,16 @@ def summary(report):
     return "; ".join(parts), constant
 
 
-commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+def commit_stamp():
+    """The short commit, marked when the code or the team's texts differ from it (untracked files count;
+    the output files, benchmarks/quality*.md, are outside these paths)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    paths = ["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/team"]
+    changes = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True).stdout.strip()
+    return f"{commit} (with uncommitted changes)" if changes else commit
+
+
+commit = commit_stamp()
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.machine())
 print("# Answer quality: ours against the same model under llama-server\n")
 print(f"{datetime.date.today().isoformat()} · commit {commit} · {os.cpu_count()} cores, {cpu} · "

@@ -26,6 +26,10 @@ TEAM=${TEAM-benchmarks/team}
 LIMIT=${LIMIT:-}
 SHOTS=${SHOTS:-}
 ANCHOR=${ANCHOR:-1}
+# Checked before minutes of installs and runs: a typo would otherwise surface late, or (ANCHOR) silently skip.
+positive() { [[ -z $2 || $2 =~ ^[1-9][0-9]*$ ]] || { echo "[quality] $1 must be an integer >= 1 (or unset), not '$2'" >&2; exit 2; }; }
+positive LIMIT "$LIMIT"; positive SHOTS "$SHOTS"; positive FM_THREADS "${FM_THREADS:-}"
+[[ $ANCHOR == [01] ]] || { echo "[quality] ANCHOR must be 0 or 1, not '$ANCHOR'" >&2; exit 2; }
 FM=.build/release/fm
 [[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
 # A missing data directory would otherwise leave its rows out of the table without a word.
@@ -38,7 +42,8 @@ if [[ $ANCHOR == 1 ]]; then SERVER=$(scripts/install-llama-server.sh); fi
 WORK=$(mktemp -d)
 REPORTS=.build/quality
 mkdir -p "$REPORTS"
-trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
+RESULTS="benchmarks/quality${SHOTS:+-fewshot}.md"
+trap 'rm -rf "$WORK" "$RESULTS.tmp$$"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 LIMIT_ARGS=()
 [[ -n $LIMIT ]] && LIMIT_ARGS=(--limit "$LIMIT")
 
@@ -80,4 +85,7 @@ for model in $MODELS; do
     if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi
 done
 
-python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" "$TEAM" | tee "benchmarks/quality${SHOTS:+-fewshot}.md"
+# Beside the tracked file first, then a rename: a failing table script leaves the last results in place.
+python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" "$TEAM" >"$RESULTS.tmp$$"
+mv -f "$RESULTS.tmp$$" "$RESULTS"
+cat "$RESULTS"

@@ -33,6 +33,15 @@ def peak_rss(path):
     return int(float(open(path).read().strip() or 0))
 
 
+def commit_stamp():
+    """The short commit, marked when the code or the texts differ from it (untracked files count; the
+    output file, benchmarks/RESULTS.md, is outside these paths)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    paths = ["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/tagging-texts.txt"]
+    changes = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True).stdout.strip()
+    return f"{commit} (with uncommitted changes)" if changes else commit
+
+
 def median(values):
     ordered = sorted(values)
     middle = len(ordered) // 2
@@ -61,14 +70,10 @@ def load_round(work, model, parallel):
 def main():
     work, models, parallel = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
     rounds = int(sys.argv[4])
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    # The output file itself is already truncated by `tee` when this runs; it is not a local change.
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/RESULTS.md"],
-                           capture_output=True, text=True).stdout.strip()
     lines = [
         "# Throughput against llama-server, same run",
         "",
-        f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores ({cpu_model()}), commit {commit}{' with local changes' if dirty else ''}.",
+        f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores ({cpu_model()}), commit {commit_stamp()}.",
         "Written by `make bench` (`scripts/throughput.sh`). Both sides tag the same texts from",
         "`benchmarks/tagging-texts.txt` with the content-tagging schema, greedy, from the same GGUF file; the anchor",
         "is llama.cpp's own `llama-server` built from the same pinned source, sent the exact chat messages our executor",

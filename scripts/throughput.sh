@@ -16,16 +16,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FM=.build/release/fm
 BENCH=.build/release/fm-bench
-MODELS=${MODELS:-"tiny $($FM model list | awk '$1 == "*" {print $2}')"}
 TEXTS=${TEXTS:-48}
 PARALLEL=${PARALLEL:-8}
 ROUNDS=${ROUNDS:-3}
 THREADS=${FM_THREADS:-$(nproc)}
+# Checked before minutes of installs and servers; a leading zero would read as octal in $((...)).
+positive() { [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "[throughput] $1 must be an integer >= 1, not '$2'" >&2; exit 2; }; }
+positive TEXTS "$TEXTS"; positive PARALLEL "$PARALLEL"; positive ROUNDS "$ROUNDS"; positive FM_THREADS "$THREADS"
+MODELS=${MODELS:-"tiny $($FM model list | awk '$1 == "*" {print $2}')"}
 # shellcheck disable=SC2086
 $FM model install --quiet $MODELS
 SERVER=$(scripts/install-llama-server.sh)
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
+RESULTS=benchmarks/RESULTS.md
+trap 'rm -rf "$WORK" "$RESULTS.tmp$$"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # Replays model $1's requests on the server $SERVER_PID listening on port $2, from 1 and from $PARALLEL clients,
@@ -47,6 +51,15 @@ for model in $MODELS; do
     echo "[throughput] $model, round $round of $ROUNDS: ours" >&2
     FM_THREADS=$THREADS $BENCH throughput --model "$model" --texts "$TEXTS" --parallel "$PARALLEL" \
         --requests "$WORK/$model-requests.jsonl" >"$OUT/$model-ours.json"
+    # A failed text takes no time, so any would flatter our speed: fail, as the anchor's client does. The report
+    # (failures read `error CODE`) is kept out of $WORK, which the exit removes.
+    errors=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["errors"])' "$OUT/$model-ours.json")
+    if [[ $errors != 0 ]]; then
+        mkdir -p .build
+        cp "$OUT/$model-ours.json" ".build/throughput-$model-ours.json"
+        echo "[throughput] $model, round $round: $errors of our taggings failed; see .build/throughput-$model-ours.json" >&2
+        exit 1
+    fi
     echo "[throughput] $model, round $round of $ROUNDS: llama-server" >&2
     port=$(free_port)
     # One slot per client, each with room for the longest request; continuous batching is the server's default.
@@ -67,4 +80,7 @@ for model in $MODELS; do
   done
 done
 
-python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" "$ROUNDS" | tee benchmarks/RESULTS.md
+# Beside the tracked file first, then a rename: a failing table script leaves the last results in place.
+python3 scripts/throughput-table.py "$WORK" "$MODELS" "$PARALLEL" "$ROUNDS" >"$RESULTS.tmp$$"
+mv -f "$RESULTS.tmp$$" "$RESULTS"
+cat "$RESULTS"
