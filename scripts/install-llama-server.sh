@@ -6,25 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-LLAMA_CPP_PYTHON_VERSION="0.3.36"
-# A relative XDG_CACHE_HOME is ignored (XDG spec), as in the Swift code.
-case ${XDG_CACHE_HOME:-} in /*) CACHE_BASE=$XDG_CACHE_HOME ;; *) CACHE_BASE=$HOME/.cache ;; esac
-CACHE_ROOT="$CACHE_BASE/foundation-models"
+source scripts/llama-build.sh
 PREFIX="$CACHE_ROOT/llama-server-$LLAMA_CPP_PYTHON_VERSION"
 BINARY="$PREFIX/bin/llama-server"
 
 if [[ "${1:-}" == "--print-path" ]]; then echo "$BINARY"; exit 0; fi
 
-AVX512=OFF
-if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then AVX512=ON; fi
-# As in install-llama.sh: a .complete that records another AVX-512 choice is rebuilt, a legacy empty one kept.
-complete() {
-    [[ -f "$PREFIX/.complete" ]] || return 1
-    local recorded
-    recorded=$(sed -n 's/^avx512=//p' "$PREFIX/.complete")
-    [[ -z $recorded || $recorded == "$AVX512" ]]
-}
-if complete; then echo "$BINARY"; exit 0; fi
+if install_complete "$PREFIX"; then echo "$BINARY"; exit 0; fi
 
 log() { echo "[install-llama-server] $*" >&2; }
 
@@ -32,7 +20,7 @@ log() { echo "[install-llama-server] $*" >&2; }
 mkdir -p "$CACHE_ROOT"
 exec 8>"$CACHE_ROOT/.llama-server.lock"
 flock 8
-if complete; then echo "$BINARY"; exit 0; fi
+if install_complete "$PREFIX"; then echo "$BINARY"; exit 0; fi
 
 # The source tree is the one install-llama.sh unpacks.
 scripts/install-llama.sh
@@ -61,8 +49,6 @@ mkdir -p "$PREFIX/bin"
 # Through a rename: a server still running the old binary keeps it, and a cut-off copy is never installed.
 cp "$BUILD/bin/llama-server" "$BINARY.tmp"
 mv -f "$BINARY.tmp" "$BINARY"
-# Written whole through a rename: an empty .complete would pass as a legacy one.
-echo "avx512=$AVX512" >"$PREFIX/.complete.tmp"
-mv -f "$PREFIX/.complete.tmp" "$PREFIX/.complete"
+mark_complete "$PREFIX"
 log "installed $BINARY"
 echo "$BINARY"

@@ -5,10 +5,7 @@
 # `--source` only unpacks the source (for install-llama-server.sh) and prints its llama.cpp directory.
 set -euo pipefail
 
-LLAMA_CPP_PYTHON_VERSION="0.3.36"
-# A relative XDG_CACHE_HOME is ignored (XDG spec), as in the Swift code.
-case ${XDG_CACHE_HOME:-} in /*) CACHE_BASE=$XDG_CACHE_HOME ;; *) CACHE_BASE=$HOME/.cache ;; esac
-CACHE_ROOT="$CACHE_BASE/foundation-models"
+source "$(dirname "$0")/llama-build.sh"
 PREFIX="$CACHE_ROOT/llama-$LLAMA_CPP_PYTHON_VERSION"
 
 if [[ "${1:-}" == "--print-prefix" ]]; then echo "$PREFIX"; exit 0; fi
@@ -16,20 +13,7 @@ if [[ "${1:-}" == "--print-version" ]]; then echo "$LLAMA_CPP_PYTHON_VERSION"; e
 SOURCE_ONLY=0
 if [[ "${1:-}" == "--source" ]]; then SOURCE_ONLY=1; fi
 
-# Explicit ISA flags instead of GGML_NATIVE: reproducible builds, and never AMX
-# (AMX instructions fault with a general protection error on these machines).
-AVX512=OFF
-if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then AVX512=ON; fi
-
-# .complete records the AVX-512 choice: a build made on an AVX-512 host (a shared home) faults (SIGILL)
-# on a host without it, so one that records another choice is rebuilt. A legacy empty .complete is kept.
-complete() {
-    [[ -f "$PREFIX/.complete" ]] || return 1
-    local recorded
-    recorded=$(sed -n 's/^avx512=//p' "$PREFIX/.complete")
-    [[ -z $recorded || $recorded == "$AVX512" ]]
-}
-if [[ $SOURCE_ONLY == 0 ]] && complete; then exit 0; fi
+if [[ $SOURCE_ONLY == 0 ]] && install_complete "$PREFIX"; then exit 0; fi
 
 log() { echo "[install-llama] $*" >&2; }
 
@@ -38,7 +22,7 @@ log() { echo "[install-llama] $*" >&2; }
 mkdir -p "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/.llama.lock"
 flock 9
-if [[ $SOURCE_ONLY == 0 ]] && complete; then exit 0; fi
+if [[ $SOURCE_ONLY == 0 ]] && install_complete "$PREFIX"; then exit 0; fi
 
 WORK="$CACHE_ROOT/src"
 mkdir -p "$WORK"
@@ -99,7 +83,5 @@ cmake -S "$SRC/vendor/llama.cpp" -B "$BUILD" \
 log "building (this takes a few minutes on 2 cores)"
 cmake --build "$BUILD" --config Release -j "$(nproc)" >/dev/null
 cmake --install "$BUILD" >/dev/null
-# Written whole through a rename: an empty .complete would pass as a legacy one.
-echo "avx512=$AVX512" >"$PREFIX/.complete.tmp"
-mv -f "$PREFIX/.complete.tmp" "$PREFIX/.complete"
+mark_complete "$PREFIX"
 log "installed into $PREFIX"
