@@ -206,12 +206,12 @@ package final class Engine: Sendable {
     }
 
     /// What tells a job's calibration tables apart for one constraint: the instructions, the calibration texts and
-    /// the context that precedes each, where the text sits in the user message, and the levers, which change what
-    /// a run records (channel sites, boundary tokens) and which a process may set differently per job.
+    /// the context that precedes each, where the text sits in the user message, and the levers that change what a
+    /// run records (``QualityLevers/recordingFingerprint``), which a process may set differently per job.
     static func calibrationKey(for job: GenerationJob, texts: [String], context: CalibrationSample.Context?) -> String {
         let prefix = job.instructions.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}")
         return prefix + "\u{1D}" + texts.joined(separator: "\u{1F}") + (context.map { "\u{1D}" + $0.key } ?? "")
-            + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix + "\u{1D}" + job.levers.fingerprint
+            + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix + "\u{1D}" + job.levers.recordingFingerprint
     }
 
     /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on.

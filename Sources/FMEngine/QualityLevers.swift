@@ -146,6 +146,13 @@ package struct QualityLevers: Sendable {
             + (taggingSchemaPlacement == .before ? ";schema=before" : "")
     }
 
+    /// The switches that change what a calibration run records: the channel's sites, the forced tokens around a
+    /// choice, which candidates a large set scores. The others choose the calibration texts or how a prior is
+    /// applied, so tables computed under them are the same and are shared.
+    package var recordingFingerprint: String {
+        "channel=\(channel.rawValue);holdback=\(holdsBackBoundaryTokens);shortlist=\(shortlistsLargeChoiceSets ? shortlistSize : 0)"
+    }
+
     /// The switches requests run under: ``environment`` unless a task sets others with `$current.withValue`.
     @TaskLocal package static var current: QualityLevers = environment
 

@@ -55,6 +55,10 @@ struct ChoiceScoringTests {
         #expect(Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil) != plain)
         job.levers.channel = .off
         #expect(Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil) == plain)
+        // Switches that only choose the texts or how a prior is applied share the table.
+        job.levers.calibratesByBatch = false
+        job.levers.calibrationWeight = 0.5
+        #expect(Engine.calibrationKey(for: job, texts: ["a", "b"], context: nil) == plain)
         #expect(Engine.calibrationKey(for: job, texts: ["a", "c"], context: nil) != plain)
     }
 
