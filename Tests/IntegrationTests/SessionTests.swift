@@ -182,6 +182,22 @@ struct SessionTests {
         #expect(statistics.reusedTokens > 60, "the instructions were prefilled by prewarm")
     }
 
+    @Test func prewarmFillsTheCacheOfAToolSession() async throws {
+        let instructions = "You answer questions about the weather. " + String(repeating: "Be brief. ", count: 30)
+        let model = DefaultModel.model
+        let session = LanguageModelSession(model: model, tools: [WeatherTool()], instructions: instructions)
+        session.prewarm()
+        await SystemLanguageModel.Executor.latestPrewarm.withLock { $0 }?.value
+        // One model request (no call), so the statistics are the first request's.
+        var options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 24)
+        options.toolCallingMode = .disallowed
+        try await session.respond(to: "Weather in Paris?", options: options)
+        let statistics = try #require(session.lastStatistics)
+        // The whole system message, tools included, came from the prewarm (a few tokens where messages join).
+        let system = try await model.tokenCount(for: Instructions(instructions)) + model.tokenCount(for: [WeatherTool()])
+        #expect(statistics.reusedTokens >= system - 4, "\(statistics.reusedTokens) reused of a \(system)-token system message")
+    }
+
     @Test func nonPositiveMaximumResponseTokensIsATypedError() async throws {
         await #expect(throws: LanguageModelSession.GenerationError.self) {
             try await LanguageModelSession(model: DefaultModel.model).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 0))

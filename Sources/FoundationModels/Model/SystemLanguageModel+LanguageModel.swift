@@ -58,7 +58,12 @@ extension SystemLanguageModel: LanguageModel {
                     prefix = prompt.segments.modelText
                     entries.removeLast()
                 }
-                let messages = ConversationRenderer(model: model).messages(for: Transcript(entries: entries))
+                // Rendered as the first request will be: a session's tools, which its instructions entry lists,
+                // add their definitions and calling instructions to the system message.
+                let tools = entries.flatMap { entry -> [Transcript.ToolDefinition] in
+                    if case .instructions(let instructions) = entry { instructions.toolDefinitions } else { [] }
+                }
+                let messages = ConversationRenderer(model: model, tools: tools).messages(for: Transcript(entries: entries))
                 if let text = Generator.prefillText(messages: messages, userPrefix: prefix, llama: engine.model.llama) {
                     await engine.prefill(text)
                 }
