@@ -91,6 +91,25 @@ struct ScriptedPet {
     var age: Int
 }
 
+/// Answers with a photo (named like ``CityWeather``, so the scripted model calls it the same way).
+struct CityPhoto: Tool {
+    static let photo = URL(fileURLWithPath: "/photos/paris.jpg")
+    let name = "cityWeather"
+    let description = "A photo of a city's sky."
+
+    @Generable
+    struct Arguments {
+        var city: String
+    }
+
+    func call(arguments: Arguments) async throws -> Prompt {
+        Prompt {
+            "A photo of \(arguments.city):"
+            Attachment(imageURL: Self.photo).label("sky")
+        }
+    }
+}
+
 struct CityWeather: Tool {
     let name = "cityWeather"
     let description = "The weather in a city."
@@ -220,6 +239,25 @@ struct ThirdPartyModelTests {
         #expect(calls.first?.id == "call-1" && calls.first?.toolName == "cityWeather")
         #expect(try calls.first?.arguments.value(String.self, forProperty: "city") == "Paris")
         #expect(requests.last?.transcript.contains { if case .toolOutput = $0 { true } else { false } } == true)
+    }
+
+    /// An image a tool returns reaches the model as an attachment, not as its file name in the text.
+    @Test func aToolsImageReachesTheModelAsAnAttachment() async throws {
+        let model = ScriptedModel(name: "tools", capabilityList: [.guidedGeneration, .toolCalling, .vision])
+        let session = LanguageModelSession(model: model, tools: [CityPhoto()], instructions: "Use tools.")
+        _ = try await session.respond(to: "Weather in Paris?")
+        let answered = try #require(model.log.received.last)
+        let outputs = answered.transcript.compactMap { entry -> Transcript.ToolOutput? in
+            if case .toolOutput(let output) = entry { output } else { nil }
+        }
+        let segments = try #require(outputs.first?.segments)
+        #expect(segments.count == 2, "\(segments)")
+        guard case .text(let text) = segments.first, case .attachment(let attachment) = segments.last,
+              case .image(let image) = attachment.content else {
+            Issue.record("the text and the image: \(segments)")
+            return
+        }
+        #expect(text.content == "A photo of Paris:" && image.url == CityPhoto.photo && attachment.label == "sky")
     }
 
     @Test func aMissingCapabilityIsRefusedBeforeTheExecutor() async throws {

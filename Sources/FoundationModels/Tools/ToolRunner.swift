@@ -33,19 +33,22 @@ enum ToolRunner {
     /// request was cancelled, which ends it with `CancellationError` like any cancelled request.
     static func output(of tool: any Tool, for call: Transcript.ToolCall) async throws -> Transcript.ToolOutput {
         do {
-            let segment = try await invoke(tool, arguments: call.arguments)
-            return Transcript.ToolOutput(id: call.id, toolName: call.toolName, segments: [segment])
+            let segments = try await invoke(tool, arguments: call.arguments)
+            return Transcript.ToolOutput(id: call.id, toolName: call.toolName, segments: segments)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw LanguageModelSession.ToolCallError(tool: tool, underlyingError: error)
         }
     }
 
-    private static func invoke<T: Tool>(_ tool: T, arguments: GeneratedContent) async throws -> Transcript.Segment {
+    private static func invoke<T: Tool>(_ tool: T, arguments: GeneratedContent) async throws -> [Transcript.Segment] {
         let output = try await tool.call(arguments: try T.Arguments(arguments))
         if !(output is String), let convertible = output as? any ConvertibleToGeneratedContent {
-            return .structure(.init(schemaName: String(describing: T.Output.self), content: convertible.generatedContent))
+            return [.structure(.init(schemaName: String(describing: T.Output.self), content: convertible.generatedContent))]
         }
-        return .text(.init(content: output.promptRepresentation.text))
+        // The output's own segments, so an image a tool returns reaches a model that reads images (and a model
+        // that does not says so) rather than becoming its file name in the text.
+        let segments = output.promptRepresentation.transcriptSegments
+        return segments.isEmpty ? [.text(.init(content: ""))] : segments
     }
 }
