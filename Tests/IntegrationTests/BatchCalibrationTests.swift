@@ -48,9 +48,14 @@ struct BatchCalibrationTests {
         var leads: [(label: String, lead: Double)] = []
         for message in Self.messages {
             let session = LanguageModelSession(model: configuration.model)
-            let response = try await CalibrationSample.$texts.withValue(calibrationTexts) {
-                try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
-                    try await session.respond(to: message, schema: configuration.schema, options: configuration.options)
+            // Tables computed in this run, never read from the disk store an earlier run of this binary filled: a
+            // computed table leaves its last run's prompt in the cache, which moves the first message's lead (llama.cpp's
+            // products differ with the batch size a cached prefix was evaluated in).
+            let response = try await CalibrationStore.$current.withValue(nil) {
+                try await CalibrationSample.$texts.withValue(calibrationTexts) {
+                    try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
+                        try await session.respond(to: message, schema: configuration.schema, options: configuration.options)
+                    }
                 }
             }
             let label = try response.content.value(String.self, forProperty: "label")

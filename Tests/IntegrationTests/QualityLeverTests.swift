@@ -17,13 +17,14 @@ struct QualityLeverTests {
         var leads: [Double] = []
         for message in BatchCalibrationTests.messages {
             let session = LanguageModelSession(model: SystemLanguageModel(useCase: .contentTagging))
-            let response = try await QualityLevers.$current.withValue(levers) {
+            // Tables of this run only (see BatchCalibrationTests.spamLeads).
+            let response = try await CalibrationStore.$current.withValue(nil) { try await QualityLevers.$current.withValue(levers) {
                 try await CalibrationSample.$texts.withValue(calibrationTexts) {
                     try await LanguageModelSession.$recordsDecisionMargins.withValue(true) {
                         try await session.respond(to: message, schema: schema, options: GenerationOptions(samplingMode: .greedy))
                     }
                 }
-            }
+            } }
             let margin = try #require(session.lastStatistics?.margins.first?.margin)
             leads.append(try isPositive(response.content) ? margin : -margin)
         }
