@@ -66,6 +66,28 @@ struct ConversationRendererTests {
         #expect(withTools[2].content == #"{"tool_calls":[{"name":"getWeather","arguments":{"city":"London"}},{"name":"getWeather","arguments":{"city":"Tokyo"}}]}"#)
     }
 
+    /// A call kept without its output (a failed tool under `preserveTranscript`) is answered with a note before
+    /// the conversation goes on, in the call format; without tools, calls are not shown, so nothing is missing.
+    @Test func aCallWithoutItsOutputIsAnsweredWithANote() {
+        let calls = [("call_1", "London"), ("call_2", "Tokyo")].map { id, city in
+            Transcript.ToolCall(id: id, toolName: "getWeather", arguments: GeneratedContent(properties: ["city": city]))
+        }
+        let entries: [Transcript.Entry] = [
+            prompt("Compare the weather in London and Tokyo."),
+            .toolCalls(.init(calls)),
+            .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
+            prompt("And now?"),
+        ]
+        let definition = Transcript.ToolDefinition(name: "getWeather", description: "The weather in a city.",
+                                                   parameters: GenerationSchema(root: .object(.anyObject(name: "Arguments"))))
+        let withTools = ConversationRenderer(model: SystemLanguageModel(useCase: .general), tools: [definition])
+            .messages(for: Transcript(entries: entries))
+        #expect(withTools.map(\.role) == ["system", "user", "assistant", "user", "user", "user"])
+        #expect(withTools[4].content.contains(ConversationRenderer.unansweredCallNote), "\(withTools[4].content)")
+        #expect(withTools[5].content == "And now?")
+        #expect(render(.general, entries).map(\.role) == ["user", "user", "user"])
+    }
+
     @Test func aGuidedPromptDescribesItsSchemaAfterTheTextUnlessToldNot() {
         let format = Transcript.ResponseFormat(type: RenderedTags.self)
         let described = render(.general, [prompt("Tag this.", format: format)])

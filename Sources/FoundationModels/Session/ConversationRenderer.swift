@@ -35,7 +35,23 @@ struct ConversationRenderer {
                 for call in round { calls[call.id] = call }
             }
         }
+        // In the call format every call is answered before the conversation goes on: a call kept without its output
+        // (a tool that failed under `preserveTranscript`) gets a note in its place.
+        var unanswered: [Transcript.ToolCall] = []
+        func answerUnanswered() {
+            for call in unanswered {
+                let note = Transcript.ToolOutput(id: call.id, toolName: call.toolName,
+                                                 segments: [.text(.init(content: Self.unansweredCallNote))])
+                messages.append(ChatMessage(role: "user", content: ToolCallFormat.render(note)))
+            }
+            unanswered.removeAll()
+        }
         for entry in transcript {
+            switch entry {
+            case .toolOutput(let output): unanswered.removeAll { $0.id == output.id }
+            case .instructions, .reasoning: break
+            default: answerUnanswered()
+            }
             switch entry {
             case .instructions, .reasoning:
                 continue
@@ -44,14 +60,21 @@ struct ConversationRenderer {
             case .response(let response):
                 messages.append(ChatMessage(role: "assistant", content: assistantText(for: response)))
             case .toolCalls(let round):
-                if !tools.isEmpty { messages.append(ChatMessage(role: "assistant", content: ToolCallFormat.render(round))) }
+                if !tools.isEmpty {
+                    messages.append(ChatMessage(role: "assistant", content: ToolCallFormat.render(round)))
+                    unanswered = Array(round)
+                }
             case .toolOutput(let output):
                 let text = tools.isEmpty ? ToolCallFormat.render(output, call: calls[output.id]) : ToolCallFormat.render(output)
                 messages.append(ChatMessage(role: "user", content: text))
             }
         }
+        answerUnanswered()
         return messages
     }
+
+    /// What stands for the output of a call that did not complete.
+    static let unansweredCallNote = "The call did not complete, and there is no output."
 
     /// The schema the last prompt asks for; for content tagging, a text request's implicit tag schema.
     func responseSchema(of transcript: Transcript) -> GenerationSchema? {
