@@ -26,6 +26,15 @@ struct ConversationRendererTests {
                                   contextOptions: ContextOptions(includeSchemaInPrompt: includeSchema)))
     }
 
+    /// Two calls of one tool, for London and for Tokyo.
+    private static let weatherCalls = [("call_1", "London"), ("call_2", "Tokyo")].map { id, city in
+        Transcript.ToolCall(id: id, toolName: "getWeather", arguments: GeneratedContent(properties: ["city": city]))
+    }
+
+    /// The tool the calls name.
+    private static let weatherTool = Transcript.ToolDefinition(name: "getWeather", description: "The weather in a city.",
+                                                              parameters: GenerationSchema(root: .object(.anyObject(name: "Arguments"))))
+
     private let instructions = Transcript.Entry.instructions(Transcript.Instructions(
         segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
 
@@ -42,9 +51,7 @@ struct ConversationRendererTests {
     /// A turn without tools does not show earlier calls in the call format, which a model copies as its answer;
     /// each output names its call's arguments. A turn with tools keeps the format, the model's own.
     @Test func earlierToolCallsAreShownInTheirFormatOnlyWhenTheTurnOffersTools() {
-        let calls = [("call_1", "London"), ("call_2", "Tokyo")].map { id, city in
-            Transcript.ToolCall(id: id, toolName: "getWeather", arguments: GeneratedContent(properties: ["city": city]))
-        }
+        let calls = Self.weatherCalls
         let entries: [Transcript.Entry] = [
             prompt("Compare the weather in London and Tokyo."),
             .toolCalls(.init(calls)),
@@ -57,8 +64,7 @@ struct ConversationRendererTests {
         #expect(plain[1].content.hasPrefix(#"The tool getWeather called with {"city":"Tokyo"} returned: Rain."#), "\(plain[1].content)")
         #expect(plain[2].content.hasPrefix(#"The tool getWeather called with {"city":"London"} returned: Sunny."#))
 
-        let definition = Transcript.ToolDefinition(name: "getWeather", description: "The weather in a city.",
-                                                   parameters: GenerationSchema(root: .object(.anyObject(name: "Arguments"))))
+        let definition = Self.weatherTool
         var renderer = ConversationRenderer(model: SystemLanguageModel(useCase: .general))
         renderer.tools = [definition]
         let withTools = renderer.messages(for: Transcript(entries: entries))
@@ -69,17 +75,14 @@ struct ConversationRendererTests {
     /// A call kept without its output (a failed tool under `preserveTranscript`) is answered with a note before
     /// the conversation goes on, in the call format; without tools, calls are not shown, so nothing is missing.
     @Test func aCallWithoutItsOutputIsAnsweredWithANote() {
-        let calls = [("call_1", "London"), ("call_2", "Tokyo")].map { id, city in
-            Transcript.ToolCall(id: id, toolName: "getWeather", arguments: GeneratedContent(properties: ["city": city]))
-        }
+        let calls = Self.weatherCalls
         let entries: [Transcript.Entry] = [
             prompt("Compare the weather in London and Tokyo."),
             .toolCalls(.init(calls)),
             .toolOutput(.init(id: "call_1", toolName: "getWeather", segments: [.text(.init(content: "Sunny."))])),
             prompt("And now?"),
         ]
-        let definition = Transcript.ToolDefinition(name: "getWeather", description: "The weather in a city.",
-                                                   parameters: GenerationSchema(root: .object(.anyObject(name: "Arguments"))))
+        let definition = Self.weatherTool
         let withTools = ConversationRenderer(model: SystemLanguageModel(useCase: .general), tools: [definition])
             .messages(for: Transcript(entries: entries))
         #expect(withTools.map(\.role) == ["system", "user", "assistant", "user", "user", "user"])
