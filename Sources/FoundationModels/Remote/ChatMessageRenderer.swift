@@ -69,8 +69,8 @@ enum ChatMessageRenderer {
         return messages
     }
 
-    /// The tool message that stands for a call's missing output.
-    static let unansweredCallNote = "The call did not complete, and there is no output."
+    /// The tool message that stands for a call's missing output: the on-device rendering's words.
+    static var unansweredCallNote: String { ConversationRenderer.unansweredCallNote }
 
     /// The segments' text: text as is, structures as compact JSON, custom segments by their description.
     private static func text(of segments: [Transcript.Segment], entry: Transcript.Entry) throws -> String {
