@@ -5,8 +5,9 @@ import glob
 import json
 import os
 import platform
-import subprocess
 import sys
+
+from commit_stamp import commit_stamp
 
 work, models, data, limit = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
 shots = int(sys.argv[5]) if len(sys.argv) > 5 else 0
@@ -45,16 +46,9 @@ def summary(report):
     return "; ".join(parts), constant
 
 
-def commit_stamp():
-    """The short commit, marked when the code or the team's texts differ from it (untracked files count;
-    the output files, benchmarks/quality*.md, are outside these paths)."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    paths = ["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/team"]
-    changes = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True).stdout.strip()
-    return f"{commit} (with uncommitted changes)" if changes else commit
 
-
-commit = commit_stamp()
+# The code and the team's texts; the output files, benchmarks/quality*.md, are outside these paths.
+commit = commit_stamp(["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/team"])
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.machine())
 print("# Answer quality: ours against the same model under llama-server\n")
 print(f"{datetime.date.today().isoformat()} · commit {commit} · {os.cpu_count()} cores, {cpu} · "

@@ -7,8 +7,9 @@ import datetime
 import json
 import os
 import platform
-import subprocess
 import sys
+
+from commit_stamp import commit_stamp
 
 
 def canonical(text):
@@ -32,14 +33,6 @@ def peak_rss(path):
     """A server's peak RSS in bytes, as the script wrote it (older runs wrote floats such as 2.6073e+09)."""
     return int(float(open(path).read().strip() or 0))
 
-
-def commit_stamp():
-    """The short commit, marked when the code or the texts differ from it (untracked files count; the
-    output file, benchmarks/RESULTS.md, is outside these paths)."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    paths = ["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/tagging-texts.txt"]
-    changes = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True).stdout.strip()
-    return f"{commit} (with uncommitted changes)" if changes else commit
 
 
 def median(values):
@@ -70,10 +63,12 @@ def load_round(work, model, parallel):
 def main():
     work, models, parallel = sys.argv[1], sys.argv[2].split(), int(sys.argv[3])
     rounds = int(sys.argv[4])
+    # The code and the texts; the output file, benchmarks/RESULTS.md, is outside these paths.
+    commit = commit_stamp(["Sources", "Package.swift", "scripts", "Makefile", "benchmarks/tagging-texts.txt"])
     lines = [
         "# Throughput against llama-server, same run",
         "",
-        f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores ({cpu_model()}), commit {commit_stamp()}.",
+        f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores ({cpu_model()}), commit {commit}.",
         "Written by `make bench` (`scripts/throughput.sh`). Both sides tag the same texts from",
         "`benchmarks/tagging-texts.txt` with the content-tagging schema, greedy, from the same GGUF file; the anchor",
         "is llama.cpp's own `llama-server` built from the same pinned source, sent the exact chat messages our executor",

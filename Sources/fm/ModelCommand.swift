@@ -76,16 +76,8 @@ extension FM {
                         if !quiet { print("\(entry.name) is installed at \(entry.fileURL.path)") }
                         continue
                     }
-                    if !force {
-                        switch entry.installState {
-                        case .incomplete(let bytes):
-                            Console.note(
-                                "\(entry.fileURL.path) has \(bytes) of \(entry.byteCount) bytes (truncated or corrupt); downloading it again.\n")
-                        case .damaged:
-                            Console.note("\(entry.fileURL.path) has no GGUF header (corrupt); downloading it again.\n")
-                        case .missing, .installed:
-                            break
-                        }
+                    if !force, let problem = entry.installProblem {
+                        Console.note("\(entry.fileURL.path) \(problem); downloading it again.\n")
                     }
                     try download(entry, force: true)
                 }

@@ -42,6 +42,16 @@ extension ModelCatalog {
             return (try? handle.read(upToCount: 4)) == Data("GGUF".utf8) ? .installed : .damaged
         }
 
+        /// What is wrong with the installed file, as the end of a sentence that names it ("… has 1024 of 98362432
+        /// bytes: it is truncated or corrupt"), or `nil` when it is missing or installed.
+        package var installProblem: String? {
+            switch installState {
+            case .incomplete(let bytes): "has \(bytes) of \(byteCount) bytes: it is truncated or corrupt"
+            case .damaged: "has the pinned size but no GGUF header: it is corrupt"
+            case .missing, .installed: nil
+            }
+        }
+
         /// Whether an installed file is present, by size and header.
         public enum InstallState: Sendable, Hashable {
             /// No file.

@@ -107,19 +107,11 @@ public enum ModelInstaller {
     ///
     /// - Throws: ``ModelCatalogError`` saying what is wrong and how to repair it.
     public static func verify(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) {
-        switch entry.installState {
-        case .missing:
+        if entry.installState == .missing {
             throw ModelCatalogError("\(entry.name) is not installed; run `fm model install \(entry.name)`.")
-        case .incomplete(let bytes):
-            throw ModelCatalogError(
-                "\(entry.fileURL.path) has \(bytes) bytes, not \(entry.byteCount): it is truncated or not the pinned model. "
-                    + "Run `fm model install \(entry.name)` to download it again.")
-        case .damaged:
-            throw ModelCatalogError(
-                "\(entry.fileURL.path) has the pinned size but no GGUF header: it is corrupt. "
-                    + "Run `fm model install \(entry.name)` to download it again.")
-        case .installed:
-            break
+        }
+        if let problem = entry.installProblem {
+            throw ModelCatalogError("\(entry.fileURL.path) \(problem). Run `fm model install \(entry.name)` to download it again.")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

