@@ -22,12 +22,16 @@ enum ChatCompletionRun {
     /// answers together, so the engine decodes them in one batch). Cancelling the consumer cancels the generation;
     /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``, and an answer
     /// that fails ends it with that answer's error. `calibrationProgress` is told how far a calibration of choices
-    /// the request computes has got.
+    /// the request computes has got. `whenDone` runs once the generation has stopped (finished, failed or
+    /// cancelled), however far the consumer has read: a streamed answer is buffered, so a client that reads slowly
+    /// does not hold on to what the generation needed.
     static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration,
-                       calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil)
+                       calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
+                       whenDone: (@Sendable () -> Void)? = nil)
         -> AsyncThrowingStream<(choice: Int, event: ChatCompletionEvent), any Error> {
         let (stream, continuation) = AsyncThrowingStream<(choice: Int, event: ChatCompletionEvent), any Error>.makeStream()
         let task = Task {
+            defer { whenDone?() }
             do {
                 try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
                     try await withTimeout(timeout) {
@@ -70,15 +74,18 @@ enum ChatCompletionRun {
     ) async throws {
         var calls: [(id: String, name: String, arguments: String)] = []
         var written = ""
+        var writtenTokens = 0
         do {
-            try await respond(request, backend: backend, calls: &calls, written: &written, yield: yield)
-        } catch LanguageModelError.contextSizeExceeded where !written.isEmpty && request.schema == nil && request.enabledToolDefinitions.isEmpty {
+            try await respond(request, backend: backend, calls: &calls, written: &written, writtenTokens: &writtenTokens, yield: yield)
+        } catch LanguageModelError.contextSizeExceeded(let info) where !written.isEmpty && request.schema == nil && request.enabledToolDefinitions.isEmpty {
             // A text answer that ran into the end of the window is cut there, as OpenAI and llama-server answer
             // (finish_reason length), rather than lost behind an error about a prompt that did fit. The response
             // check a finished answer gets runs here, since the engine stopped before it.
             if let reason = backend.systemModel?.guardrails.violation(in: written, source: .response, isStringRequest: true) {
                 throw LanguageModelError.guardrailViolation(.init(debugDescription: "The response was blocked by the guardrails (\(reason))."))
             }
+            // The engine stopped before it reported usage: the window is full, and the answer holds what was written.
+            yield(.usage(prompt: max(0, info.contextSize - writtenTokens), cached: 0, completion: writtenTokens))
             yield(.finish(reason: "length"))
             return
         }
@@ -87,7 +94,7 @@ enum ChatCompletionRun {
 
     private static func respond(
         _ request: LanguageModelExecutorGenerationRequest, backend: ModelBackend,
-        calls: inout [(id: String, name: String, arguments: String)], written: inout String,
+        calls: inout [(id: String, name: String, arguments: String)], written: inout String, writtenTokens: inout Int,
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
         try await backend.respond(to: request) { event in
@@ -95,6 +102,7 @@ enum ChatCompletionRun {
                 switch response.action {
                 case .appendText(let fragment):
                     written += fragment.content
+                    writtenTokens += fragment.tokenCount
                     yield(.text(fragment.content))
                 case .updateUsage(let usage):
                     yield(Self.usage(usage))

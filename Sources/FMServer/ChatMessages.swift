@@ -7,8 +7,11 @@ enum ChatMessages {
     /// The transcript for `messages`.
     ///
     /// - Parameter tools: The request's tools, attached to the instructions.
+    /// A `system` or `developer` message later in the conversation (OpenAI accepts them anywhere) joins the
+    /// instructions after the earlier ones, since the model reads every instruction in its system text.
+    ///
     /// - Throws: ``APIError`` (400) for an unknown role, content that is not text, a tool message answering no
-    ///   earlier call, instructions after the conversation started, or a conversation that ends with the model.
+    ///   earlier call, or a conversation that ends with the model.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
         let list = try messages.array()
         guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
@@ -19,9 +22,6 @@ enum ChatMessages {
             let role = try message.object().required("role").string()
             switch role {
             case "system", "developer":
-                guard entries.isEmpty else {
-                    throw APIError.invalid("\(message.path).role", "System messages must come before the conversation.")
-                }
                 instructions.append(try text(of: message))
             case "user":
                 entries.append(.prompt(Transcript.Prompt(segments: [segment(try text(of: message))])))

@@ -134,8 +134,9 @@ public struct FoundationModelsServer: Sendable {
     /// 4xx or 5xx, as llama-server answers, rather than a 200 stream that holds only an error.
     private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) async throws -> Response {
         let metrics = metrics
+        // The turn is given back when the generation stops, not when a slow client has read the last of it.
         let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
-                                              calibrationProgress: metrics.calibrationProgress)
+                                              calibrationProgress: metrics.calibrationProgress, whenDone: { ticket.release() })
         let first: (choice: Int, event: ChatCompletionEvent)?
         do {
             var iterator = events.makeAsyncIterator()
@@ -290,6 +291,8 @@ extension FoundationModelsServer {
             defer { ticket.release() }
             let (lines, continuation) = AsyncThrowingStream<TagJobEvent, any Error>.makeStream()
             let work = Task {
+                // The lines are buffered: the turn is given back when the job stops, not when the client has read them.
+                defer { ticket.release() }
                 do {
                     // The same glossary `fm tag` writes for the job's small choice fields, so both answer alike.
                     let tagger = Tagger(configuration: await tagging.describingLabels(), calibrationProgress: metrics.calibrationProgress)

@@ -70,4 +70,21 @@ struct ChatCompletionRequestTests {
             }
         }
     }
+
+    /// A system or developer message after the conversation started (OpenAI accepts them anywhere) joins the
+    /// instructions, after the first one, instead of failing the request.
+    @Test func aLaterSystemMessageJoinsTheInstructions() throws {
+        let messages = #"[{"role":"system","content":"Be kind."},{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."},{"role":"developer","content":"Be brief."},{"role":"user","content":"Why?"}]"#
+        let entries = Array(try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(messages)}"#).required("messages"), tools: []))
+        #expect(entries.count == 4)
+        guard case .instructions(let instructions) = entries.first, case .text(let text) = instructions.segments.first else {
+            Issue.record("no instructions entry first: \(entries)")
+            return
+        }
+        #expect(text.content == "Be kind.\n\nBe brief.")
+        guard case .prompt = entries.last else {
+            Issue.record("the conversation does not end with the prompt: \(entries)")
+            return
+        }
+    }
 }

@@ -478,6 +478,11 @@ struct ServeTests {
             #expect(choice["finish_reason"] as? String == "length", "\(cut.text)")
             let content = (choice["message"] as? [String: Any])?["content"] as? String ?? ""
             #expect(!content.isEmpty, "\(cut.text)")
+            // Its usage fills the window: the prompt and the two tokens written, not zeros.
+            let usage = try #require(try cut.json["usage"] as? [String: Any], "\(cut.text)")
+            #expect(usage["completion_tokens"] as? Int == 2, "\(cut.text)")
+            #expect(usage["prompt_tokens"] as? Int == window - 2, "\(cut.text)")
+            #expect(usage["total_tokens"] as? Int == window, "\(cut.text)")
         }
     }
 

@@ -1,0 +1,44 @@
+@testable import FMServer
+import FoundationModels
+import Testing
+
+/// A chat completion's run on the real model (`FM_MODEL`): when it gives back what the generation held.
+@Suite("Chat completion runs")
+struct ChatCompletionRunTests {
+    /// A streamed answer is buffered, so the generation's turn is given back when the generation stops, not when a
+    /// slow client has read the last event: nothing reads the stream here until `whenDone` has run, and every
+    /// event is there afterwards.
+    @Test func theTurnIsGivenBackBeforeTheClientHasRead() async throws {
+        let body = #"{"messages":[{"role":"user","content":"Say hello to Ada."}],"max_tokens":12,"temperature":0,"stream":true}"#
+        let request = try ChatCompletionRequest(body: JSONField.body(body), maximumTokensCap: 64)
+        let (signal, continuation) = AsyncStream<Void>.makeStream()
+        let events = ChatCompletionRun.events(for: request, backend: ModelBackend(SystemLanguageModel.default), timeout: .seconds(600),
+                                              whenDone: { continuation.yield(); continuation.finish() })
+        let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in signal { return true }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(600))
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(stopped, "whenDone did not run while nothing read the stream")
+        var text = ""
+        var usage: Int?
+        for try await (choice, event) in events {
+            #expect(choice == 0)
+            switch event {
+            case .text(let fragment): text += fragment
+            case .usage(_, _, let completion): usage = completion
+            default: break
+            }
+        }
+        #expect(!text.isEmpty)
+        #expect((usage ?? 0) > 0)
+    }
+}
