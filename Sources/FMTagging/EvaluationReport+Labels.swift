@@ -31,20 +31,36 @@ extension EvaluationReport {
 
     /// The label a failed record is counted under in a confusion matrix.
     public static let failureLabel = "<error>"
+
+    /// The label a field is counted under when a result was generated without it: not a failed record, so
+    /// apart from ``failureLabel`` (and from ``EvaluationReport/failures``).
+    public static let missingLabel = "<missing>"
 }
 
 extension EvaluationReport.FieldScore {
-    /// Every gold or predicted label, sorted; failed records (``EvaluationReport/failureLabel``) are not a label.
+    /// Every gold or predicted label, sorted; failed records (``EvaluationReport/failureLabel``) and missing
+    /// fields (``EvaluationReport/missingLabel``) are not labels.
     public var labels: [String] {
         var labels = Set(confusion.keys)
         for row in confusion.values { labels.formUnion(row.keys) }
         labels.remove(EvaluationReport.failureLabel)
+        labels.remove(EvaluationReport.missingLabel)
         return labels.sorted()
     }
 
     /// How many examples of a gold label failed to generate.
     public func failures(gold label: String) -> Int {
         confusion[label]?[EvaluationReport.failureLabel] ?? 0
+    }
+
+    /// How many examples of a gold label got a result without this field.
+    public func missing(gold label: String) -> Int {
+        confusion[label]?[EvaluationReport.missingLabel] ?? 0
+    }
+
+    /// How many examples got a result without this field.
+    public var missing: Int {
+        confusion.values.reduce(0) { $0 + ($1[EvaluationReport.missingLabel] ?? 0) }
     }
 
     /// Precision, recall and F1 per label, read off the confusion matrix, in ``labels`` order.

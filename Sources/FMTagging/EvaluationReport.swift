@@ -11,7 +11,8 @@ public struct EvaluationReport: Sendable, Codable {
         public var accuracy: Double
         /// The mean over gold labels of per-label F1.
         public var macroF1: Double
-        /// Counts by gold label, then by predicted label (`<error>` for failed records).
+        /// Counts by gold label, then by predicted label (``EvaluationReport/failureLabel`` for failed records,
+        /// ``EvaluationReport/missingLabel`` for results without the field).
         public var confusion: [String: [String: Int]]
     }
 
@@ -54,6 +55,11 @@ public struct EvaluationReport: Sendable, Codable {
             .trimmingWhitespace
     }
 
+    /// The distinct normalised tags of a list, without those that normalise to nothing (say, `"-"`).
+    public static func normalizedTags(_ tags: [String]) -> Set<String> {
+        Set(tags.map(normalizeTag).filter { !$0.isEmpty })
+    }
+
     /// Scores predictions (`nil` = failed record) against gold answers, pairwise.
     public init(gold: [LabelledExample.Gold], predictions: [LabelledExample.Gold?]) {
         count = gold.count
@@ -67,18 +73,19 @@ public struct EvaluationReport: Sendable, Codable {
         for (goldValue, prediction) in zip(gold, predictions) {
             switch goldValue {
             case .single(let label):
-                var predictedLabel = "<error>"
+                var predictedLabel = Self.failureLabel
                 if case .single(let value)? = prediction { predictedLabel = value }
                 if pairs["label"] == nil { fieldOrder.append("label") }
                 pairs["label", default: []].append((label, predictedLabel))
                 fieldExamples += 1
                 if label == predictedLabel { allRight += 1 }
             case .fields(let values):
-                var predictedValues: [String: String] = [:]
+                var predictedValues: [String: String]?
                 if case .fields(let value)? = prediction { predictedValues = value }
                 var right = true
                 for (key, label) in values.sorted(by: { $0.key < $1.key }) {
-                    let guess = predictedValues[key] ?? "<error>"
+                    // A result without the field is not a failed generation: it gets a label of its own.
+                    let guess = predictedValues.map { $0[key] ?? Self.missingLabel } ?? Self.failureLabel
                     if pairs[key] == nil { fieldOrder.append(key) }
                     pairs[key, default: []].append((label, guess))
                     if guess != label { right = false }
@@ -86,9 +93,9 @@ public struct EvaluationReport: Sendable, Codable {
                 fieldExamples += 1
                 if right { allRight += 1 }
             case .set(let labels):
-                let goldSet = Set(labels.map(Self.normalizeTag))
+                let goldSet = Self.normalizedTags(labels)
                 var predictedSet: Set<String> = []
-                if case .set(let value)? = prediction { predictedSet = Set(value.map(Self.normalizeTag)) }
+                if case .set(let value)? = prediction { predictedSet = Self.normalizedTags(value) }
                 truePositives += goldSet.intersection(predictedSet).count
                 for tag in goldSet.intersection(predictedSet) { hits[tag, default: 0] += 1 }
                 for tag in goldSet.subtracting(predictedSet) { misses[tag, default: 0] += 1 }
@@ -111,18 +118,24 @@ public struct EvaluationReport: Sendable, Codable {
 
     private static func score(field: String, pairs: [(String, String)]) -> FieldScore {
         var confusion: [String: [String: Int]] = [:]
-        for (gold, guess) in pairs { confusion[gold, default: [:]][guess, default: 0] += 1 }
-        let correct = pairs.filter { $0.0 == $0.1 }.count
-        let labels = Set(pairs.map(\.0))
+        var predicted: [String: Int] = [:]
+        var correct = 0
+        for (gold, guess) in pairs {
+            confusion[gold, default: [:]][guess, default: 0] += 1
+            predicted[guess, default: 0] += 1
+            if gold == guess { correct += 1 }
+        }
+        // Each gold label's counts are read off the matrix and the column totals: one pass over the pairs,
+        // not three per label. Sorted, so the sum is the same in every process.
         var f1Sum = 0.0
-        for label in labels {
-            let tp = Double(pairs.filter { $0.0 == label && $0.1 == label }.count)
-            let fp = Double(pairs.filter { $0.0 != label && $0.1 == label }.count)
-            let fn = Double(pairs.filter { $0.0 == label && $0.1 != label }.count)
-            f1Sum += tp == 0 ? 0 : 2 * tp / (2 * tp + fp + fn)
+        for (label, row) in confusion.sorted(by: { $0.key < $1.key }) {
+            let tp = row[label] ?? 0
+            let fp = (predicted[label] ?? 0) - tp
+            let fn = row.values.reduce(0, +) - tp
+            f1Sum += tp == 0 ? 0 : 2 * Double(tp) / Double(2 * tp + fp + fn)
         }
         return FieldScore(field: field, count: pairs.count,
                           accuracy: pairs.isEmpty ? 0 : Double(correct) / Double(pairs.count),
-                          macroF1: labels.isEmpty ? 0 : f1Sum / Double(labels.count), confusion: confusion)
+                          macroF1: confusion.isEmpty ? 0 : f1Sum / Double(confusion.count), confusion: confusion)
     }
 }

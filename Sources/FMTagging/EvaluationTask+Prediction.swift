@@ -1,11 +1,12 @@
 public import FoundationModels
 
 extension EvaluationTask {
-    /// The prediction read from a result in the shape of the gold answer it is scored against.
+    /// The prediction read from a result in the shape of the gold answer it is scored against. For several
+    /// fields it keeps only the gold's fields: others are never scored, so they must not make answers differ.
     public static func prediction(shapedLike gold: LabelledExample.Gold, in result: GeneratedContent) -> LabelledExample.Gold? {
         switch gold {
         case .single: predictedLabel(in: result).map { .single($0) }
-        case .fields: .fields(predictedFields(in: result))
+        case .fields(let values): .fields(predictedFields(in: result).filter { values[$0.key] != nil })
         case .set: .set(predictedSet(in: result))
         }
     }
@@ -17,7 +18,7 @@ extension EvaluationTask {
         case nil: EvaluationReport.failureLabel
         case .single(let label)?: label
         case .fields(let values)?: values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-        case .set(let tags)?: "[" + Set(tags.map(EvaluationReport.normalizeTag)).sorted().joined(separator: ", ") + "]"
+        case .set(let tags)?: "[" + EvaluationReport.normalizedTags(tags).sorted().joined(separator: ", ") + "]"
         }
     }
 }

@@ -8,7 +8,7 @@ extension StabilityReport {
     public var tableText: String {
         func percent(_ value: Double) -> String { String(format: "%5.1f%%", value * 100) }
         let width = max(26, (conditions.map(\.condition.name.count).max() ?? 0) + 2)
-        func pad(_ text: String, _ length: Int) -> String { text.padding(toLength: length, withPad: " ", startingAt: 0) }
+        func pad(_ text: String, _ length: Int) -> String { text.padded(toCharacters: length) }
         var lines = [
             "stability: \(runs) runs per condition over \(inputs.count) inputs (distinct answers per input)",
             pad("condition", width) + "single answer  mean distinct  " + pad(scoreName + " (mean)", 16) + "failed",

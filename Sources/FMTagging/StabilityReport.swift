@@ -27,7 +27,9 @@ public struct StabilityReport: Sendable, Codable {
 
         private static func format(_ value: Double) -> String {
             let rounded = (value * 100).rounded() / 100
-            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+            // `Int(exactly:)`, not `Int(_:)`: a whole number beyond `Int`'s range (or infinity) would trap.
+            if rounded == rounded.rounded(), let whole = Int(exactly: rounded) { return String(whole) }
+            return String(rounded)
         }
     }
 

@@ -116,11 +116,7 @@ extension FM {
                     predictions.append(nil)
                     failures.append(failure.message)
                 case .success(let result):
-                    switch gold {
-                    case .single: predictions.append(EvaluationTask.predictedLabel(in: result).map { .single($0) })
-                    case .fields: predictions.append(.fields(EvaluationTask.predictedFields(in: result)))
-                    case .set: predictions.append(.set(EvaluationTask.predictedSet(in: result)))
-                    }
+                    predictions.append(EvaluationTask.prediction(shapedLike: gold, in: result))
                 }
                 progress.advance()
             }
@@ -173,11 +169,7 @@ extension FM.Eval {
         }
         return examples.map { example in
             guard let result = results[example.record.id] else { return nil }
-            switch example.gold {
-            case .single: return EvaluationTask.predictedLabel(in: result).map { .single($0) }
-            case .fields: return .fields(EvaluationTask.predictedFields(in: result))
-            case .set: return .set(EvaluationTask.predictedSet(in: result))
-            }
+            return EvaluationTask.prediction(shapedLike: example.gold, in: result)
         }
     }
 }

@@ -66,6 +66,7 @@ struct SamplingOptions: ParsableArguments {
     var maximumTokens: Int?
 
     func validate() throws {
+        if let temperature, !temperature.isFinite { throw ValidationError("--temperature must be a finite number.") }
         if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
         if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }

@@ -66,6 +66,8 @@ struct TaggingOptions: ParsableArguments {
             throw ValidationError("Unknown preset \(preset); choose one of \(TaggingPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         if let schema, !FileManager.default.fileExists(atPath: schema) { throw ValidationError("No schema file at \(schema).") }
+        // `inf` and `nan` parse as Doubles; no sampler or report can use them (and `nan < 0` is false).
+        if let temperature, !temperature.isFinite { throw ValidationError("--temperature must be a finite number.") }
         if let temperature, temperature < 0 { throw ValidationError("--temperature must not be negative.") }
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
         if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }

@@ -44,12 +44,25 @@ import Testing
     }
 
     @Test func extraColumnSitsOutsideTheSquare() {
-        let heatmap = Heatmap(labels: ["a", "b"], counts: [[1, 0], [0, 1]], extraColumn: ("failed", [2, 0]),
+        let heatmap = Heatmap(labels: ["a", "b"], counts: [[1, 0], [0, 1]], extraColumns: [("failed", [2, 0])],
                               rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
         let svg = heatmap.svg(caption: "test")
         #expect(Self.occurrences(of: "<rect class=\"cell\"", in: svg) == 4)
         #expect(Self.occurrences(of: "<rect class=\"extra-cell\"", in: svg) == 2)
         #expect(heatmap.extraFill(row: 1) == .empty)
+    }
+
+    /// Failed records and missing fields are two columns side by side, each a share of the whole row.
+    @Test func extraColumnsSitSideBySide() {
+        let heatmap = Heatmap(labels: ["a", "b"], counts: [[1, 0], [0, 1]], extraColumns: [("failed", [1, 0]), ("missing", [0, 3])],
+                              rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
+        let svg = heatmap.svg(caption: "test")
+        #expect(Self.occurrences(of: "<rect class=\"extra-cell\"", in: svg) == 4)
+        #expect(Self.occurrences(of: "class=\"column-label extra\"", in: svg) == 2)
+        #expect(svg.contains("data-column=\"missing\""))
+        #expect(heatmap.extraFill(row: 0, column: 0) == ColorRamp.oranges.color(at: 0.15 + 0.85 * 0.5))
+        #expect(heatmap.extraFill(row: 1, column: 1) == ColorRamp.oranges.color(at: 0.15 + 0.85 * 0.75))
+        #expect(heatmap.extraFill(row: 1, column: 0) == .empty)
     }
 
     @Test func cooccurrenceColoursTheDiagonalPlainly() {

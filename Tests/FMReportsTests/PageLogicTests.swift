@@ -43,6 +43,27 @@ import Testing
         #expect(fields?[0].contains("b: &lt;y&gt;") == true, "labels are escaped")
     }
 
+    /// A result without a gold field gets a "missing" column of its own: the "failed" column stays the records
+    /// the header counts as failed.
+    @Test func missingFieldsGetTheirOwnHeatmapColumn() {
+        let report = EvaluationReport(gold: [.fields(["a": "x", "b": "y"]), .fields(["a": "z", "b": "y"])],
+                                      predictions: [.fields(["a": "x"]), .fields(["a": "z", "b": "y"])])
+        #expect(report.failures == 0)
+        let b = report.fields[1]
+        #expect(b.field == "b")
+        #expect(EvaluationPage.heatmapLabels(b) == ["y"])
+        let columns = EvaluationPage.heatmapExtraColumns(b, labels: ["y"])
+        #expect(columns.map { $0.title } == ["missing"])
+        #expect(columns.first?.values == [1])
+        let failed = EvaluationReport(gold: [.fields(["b": "y"])], predictions: [nil]).fields[0]
+        #expect(EvaluationPage.heatmapExtraColumns(failed, labels: ["y"]).map { $0.title } == ["failed"])
+    }
+
+    @Test func emptyTagsAreNotMisclassifications() {
+        #expect(EvaluationPage.misclassifiedCells(gold: .set(["salt", "-"]), prediction: .set(["salt", "_"])) == nil)
+        #expect(EvaluationPage.misclassifiedCells(gold: .set(["salt"]), prediction: .set(["salt", "-"])) == nil)
+    }
+
     @Test func monthsAreFilledBetweenTheFirstAndTheLast() {
         #expect(StatisticsPage.months(["2020-11", "2021-02"]) == ["2020-11", "2020-12", "2021-01", "2021-02"])
         #expect(StatisticsPage.months(["2020-03"]) == ["2020-03"])

@@ -1,4 +1,5 @@
 import FMTagging
+import Foundation
 import Testing
 
 @Suite struct EvaluationReportTests {
@@ -26,6 +27,90 @@ import Testing
             predictions: [.fields(["a": "x", "b": "true"]), .fields(["a": "y", "b": "true"])])
         #expect(report.overallAccuracy == 0.5)
         #expect(report.fields.count == 2)
+    }
+
+    /// A result without a gold field is not a failed generation: it is counted under its own label, and the
+    /// report's failures stay those of generation, in the text and in the JSON alike.
+    @Test func missingFieldsAreCountedApartFromFailures() throws {
+        let report = EvaluationReport(
+            gold: [.fields(["sentiment": "pos", "topic": "x"]), .fields(["sentiment": "neg", "topic": "y"])],
+            predictions: [.fields(["sentiment": "pos"]), nil])
+        #expect(report.failures == 1)
+        let topic = try #require(report.fields.first { $0.field == "topic" })
+        #expect(topic.confusion["x"] == [EvaluationReport.missingLabel: 1])
+        #expect(topic.confusion["y"] == [EvaluationReport.failureLabel: 1])
+        #expect(topic.missing == 1)
+        #expect(topic.missing(gold: "x") == 1)
+        #expect(topic.failures(gold: "x") == 0)
+        #expect(topic.labels == ["x", "y"], "neither sentinel is a label")
+        #expect(report.tableText.contains("failed: 1   fields missing from results: 1"))
+        #expect(report.tableText.contains(EvaluationReport.missingLabel))
+        let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(json.contains(EvaluationReport.missingLabel))
+    }
+
+    /// A tag that normalises to nothing (`"-"`, `"_ "`) is no tag: neither a hit, a miss nor an extra.
+    @Test func emptyTagsAreNotScored() throws {
+        let report = EvaluationReport(gold: [.set(["salt", "-"])], predictions: [.set(["Salt", "_ ", "-"])])
+        let set = try #require(report.set)
+        #expect(set.precision == 1)
+        #expect(set.recall == 1)
+        #expect(set.extras.isEmpty)
+        #expect(set.misses.isEmpty)
+        #expect(EvaluationReport.normalizedTags(["-", "A-b", "a_b", ""]) == ["a b"])
+        #expect(EvaluationTask.answerKey(.set(["salt", "-"])) == "[salt]")
+    }
+
+    /// Macro-F1 read off the counts agrees with the definition computed pair by pair, on a fixed pseudo-random
+    /// input with failures and a label that is only ever predicted.
+    @Test func macroF1MatchesAStraightforwardComputation() throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var goldLabels: [String] = [], guesses: [String] = []
+        var predictions: [LabelledExample.Gold?] = []
+        for _ in 0..<500 {
+            let gold = "l\(next(7))"
+            goldLabels.append(gold)
+            if next(10) == 0 {
+                predictions.append(nil)
+                guesses.append(EvaluationReport.failureLabel)
+            } else {
+                // Mostly right, else any of eight labels (l7 is never gold).
+                let guess = next(3) == 0 ? "l\(next(8))" : gold
+                predictions.append(.single(guess))
+                guesses.append(guess)
+            }
+        }
+        let field = try #require(EvaluationReport(gold: goldLabels.map { .single($0) }, predictions: predictions).fields.first)
+        let pairs = Array(zip(goldLabels, guesses))
+        var sum = 0.0
+        let labels = Set(goldLabels).sorted()
+        for label in labels {
+            let tp = Double(pairs.filter { $0.0 == label && $0.1 == label }.count)
+            let fp = Double(pairs.filter { $0.0 != label && $0.1 == label }.count)
+            let fn = Double(pairs.filter { $0.0 == label && $0.1 != label }.count)
+            sum += tp == 0 ? 0 : 2 * tp / (2 * tp + fp + fn)
+        }
+        #expect(labels.count == 7)
+        #expect(abs(field.macroF1 - sum / Double(labels.count)) < 1e-12)
+        #expect(field.accuracy == Double(pairs.filter { $0.0 == $0.1 }.count) / 500)
+    }
+
+    /// Columns are counted in Characters: an emoji (two UTF-16 units each) or a decomposed accent neither
+    /// shifts a column nor is cut in half.
+    @Test func tableColumnsCountCharacters() {
+        let wide = "😀😀😀😀😀😀😀😀"
+        let accent = "cafe\u{301}"
+        let gold: LabelledExample.Gold = .fields(["mood😀": wide, "topic": accent])
+        let lines = EvaluationReport(gold: [gold], predictions: [gold]).tableText.split(separator: "\n").map(String.init)
+        let scoreLines = lines.filter { ($0.hasPrefix("mood😀") || $0.hasPrefix("topic ")) && $0.contains("%") }
+        #expect(scoreLines.count == 2)
+        #expect(Set(scoreLines.map(\.count)).count == 1, "\(scoreLines)")
+        #expect(lines.contains(wide + " 1" + String(repeating: " ", count: 8)))
+        #expect(lines.contains(accent + String(repeating: " ", count: 5) + "1" + String(repeating: " ", count: 8)))
     }
 
     @Test func statisticsGroupVariants() {

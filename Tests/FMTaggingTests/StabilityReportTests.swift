@@ -41,6 +41,39 @@ import Testing
         #expect(report.inputs[0].gold == "[bread, salt]")
     }
 
+    /// Fields the gold does not have are never scored, so they are dropped from a prediction: a changing
+    /// `topic` on a row whose gold has only `sentiment` is one answer, and the right one.
+    @Test func fieldPredictionsKeepOnlyTheGoldsFields() throws {
+        let both: LabelledExample.Gold = .fields(["sentiment": "pos", "topic": "x"])
+        let sentimentOnly: LabelledExample.Gold = .fields(["sentiment": "pos"])
+        let runs = try [#"{"sentiment":"pos","topic":"x"}"#, #"{"sentiment":"pos","topic":"y"}"#].map { try GeneratedContent(json: $0) }
+        #expect(EvaluationTask.prediction(shapedLike: sentimentOnly, in: runs[0]) == sentimentOnly)
+        let examples = [Self.example("1", both), Self.example("2", sentimentOnly)]
+        let answers = runs.map { result in examples.map { EvaluationTask.prediction(shapedLike: $0.gold, in: result) } }
+        let report = StabilityReport(examples: examples, conditions: [.init(useCase: "general", temperature: 0.3)], answers: [answers])
+        #expect(report.conditions[0].distinctAnswers == [2, 1])
+        #expect(report.inputs[1].answers[0] == [report.inputs[1].gold, report.inputs[1].gold])
+        #expect(report.conditions[0].scores == [1, 0.5])
+    }
+
+    /// A whole temperature beyond `Int`'s range, or an infinite one, is named without trapping.
+    @Test func hugeTemperaturesAreNamedWithoutTrapping() {
+        #expect(StabilityReport.Condition(useCase: "general", temperature: 2).name == ".general sampling T=2")
+        #expect(StabilityReport.Condition(useCase: "general", temperature: 1e19).name == ".general sampling T=" + String(1e19))
+        #expect(StabilityReport.Condition(useCase: "general", temperature: .infinity).name == ".general sampling T=inf")
+    }
+
+    /// The listing of unstable inputs pads ids by Characters: a decomposed accent does not shift the counts.
+    @Test func unstableInputsAlignWhateverTheirIds() {
+        let examples = [Self.example("cafe\u{301}", .single("a")), Self.example("tea1", .single("a"))]
+        let report = StabilityReport(
+            examples: examples, conditions: [.init(useCase: "general", temperature: 0.3)],
+            answers: [[[.single("a"), .single("a")], [.single("b"), .single("b")]]])
+        let rows = report.tableText.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  caf") || $0.hasPrefix("  tea1") }
+        #expect(rows.count == 2)
+        #expect(Set(rows.map(\.count)).count == 1, "\(rows)")
+    }
+
     @Test func answerKeysIgnoreFieldOrder() {
         #expect(EvaluationTask.answerKey(.fields(["b": "1", "a": "2"])) == "a=2, b=1")
         #expect(EvaluationTask.answerKey(nil) == EvaluationReport.failureLabel)

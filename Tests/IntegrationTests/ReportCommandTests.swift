@@ -72,6 +72,10 @@ struct ReportCommandTests {
             (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
             // A negative number reaches the option's own check instead of reading as a missing value.
             (["tag", "--temperature", "-1", "hello"], "--temperature must not be negative"),
+            // `inf` and `nan` parse as numbers; they are refused before a run rather than trapping after it.
+            (["eval", input.path, "--runs", "2", "--temperature", "inf"], "--temperature must be a finite number"),
+            (["tag", "--temperature", "nan", "hello"], "--temperature must be a finite number"),
+            (["respond", "--temperature", "inf", "hello"], "--temperature must be a finite number"),
             (["respond", "--max-tokens", "-5", "hello"], "--max-tokens must be positive"),
             (["tag", "--parallel", "-2", "hello"], "--parallel must be between 1 and 64"),
             (["eval", input.path, "--limit", "-1"], "--limit must be positive"),

@@ -13,8 +13,8 @@ package struct Heatmap: Sendable {
     package var labels: [String]
     /// `counts[row][column]`.
     package var counts: [[Int]]
-    /// An extra column right of the matrix (say, failed records per gold label), outside the square.
-    package var extraColumn: (title: String, values: [Int])?
+    /// Extra columns right of the matrix (say, failed records and missing fields per gold label), outside the square.
+    package var extraColumns: [(title: String, values: [Int])]
     /// What the rows mean.
     package var rowTitle: String
     /// What the columns mean.
@@ -25,19 +25,19 @@ package struct Heatmap: Sendable {
     package var maximumSide = 620.0
     /// Each row's whole count, when the matrix shows only some of the columns (the labels most involved in
     /// confusions): shares are of the whole row, so a row whose other answers went to hidden labels does not
-    /// look right. `nil`: the shown cells and the extra column are the whole row.
+    /// look right. `nil`: the shown cells and the extra columns are the whole row.
     package var rowTotals: [Int]?
 
     /// Label font size in pixels.
     package static let fontSize = 12.0
 
     /// Creates a heatmap.
-    package init(labels: [String], counts: [[Int]], extraColumn: (title: String, values: [Int])? = nil,
+    package init(labels: [String], counts: [[Int]], extraColumns: [(title: String, values: [Int])] = [],
                  rowTitle: String, columnTitle: String, coloring: Coloring) {
         precondition(counts.count == labels.count && counts.allSatisfy { $0.count == labels.count }, "a square matrix")
         self.labels = labels
         self.counts = counts
-        self.extraColumn = extraColumn
+        self.extraColumns = extraColumns
         self.rowTitle = rowTitle
         self.columnTitle = columnTitle
         self.coloring = coloring
@@ -51,7 +51,7 @@ package struct Heatmap: Sendable {
 
     /// What a row's shares are of.
     private func total(row: Int) -> Int {
-        let shown = counts[row].reduce(0, +) + (extraColumn?.values[row] ?? 0)
+        let shown = counts[row].reduce(0, +) + extraColumns.reduce(0) { $0 + $1.values[row] }
         return max(rowTotals?[row] ?? shown, shown)
     }
 
@@ -72,11 +72,11 @@ package struct Heatmap: Sendable {
         }
     }
 
-    /// The fill of an extra-column cell.
-    package func extraFill(row: Int) -> RGB {
-        guard let extraColumn, extraColumn.values[row] > 0 else { return .empty }
-        let total = total(row: row)
-        return ColorRamp.oranges.color(at: 0.15 + 0.85 * Double(extraColumn.values[row]) / Double(max(total, 1)))
+    /// The fill of a cell of the extra column at `column` (an index into ``extraColumns``).
+    package func extraFill(row: Int, column: Int = 0) -> RGB {
+        let count = extraColumns[column].values[row]
+        guard count > 0 else { return .empty }
+        return ColorRamp.oranges.color(at: 0.15 + 0.85 * Double(count) / Double(max(total(row: row), 1)))
     }
 
     /// The chart as an `<svg>` element.
@@ -84,23 +84,23 @@ package struct Heatmap: Sendable {
         let font = Self.fontSize
         let cell = cellSize
         let n = labels.count
-        let columnHeaders = labels + (extraColumn.map { [$0.title] } ?? [])
+        let columnHeaders = labels + extraColumns.map { $0.title }
         let columns = LabelLayout.columnLabels(columnHeaders, band: cell, fontSize: font, maximumLength: 170)
         let rowTexts = labels.map { LabelLayout.fit($0, maximumWidth: 220, fontSize: font) }
         let rowWidth = LabelLayout.rowLabelWidth(rowTexts, fontSize: font, maximumWidth: 230)
         let left = 22 + rowWidth
         let top = 20 + columns.height
-        let extraGap = extraColumn == nil ? 0 : 8.0
+        let extraGap = extraColumns.isEmpty ? 0 : 8.0
         let matrixRight = left + Double(n) * cell
-        let right = matrixRight + (extraColumn == nil ? 0 : extraGap + cell)
+        let right = matrixRight + (extraColumns.isEmpty ? 0 : extraGap + Double(extraColumns.count) * cell)
         let overhang = columns.rotation == -45
             ? (columns.texts.map { LabelLayout.width(of: $0, fontSize: font) }.max() ?? 0) * 0.7071 : 0
         let width = right + max(8, overhang - cell / 2 + 8)
         let height = top + Double(n) * cell + 8
         // Small enough for the widest count to fit its cell (a digit is about 0.64 of the font size wide).
-        let digits = Double(String((Array(counts.joined()) + (extraColumn?.values ?? [])).max() ?? 0).count)
+        let digits = Double(String((Array(counts.joined()) + extraColumns.flatMap { $0.values }).max() ?? 0).count)
         let countFont = min(11, cell * 0.5, (cell - 3) / (0.64 * digits))
-        func x(_ column: Int) -> Double { column < n ? left + Double(column) * cell : matrixRight + extraGap }
+        func x(_ column: Int) -> Double { column < n ? left + Double(column) * cell : matrixRight + extraGap + Double(column - n) * cell }
 
         var svg = "<svg class=\"heatmap\" data-classes=\"\(n)\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\""
         svg += " width=\"\(Markup.number(width))\" height=\"\(Markup.number(height))\""
@@ -136,11 +136,11 @@ package struct Heatmap: Sendable {
                                   title: "\(labels[row]) → \(labels[column]): \(counts[row][column])",
                                   data: "data-row=\"\(Markup.escape(labels[row]))\" data-column=\"\(Markup.escape(labels[column]))\"")
             }
-            if let extraColumn {
-                svg += cellMarkup(kind: "extra-cell", x: x(n), y: y, size: cell, fill: extraFill(row: row),
-                                  count: extraColumn.values[row], fontSize: countFont,
-                                  title: "\(labels[row]): \(extraColumn.values[row]) \(extraColumn.title)",
-                                  data: "data-row=\"\(Markup.escape(labels[row]))\"")
+            for (index, extra) in extraColumns.enumerated() {
+                svg += cellMarkup(kind: "extra-cell", x: x(n + index), y: y, size: cell, fill: extraFill(row: row, column: index),
+                                  count: extra.values[row], fontSize: countFont,
+                                  title: "\(labels[row]): \(extra.values[row]) \(extra.title)",
+                                  data: "data-row=\"\(Markup.escape(labels[row]))\" data-column=\"\(Markup.escape(extra.title))\"")
             }
         }
         return svg + "</svg>"

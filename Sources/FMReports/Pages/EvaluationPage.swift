@@ -148,7 +148,9 @@ public struct EvaluationPage: Sendable {
                 support[gold, default: 0] += count
                 guard predicted != gold else { continue }
                 involvement[gold, default: 0] += count
-                if predicted != EvaluationReport.failureLabel { involvement[predicted, default: 0] += count }
+                if predicted != EvaluationReport.failureLabel, predicted != EvaluationReport.missingLabel {
+                    involvement[predicted, default: 0] += count
+                }
             }
         }
         let chosen = labels.sorted {
@@ -157,14 +159,21 @@ public struct EvaluationPage: Sendable {
         return Array(chosen.prefix(limit)).sorted()
     }
 
+    /// The columns right of a field's heatmap: per shown gold label, the failed records and, apart from them (the
+    /// header's failed count does not include them), the results without the field; a column only when non-empty.
+    package static func heatmapExtraColumns(_ field: EvaluationReport.FieldScore, labels: [String]) -> [(title: String, values: [Int])] {
+        let failures = labels.map { field.failures(gold: $0) }
+        let missing = labels.map { field.missing(gold: $0) }
+        let columns: [(title: String, values: [Int])] = [("failed", failures), ("missing", missing)]
+        return columns.filter { column in column.values.contains { $0 > 0 } }
+    }
+
     private func fieldSection(_ field: EvaluationReport.FieldScore, index: Int) -> String {
         let labels = Self.heatmapLabels(field)
         let counts = labels.map { gold in labels.map { field.confusion[gold]?[$0] ?? 0 } }
-        let failures = labels.map { field.failures(gold: $0) }
-        var heatmap = Heatmap(labels: labels, counts: counts,
-                              extraColumn: failures.contains { $0 > 0 } ? ("failed", failures) : nil,
+        var heatmap = Heatmap(labels: labels, counts: counts, extraColumns: Self.heatmapExtraColumns(field, labels: labels),
                               rowTitle: "gold", columnTitle: "predicted", coloring: .confusion)
-        // Failures are in the confusion counts too, under their own label.
+        // Failures and missing fields are in the confusion counts too, under their own labels.
         heatmap.rowTotals = labels.map { field.confusion[$0]?.values.reduce(0, +) ?? 0 }
         var caption = "Confusion matrix of \(field.field): rows are gold labels, columns predictions; blue cells are right, "
             + "orange ones confusions, shaded by share of the row."
@@ -177,6 +186,7 @@ public struct EvaluationPage: Sendable {
             rows: scores.map { BarChart.Row(label: $0.label, values: [$0.precision, $0.recall]) }, isPercent: true)
         // With one field its scores are the page's headline scores, shown once above.
         var cards: [(name: String, value: String)] = [("examples", String(field.count)), ("labels", String(field.labels.count))]
+        if field.missing > 0 { cards.append(("missing from results", String(field.missing))) }
         if report.fields.count > 1 || report.set != nil {
             cards.insert(contentsOf: [("accuracy", Markup.percent(field.accuracy)), ("macro-F1", Markup.percent(field.macroF1))], at: 0)
         }
@@ -277,11 +287,11 @@ public struct EvaluationPage: Sendable {
             }.joined(separator: "<br>")
             return [goldCell, predictedCell]
         case .set(let labels):
-            let goldSet = Set(labels.map(EvaluationReport.normalizeTag))
+            let goldSet = EvaluationReport.normalizedTags(labels)
             guard case .set(let values)? = prediction else {
                 return [goldSet.sorted().map { "<span class=\"tag miss\">\(Markup.escape($0))</span>" }.joined(), failed]
             }
-            let predictedSet = Set(values.map(EvaluationReport.normalizeTag))
+            let predictedSet = EvaluationReport.normalizedTags(values)
             guard goldSet != predictedSet else { return nil }
             let goldCell = goldSet.sorted().map { tag in
                 "<span class=\"tag \(predictedSet.contains(tag) ? "hit" : "miss")\">\(Markup.escape(tag))</span>"
