@@ -9,6 +9,13 @@ struct BlockAllResponses: GuardrailChecker {
     }
 }
 
+/// Blocks a response from its fourth word on, to see how far a stream shows a blocked response.
+struct BlockFourWords: GuardrailChecker {
+    func violation(in text: String, source: GuardrailSource) -> String? {
+        source == .response && text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).count >= 4 ? "four words" : nil
+    }
+}
+
 @Generable
 struct Mood {
     @Guide(description: "One word for the mood")
@@ -48,6 +55,26 @@ struct GuardrailTests {
             Issue.record("expected a refusal")
         } catch LanguageModelSession.GenerationError.refusal(_, let context) {
             #expect(context.debugDescription.contains("test policy"))
+        }
+    }
+
+    /// A streamed text response is checked as it grows: the stream stops before the words that block it (here,
+    /// the fourth), rather than showing the whole response and then throwing.
+    @Test func aStreamStopsBeforeTheBlockedWords() async throws {
+        let model = SystemLanguageModel(guardrails: .init(checkers: [BlockFourWords()]))
+        let session = LanguageModelSession(model: model)
+        var shown: [String] = []
+        do {
+            for try await snapshot in session.streamResponse(to: "Describe a sunny day at the beach in two sentences.",
+                                                             options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40)) {
+                shown.append(snapshot.content)
+            }
+            Issue.record("expected a guardrail violation; shown: \(shown)")
+        } catch LanguageModelSession.GenerationError.guardrailViolation(let context) {
+            #expect(context.debugDescription.contains("four words"))
+        }
+        for text in shown {
+            #expect(BlockFourWords().violation(in: text, source: .response) == nil, "shown: \(text)")
         }
     }
 }

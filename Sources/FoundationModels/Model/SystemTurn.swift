@@ -137,7 +137,17 @@ struct SystemTurn: Sendable {
 
     /// Streams the response text to the channel as the engine's output grows.
     func reporter(_ channel: LanguageModelExecutorGenerationChannel) -> TextReporter {
-        TextReporter(channel: channel, text: { bytes in
+        let guardrails = model.guardrails
+        let isStringRequest = request.schema == nil
+        // Free text is checked as it streams, since it can run to any length; a structured value is short, and a
+        // blocked one is refused when it is complete.
+        let isText = switch kind { case .text, .tools(isText: true): true; default: false }
+        let checked = isText && !guardrails.checkers.isEmpty && !(isStringRequest && guardrails.permitsStringTransformations)
+        var blocks: (@Sendable (String) -> Bool)?
+        if checked {
+            blocks = { @Sendable text in guardrails.violation(in: text, source: .response, isStringRequest: isStringRequest) != nil }
+        }
+        return TextReporter(channel: channel, text: { bytes in
             let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
             switch kind {
             case .text, .guided:
@@ -152,7 +162,7 @@ struct SystemTurn: Sendable {
                 if case .structure(_, let keys) = partial.kind, keys.isEmpty || keys.first == ToolTurnSchema.toolCallsKey { return nil }
                 return String(decoding: complete, as: UTF8.self)
             }
-        })
+        }, blocks: blocks)
     }
 
     // MARK: Completion
