@@ -125,6 +125,91 @@ struct GrammarMatcherTests {
         #expect(second.isComplete)
     }
 
+    /// Enum members that are objects are spelled in the schema's key order but compared canonically (keys sorted):
+    /// a member already used is refused where its spelling departs from the others, not once it is complete.
+    @Test func objectLiteralItemsAreTrackedByCanonicalValue() throws {
+        let members = SchemaNode.anyOf([.literal(#"{"name":"x","id":1}"#), .literal(#"{"name":"y","id":2}"#)])
+        let document = SchemaNode.array(items: members, minimumCount: 0, maximumCount: nil, uniqueItems: true).document
+        var matcher = try document.matcher()
+        #expect(true == matcher.accept(bytes: Array(#"[{"name":"x","id":1},{"name":""#.utf8)))
+        #expect(false == matcher.accept(bytes: Array("x".utf8)))
+        #expect(true == matcher.accept(bytes: Array(#"y","id":2}"#.utf8)))
+        #expect(false == matcher.accept(bytes: Array(",".utf8)))  // both members used
+        #expect(true == matcher.accept(bytes: Array("]".utf8)))
+        #expect(matcher.isComplete)
+        // Two spellings of one value are one value: two unique items cannot be had.
+        let permuted = SchemaNode.array(
+            items: .anyOf([.literal(#"{"a":1,"b":2}"#), .literal(#"{"b":2,"a":1}"#)]), minimumCount: 2,
+            maximumCount: nil, uniqueItems: true
+        ).document
+        #expect { try permuted.matcher() } throws: { ($0 as? GrammarError)?.code == .unsatisfiable }
+    }
+
+    /// Item languages the schema does not list (a pattern with a length guide, a one-value number range) are read
+    /// off the automaton: a prefix of only used values is refused at once, and an array needing more distinct
+    /// items than there are is refused when compiling instead of dead-ending at the first repeat.
+    @Test func finiteItemLanguagesFromTheAutomatonNeverDeadEnd() throws {
+        let colours = SchemaNode.string(
+            .matching(patterns: ["^(red|rose|blue)$"], minimumLength: 1, maximumLength: nil))
+        var matcher = try SchemaNode.array(items: colours, minimumCount: 0, maximumCount: nil, uniqueItems: true)
+            .document.matcher()
+        #expect(true == matcher.accept(bytes: Array(#"["red","rose",""#.utf8)))
+        #expect(false == matcher.accept(bytes: Array("r".utf8)))
+        #expect(true == matcher.accept(bytes: Array(#"blue"]"#.utf8)))
+        #expect(matcher.isComplete)
+        for (items, minimum) in [(colours, 4), (SchemaNode.number(minimum: 0, maximum: 0), 2)] {
+            let document = SchemaNode.array(items: items, minimumCount: minimum, maximumCount: nil, uniqueItems: true)
+                .document
+            #expect { try document.matcher() } throws: { ($0 as? GrammarError)?.code == .unsatisfiable }
+        }
+        let zero = try SchemaNode.array(
+            items: .number(minimum: 0, maximum: 0), minimumCount: 1, maximumCount: nil, uniqueItems: true
+        ).document.matcher()
+        #expect(zero.acceptsCompletely("[0]") && !zero.acceptsCompletely("[0,0]"))
+    }
+
+    /// Items with endlessly many values can still reach a point where every way on repeats an element; a token
+    /// leading there is refused, whether the ways branch (`ed"` or `ose"`) or go on past a repeated end (`1` → `10`).
+    @Test func tokensBeforeOnlyRepeatedEndingsAreRefused() throws {
+        var mask = TokenMask(count: vocabulary.count)
+        let named = SchemaNode.array(
+            items: .string(.pattern("red|rose|[0-9]+")), minimumCount: 0, maximumCount: nil, uniqueItems: true
+        ).document
+        var matcher = try named.matcher()
+        #expect(true == matcher.accept(bytes: Array(#"["red","rose",""#.utf8)))
+        matcher.fillMask(into: &mask)
+        #expect(!mask.contains(token("r")))
+        #expect(mask.contains(token("7")))
+        let numbers = SchemaNode.array(
+            items: .anyOf([.string(.any), .integer(minimum: 1, maximum: 12)]), minimumCount: 0, maximumCount: nil,
+            uniqueItems: true
+        ).document
+        var counting = try numbers.matcher()
+        #expect(true == counting.accept(bytes: Array("[1,10,11,12,".utf8)))
+        counting.fillMask(into: &mask)
+        #expect(!mask.contains(token("1")))  // 1, 10, 11 and 12 are all used
+        #expect(!mask.contains(token("12")))
+        #expect(mask.contains(token("2")) && mask.contains(token(#"""#)))
+    }
+
+    /// An element that is a reference returns from the reference's rule before its end is checked; a repeated end
+    /// must leave nothing behind (the finished reference used to keep the step alive, into a dead end).
+    @Test func aRepeatedElementThroughAReferenceIsRefusedAtItsEnd() throws {
+        let tree = SchemaNode.anyOf([
+            .boolean, .object(properties: [SchemaProperty(name: "r", schema: .reference("R"), isOptional: true)]),
+        ])
+        let document = SchemaDocument(
+            root: .array(items: .reference("R"), minimumCount: 0, maximumCount: nil, uniqueItems: true),
+            definitions: ["R": tree])
+        var matcher = try document.matcher()
+        #expect(true == matcher.accept(bytes: Array(#"[{"r":false},{"r":"#.utf8)))
+        var mask = TokenMask(count: vocabulary.count)
+        matcher.fillMask(into: &mask)
+        #expect(!mask.contains(token("false")) && mask.contains(token("true")))
+        #expect(true == matcher.accept(bytes: Array("false".utf8)))
+        #expect(false == matcher.accept(bytes: Array("}".utf8)))
+    }
+
     /// Bounds at the edges of what the automaton can hold give a typed error or a bounded automaton, never a
     /// trap, a runaway build or a value outside the schema.
     @Test func extremeBoundsAreRefusedOrBoundedNeverOverflowed() throws {

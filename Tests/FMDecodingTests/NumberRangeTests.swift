@@ -57,6 +57,54 @@ struct NumberRangeTests {
         for text in ["1.00000001", "1.1", "-0.1", "2", "0.123456789", "1.0", "0.50", "0.0"] { #expect(!matcher.acceptsCompletely(text), "\(text)") }
     }
 
+    /// A one-sided bound beyond the unbounded digit count (15) leaves values up to the 18 digits the automaton
+    /// writes, not an "empty range"; a bound beyond 18 digits is too large, said so.
+    @Test func oneSidedIntegerBoundsBeyondTheUnboundedDigits() throws {
+        let above = try SchemaNode.integer(minimum: 10_000_000_000_000_000, maximum: nil).document.matcher()
+        #expect(above.acceptsCompletely("10000000000000000") && above.acceptsCompletely("999999999999999999"))
+        #expect(!above.acceptsCompletely("9999999999999999") && !above.acceptsCompletely("1000000000000000000"))
+        let below = try SchemaNode.integer(minimum: nil, maximum: -10_000_000_000_000_000).document.matcher()
+        #expect(below.acceptsCompletely("-10000000000000000") && below.acceptsCompletely("-999999999999999999"))
+        #expect(!below.acceptsCompletely("-9999999999999999") && !below.acceptsCompletely("0"))
+        for node in [SchemaNode.integer(minimum: Int.max, maximum: nil), .integer(minimum: nil, maximum: Int.min)] {
+            #expect { try node.document.matcher() } throws: {
+                ($0 as? GrammarError)?.code == .tooLarge && ($0 as? GrammarError)?.construct == "integer range"
+            }
+        }
+    }
+
+    /// A range between two neighbours of the 8-fraction-digit grid has no value the decoder writes: refused as an
+    /// empty number range (it used to be reported as unconditional recursion).
+    @Test func aRangeBetweenFractionDigitsIsUnsatisfiable() throws {
+        for (low, high) in [(0.000000001, 0.000000005), (-0.000000005, -0.000000001), (0.40000000001, 0.40000000009)] {
+            #expect { try SchemaNode.number(minimum: low, maximum: high).document.matcher() } throws: {
+                ($0 as? GrammarError)?.code == .unsatisfiable && ($0 as? GrammarError)?.construct == "number range"
+            }
+        }
+        let edge = try SchemaNode.number(minimum: 0.000000001, maximum: 0.00000001).document.matcher()
+        #expect(edge.acceptsCompletely("0.00000001") && !edge.acceptsCompletely("0"))
+        let aroundZero = try SchemaNode.number(minimum: -0.000000001, maximum: 0.000000001).document.matcher()
+        #expect(aroundZero.acceptsCompletely("0") && !aroundZero.acceptsCompletely("0.00000001"))
+    }
+
+    /// Options outside their ranges are clamped (a negative digit count fed `0..<n` and trapped).
+    @Test func outOfRangeOptionsAreClamped() throws {
+        let options = Grammar.Options(
+            maximumNestingDepth: Int.max, unboundedIntegerDigits: -1, maximumFractionDigits: -3)
+        #expect(options.unboundedIntegerDigits == 1 && options.maximumFractionDigits == 0)
+        let document = SchemaNode.array(
+            items: .number(minimum: nil, maximum: nil), minimumCount: 0, maximumCount: nil, uniqueItems: false
+        ).document
+        let grammar = try Grammar(compiling: document, options: options)
+        let matcher = TokenConstraint(grammar: grammar, vocabulary: TestVocabularies.synthetic).makeMatcher()
+        #expect(matcher.acceptsCompletely("[7,-3]"))
+        #expect(!matcher.acceptsCompletely("[12]") && !matcher.acceptsCompletely("[1.5]"))
+        var changed = Grammar.Options()
+        changed.unboundedIntegerDigits = 100
+        changed.maximumNestingDepth = -4
+        #expect(changed.unboundedIntegerDigits == 18 && changed.maximumNestingDepth == 0)
+    }
+
     private func formatted(_ value: Double, decimals: Int) -> String {
         var scaled = (value * pow10(decimals)).rounded()
         if scaled == 0 { scaled = 0 }

@@ -92,6 +92,16 @@ struct RegexPatternTests {
         #expect(!branches.matches("ax"))
     }
 
+    /// Three wide search patterns together: the product's first state alone has hundreds of millions of edge
+    /// combinations, so the size limit must stop the construction as it goes rather than after it.
+    @Test func aWideIntersectionIsRefusedAsItGrows() throws {
+        let search = try PatternMatcher.wholeMatchSource(
+            searching: (0..<300).map { "a\($0)" }.joined(separator: "|"))
+        let node = SchemaNode.string(
+            .matching(patterns: [search, search, search], minimumLength: 0, maximumLength: nil))
+        #expect { try node.document.matcher() } throws: { ($0 as? GrammarError)?.code == .tooLarge }
+    }
+
     @Test(arguments: [#"(ab"#, #"ab)"#, #"[ab"#, #"*a"#, #"a{3,1}"#, #"[z-a]"#])
     func malformedPatternsAreInvalid(_ pattern: String) {
         #expect(throws: GrammarError.self) { try Grammar(compiling: SchemaNode.string(.pattern(pattern)).document) }

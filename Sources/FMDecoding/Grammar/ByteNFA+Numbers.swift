@@ -192,6 +192,33 @@ struct DecimalBound: Comparable, Sendable {
         self.fraction = fraction
     }
 
+    /// The smallest value with at most `digits` fraction digits that is not below this one.
+    func roundedUp(fractionDigits digits: Int) -> DecimalBound {
+        fraction.count > digits ? cut(to: digits, awayFromZero: !isNegative) : self
+    }
+
+    /// The largest value with at most `digits` fraction digits that is not above this one.
+    func roundedDown(fractionDigits digits: Int) -> DecimalBound {
+        fraction.count > digits ? cut(to: digits, awayFromZero: isNegative) : self
+    }
+
+    /// The fraction cut to `digits` (fewer than it has), plus one unit in the last place kept when rounding away
+    /// from zero.
+    private func cut(to digits: Int, awayFromZero: Bool) -> DecimalBound {
+        var kept = Array(fraction.prefix(max(0, digits)))
+        var whole = integer
+        if awayFromZero {
+            var index = kept.count - 1
+            while index >= 0 && kept[index] == 9 {
+                kept[index] = 0
+                index -= 1
+            }
+            if index >= 0 { kept[index] += 1 } else { whole += 1 }
+        }
+        while kept.last == 0 { kept.removeLast() }
+        return DecimalBound(isNegative: isNegative && (whole != 0 || !kept.isEmpty), integer: whole, fraction: kept)
+    }
+
     private static func magnitudeLess(_ a: DecimalBound, _ b: DecimalBound) -> Bool {
         if a.integer != b.integer { return a.integer < b.integer }
         return a.fraction.lexicographicallyPrecedes(b.fraction)

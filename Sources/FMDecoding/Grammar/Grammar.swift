@@ -14,28 +14,44 @@
 /// digits, rule calls (references and `uniqueItems` elements) nest at most ``Options/maximumNestingDepth`` deep.
 public struct Grammar: Sendable {
     /// Compilation limits.
+    ///
+    /// Values outside the supported ranges are clamped, when created and when set: nesting depth to
+    /// 0...10,000, unbounded integer digits to 1...18, fraction digits to 0...100, states to at least 0.
     public struct Options: Sendable, Hashable {
         /// The deepest stack of rule calls (each reference and each `uniqueItems` element is one call).
         ///
         /// Branches that would need a deeper stack are cut off before they are entered, so generation never
         /// runs into a dead end at the limit.
-        public var maximumNestingDepth: Int
+        public var maximumNestingDepth: Int {
+            didSet { maximumNestingDepth = Self.nestingDepths.clamping(maximumNestingDepth) }
+        }
         /// Integer digits allowed for integers and numbers without explicit bounds.
-        public var unboundedIntegerDigits: Int
+        public var unboundedIntegerDigits: Int {
+            didSet { unboundedIntegerDigits = Self.integerDigits.clamping(unboundedIntegerDigits) }
+        }
         /// Fraction digits allowed in numbers.
-        public var maximumFractionDigits: Int
+        public var maximumFractionDigits: Int {
+            didSet { maximumFractionDigits = Self.fractionDigits.clamping(maximumFractionDigits) }
+        }
         /// The largest automaton (NFA states) the compiler builds before throwing ``GrammarError/Code/tooLarge``.
-        public var maximumStates: Int
+        public var maximumStates: Int {
+            didSet { maximumStates = max(0, maximumStates) }
+        }
+
+        // Depths are stored as Int32 and digit counts feed `0..<n` loops and powers of ten held in an Int.
+        private static let nestingDepths = 0...10_000
+        private static let integerDigits = 1...18
+        private static let fractionDigits = 0...100
 
         /// Creates options; the defaults suit generation with small models.
         public init(
             maximumNestingDepth: Int = 12, unboundedIntegerDigits: Int = 15, maximumFractionDigits: Int = 8,
             maximumStates: Int = 400_000
         ) {
-            self.maximumNestingDepth = maximumNestingDepth
-            self.unboundedIntegerDigits = unboundedIntegerDigits
-            self.maximumFractionDigits = maximumFractionDigits
-            self.maximumStates = maximumStates
+            self.maximumNestingDepth = Self.nestingDepths.clamping(maximumNestingDepth)
+            self.unboundedIntegerDigits = Self.integerDigits.clamping(unboundedIntegerDigits)
+            self.maximumFractionDigits = Self.fractionDigits.clamping(maximumFractionDigits)
+            self.maximumStates = max(0, maximumStates)
         }
     }
 
@@ -46,8 +62,18 @@ public struct Grammar: Sendable {
 
     /// What a `uniqueItems` array's elements can be.
     struct UniqueArray: Sendable {
-        /// Every element text, when the item language is small and finite (choices, booleans, small ranges).
-        var finiteValues: [[UInt8]]?
+        /// One value of a finite item language.
+        struct Value: Sendable {
+            /// The text as the automaton spells it (what element prefixes are matched against).
+            var text: [UInt8]
+            /// Its canonical text (what elements are compared by): an object literal's members may be spelled in
+            /// another order than the canonical one.
+            var canonical: [UInt8]
+        }
+
+        /// Every element value, when the item language is small and finite (choices, booleans, small ranges,
+        /// or any item automaton with at most `GrammarCompiler.maximumFiniteValues` texts).
+        var finiteValues: [Value]?
     }
 
     let nfa: ByteNFA
@@ -136,4 +162,9 @@ public struct Grammar: Sendable {
         }
         return need
     }
+}
+
+extension ClosedRange where Bound == Int {
+    /// `value` moved into the range.
+    fileprivate func clamping(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
 }

@@ -8,8 +8,19 @@ struct GrammarCompiler {
     var uniqueArrays: [Grammar.UniqueArray] = []
     private var definitionRules: [String: Int32] = [:]
     private var pending: [(node: SchemaNode, rule: Int32)] = []
+    /// `uniqueItems` arrays whose items the schema does not list: their languages are read off the automaton
+    /// once every rule is built.
+    private var unlistedItems: [(array: Int, rule: Int32, minimumCount: Int)] = []
+    /// Results of ``enumerate(_:depth:)`` per definition and depth: a fan-out of references to references would
+    /// otherwise list the same definition once per path to it.
+    private var enumerated: [EnumerationKey: [[UInt8]]?] = [:]
     /// Largest finite item language tracked exactly for `uniqueItems`.
     static let maximumFiniteValues = 4096
+
+    private struct EnumerationKey: Hashable {
+        var name: String
+        var depth: Int
+    }
 
     init(document: SchemaDocument, options: Grammar.Options) {
         self.document = document
@@ -22,7 +33,41 @@ struct GrammarCompiler {
         while let (node, rule) = pending.popLast() {
             try build(node, from: rules[Int(rule)].start, to: rules[Int(rule)].accept)
         }
+        try listItemLanguages()
         return rules[Int(root)]
+    }
+
+    /// Gives every `uniqueItems` array whose item language turns out small and finite (a pattern or length guide,
+    /// a narrow number range, an object of such values) the exact bookkeeping of listed values, and refuses one
+    /// that needs more distinct items than there are. Otherwise a repeat is refused only at an element's end,
+    /// which can leave no way on (`["red","rose","r` with items `red|rose|blue`).
+    private mutating func listItemLanguages() throws(GrammarError) {
+        for unlisted in unlistedItems {
+            guard let texts = nfa.texts(of: unlisted.rule, rules: rules, limit: Self.maximumFiniteValues) else {
+                continue
+            }
+            let values = Self.uniqueValues(texts)
+            try Self.checkUniqueCount(unlisted.minimumCount, distinct: Self.distinctCount(values))
+            uniqueArrays[unlisted.array].finiteValues = values
+        }
+    }
+
+    /// Texts paired with their canonical forms.
+    private static func uniqueValues(_ texts: [[UInt8]]) -> [Grammar.UniqueArray.Value] {
+        texts.map { Grammar.UniqueArray.Value(text: $0, canonical: JSONCanonicalizer.canonical($0)) }
+    }
+
+    /// The number of different values (texts equal after canonicalisation count once).
+    private static func distinctCount(_ values: [Grammar.UniqueArray.Value]) -> Int {
+        Set(values.map(\.canonical)).count
+    }
+
+    private static func checkUniqueCount(_ minimumCount: Int, distinct: Int) throws(GrammarError) {
+        if minimumCount > distinct {
+            throw GrammarError(
+                .unsatisfiable, construct: "uniqueItems",
+                "an array needs \(minimumCount) unique items but only \(distinct) distinct values exist")
+        }
     }
 
     private mutating func newRule() -> Int32 {
@@ -61,8 +106,23 @@ struct GrammarCompiler {
         case .integer(let minimum, let maximum):
             let limit = Self.power10(min(options.unboundedIntegerDigits, 18)) - 1
             let hardLimit = Self.power10(18) - 1
-            let low = max(minimum ?? -limit, -hardLimit)
-            let high = min(maximum ?? limit, hardLimit)
+            // The automaton writes at most 18 digits: a range wholly beyond that has no value it could write.
+            if let minimum, minimum > hardLimit {
+                throw GrammarError(
+                    .tooLarge, construct: "integer range",
+                    "integer minimum \(minimum) is beyond the largest integer the decoder writes, \(hardLimit)")
+            }
+            if let maximum, maximum < -hardLimit {
+                throw GrammarError(
+                    .tooLarge, construct: "integer range",
+                    "integer maximum \(maximum) is beyond the smallest integer the decoder writes, -\(hardLimit)")
+            }
+            // An open side reaches past a bound given beyond the unbounded digits (up to 18 digits), or the range
+            // would end before it starts.
+            let openHigh = (minimum ?? 0) > limit ? hardLimit : limit
+            let openLow = (maximum ?? 0) < -limit ? -hardLimit : -limit
+            let low = max(minimum ?? openLow, -hardLimit)
+            let high = min(maximum ?? openHigh, hardLimit)
             guard low <= high else {
                 throw GrammarError(.unsatisfiable, construct: "integer range", "integer range \(low)...\(high) is empty")
             }
@@ -86,7 +146,16 @@ struct GrammarCompiler {
                 throw GrammarError(
                     .unsatisfiable, construct: "number range", "number range \(minimum ?? 0)...\(maximum ?? 0) is empty")
             }
-            nfa.addDecimalRange(low, high, fractionDigits: options.maximumFractionDigits, from: from, to: to)
+            // The decimal automaton writes at most this many fraction digits; a range between two neighbours of
+            // that grid has no value it could write (and would otherwise be reported as unbounded recursion).
+            let digits = options.maximumFractionDigits
+            guard low.roundedUp(fractionDigits: digits) <= high.roundedDown(fractionDigits: digits) else {
+                let range = "\(minimum.map(DecimalText.plain) ?? "")...\(maximum.map(DecimalText.plain) ?? "")"
+                throw GrammarError(
+                    .unsatisfiable, construct: "number range",
+                    "no number in \(range) has at most \(digits) fraction digits")
+            }
+            nfa.addDecimalRange(low, high, fractionDigits: digits, from: from, to: to)
         case .array(let items, let minimumCount, let maximumCount, let uniqueItems):
             try buildArray(items, minimumCount, maximumCount, uniqueItems, from: from, to: to)
         case .tuple(let prefix, let items, let minimumCount, let maximumCount):
@@ -229,17 +298,20 @@ struct GrammarCompiler {
         var uniqueIndex: Int32 = -1
         var itemRule: Int32 = -1
         if unique {
-            let finite = enumerate(items, depth: 0)
-            if let finite, minimum > finite.count {
-                throw GrammarError(
-                    .unsatisfiable, construct: "uniqueItems",
-                    "an array needs \(minimum) unique items but only \(finite.count) values exist")
+            let finite = enumerate(items, depth: 0).map(Self.uniqueValues)
+            if let finite {
+                // Values that differ only in spelling (an object literal's member order) are one value.
+                let distinct = Self.distinctCount(finite)
+                try Self.checkUniqueCount(minimum, distinct: distinct)
+                // No array of unique values is longer than the values there are.
+                if let bound = maximumCount { maximumCount = min(bound, distinct) }
             }
-            // No array of unique values is longer than the values there are.
-            if let finite, let bound = maximumCount { maximumCount = min(bound, finite.count) }
             uniqueArrays.append(Grammar.UniqueArray(finiteValues: finite))
             uniqueIndex = Int32(uniqueArrays.count - 1)
             itemRule = newRule()
+            if finite == nil {
+                unlistedItems.append((array: uniqueArrays.count - 1, rule: itemRule, minimumCount: minimum))
+            }
             try build(items, from: rules[Int(itemRule)].start, to: rules[Int(itemRule)].accept)
         }
         let open = nfa.addLiteral([UInt8(ascii: "[")], from: from)
@@ -340,8 +412,9 @@ struct GrammarCompiler {
         addLiteral([UInt8(ascii: "}")], from: valueEnd, to: to)
     }
 
-    /// Every canonical text of `node` when there are few of them (for exact uniqueness bookkeeping).
-    private func enumerate(_ node: SchemaNode, depth: Int) -> [[UInt8]]? {
+    /// Every text of `node`, as the automaton spells it, when there are few of them (for exact uniqueness
+    /// bookkeeping).
+    private mutating func enumerate(_ node: SchemaNode, depth: Int) -> [[UInt8]]? {
         guard depth < 8 else { return nil }
         switch node {
         case .boolean: return [literal("true"), literal("false")]
@@ -351,7 +424,7 @@ struct GrammarCompiler {
         case .integer(let minimum?, let maximum?)
             where maximum >= minimum && maximum.subtractingReportingOverflow(minimum).overflow == false
                 && maximum - minimum < Self.maximumFiniteValues:
-            return (minimum...maximum).map { literal(String($0)) }
+            return (minimum...maximum).map { Array(String($0).utf8) }
         case .anyOf(let alternatives):
             var values = Set<[UInt8]>()
             for alternative in alternatives {
@@ -361,7 +434,12 @@ struct GrammarCompiler {
             }
             return Array(values)
         case .reference(let name):
-            return document.definitions[name].flatMap { enumerate($0, depth: depth + 1) }
+            let key = EnumerationKey(name: name, depth: depth)
+            if let known = enumerated[key] { return known }
+            guard let definition = document.definitions[name] else { return nil }
+            let values = enumerate(definition, depth: depth + 1)
+            enumerated[key] = .some(values)
+            return values
         case .string(.pattern(let pattern)):
             // Counting first avoids materialising thousands of strings for a language that is too large anyway.
             guard let regex = try? RegexParser.parse(pattern), Self.languageSize(of: regex) <= Self.maximumFiniteValues,
@@ -435,7 +513,7 @@ struct GrammarCompiler {
 
     static func power10(_ exponent: Int) -> Int {
         var value = 1
-        for _ in 0..<exponent { value *= 10 }
+        for _ in 0..<max(0, exponent) { value *= 10 }
         return value
     }
 }

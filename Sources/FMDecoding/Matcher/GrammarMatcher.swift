@@ -58,7 +58,7 @@ public struct GrammarMatcher: Sendable {
             for token in automaton.maskAlwaysChecked[index] {
                 var copy = self
                 if copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton),
-                    copy.forcedEndingIsNew(automaton: &automaton)
+                    copy.someEndingIsNew(automaton: &automaton)
                 {
                     mask.insert(Int(token))
                 }
@@ -95,14 +95,14 @@ public struct GrammarMatcher: Sendable {
         }
     }
 
-    /// Adds the tokens whose forced element ending is new: only a token that, with that ending, spells the rest of
-    /// an element already written can be refused, so only those tokens are checked exactly.
+    /// Adds the tokens with a way on to a new element ending: only a token that, with each of its few ways on,
+    /// spells the rest of an element already written can be refused, so only those tokens are checked exactly.
     private func screenCompletions(_ tokens: [Int32], into mask: inout TokenMask, automaton: inout LazyAutomaton) {
         let vocabulary = constraint.vocabulary
         func exactlyAllowed(_ token: Int32) -> Bool {
             var copy = self
             return copy.advance(over: vocabulary.bytes(of: Int(token)), automaton: &automaton)
-                && copy.forcedEndingIsNew(automaton: &automaton)
+                && copy.someEndingIsNew(automaton: &automaton)
         }
         guard let remainders = elementRemainders(automaton: automaton) else {
             for token in tokens where exactlyAllowed(token) { mask.insert(Int(token)) }
@@ -138,13 +138,39 @@ public struct GrammarMatcher: Sendable {
         return sorted[low..<end]
     }
 
-    /// Whether the element ending forced from here (if any) is accepted, so the generation cannot get stuck on a
-    /// repeated element.
-    private func forcedEndingIsNew(automaton: inout LazyAutomaton) -> Bool {
-        guard let ending = automaton.forcedCompletion(state) else { return true }
-        var copy = self
-        return copy.advance(over: ending, automaton: &automaton)
+    /// Whether one of the few ways on from here (if they are few, see `LazyAutomaton.elementEndings`) ends a
+    /// `uniqueItems` element with a new value, so the generation cannot get stuck where every way on repeats one.
+    ///
+    /// Where a way ends an element, what must follow it is checked the same way (a new inner element whose array
+    /// then has to close may complete an outer element that repeats), up to ``maximumEndingDepth`` endings in a row
+    /// and ``maximumEndingChecks`` ways in all; past either the rest is taken to be new.
+    private func someEndingIsNew(automaton: inout LazyAutomaton) -> Bool {
+        var budget = Self.maximumEndingChecks
+        return someEndingIsNew(automaton: &automaton, depth: 0, budget: &budget)
     }
+
+    private func someEndingIsNew(automaton: inout LazyAutomaton, depth: Int, budget: inout Int) -> Bool {
+        guard depth < Self.maximumEndingDepth, let endings = automaton.elementEndings(state) else { return true }
+        if endings.endsHere && automaton.hasUniqueAccept[Int(state)] { return true }
+        for way in endings.ways {
+            budget -= 1
+            if budget < 0 { return true }
+            var copy = self
+            // The element must still be able to end where the way leads: a repeat there is dropped, which may
+            // leave only the configurations that go on (whose own endings are further ways).
+            if copy.advance(over: way, automaton: &automaton), automaton.hasUniqueAccept[Int(copy.state)],
+                copy.someEndingIsNew(automaton: &automaton, depth: depth + 1, budget: &budget)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Most element endings in a row ``someEndingIsNew(automaton:)`` follows.
+    private static let maximumEndingDepth = 4
+    /// Most ways ``someEndingIsNew(automaton:)`` tries for one token.
+    private static let maximumEndingChecks = 64
 
     /// For each open `uniqueItems` element, the rest of every earlier element that starts with the text written so
     /// far; nil when the text holds an escape (raw and canonical spellings may then differ).

@@ -30,8 +30,8 @@ extension LazyAutomaton {
         case allowed
         /// Allowed unless it spells the rest of an element already in its `uniqueItems` array.
         case dependent
-        /// Its path does not depend on uniqueness, but it ends where the element's ending is forced: allowed
-        /// unless it and that ending spell the rest of an element already written.
+        /// Its path does not depend on uniqueness, but it ends where the ways to the element's end are few:
+        /// allowed unless it and each of them spell the rest of an element already written.
         case completionChecked
         /// Checked exactly at every fill.
         case alwaysChecked
@@ -41,9 +41,11 @@ extension LazyAutomaton {
     mutating func category(end: Int32, flags: PathFlags, rootFrames: Set<Int32>) -> TokenCategory {
         if flags.contains(.always) || flags.isSuperset(of: [.dynamic, .backslash]) { return .alwaysChecked }
         let frames = uniqueFrames[Int(end)]
-        if !frames.isEmpty && forcedCompletion(end) != nil {
-            // Only a path inside elements the root already has can be screened by their written text.
+        if !frames.isEmpty, let endings = elementEndings(end) {
+            // Only a path inside elements the root already has, whose ways on stay in them, can be screened by
+            // their written text.
             let screenable = flags.isDisjoint(with: [.dynamic, .backslash]) && frames.allSatisfy(rootFrames.contains)
+                && !endings.opensFrames
             return screenable ? .completionChecked : .alwaysChecked
         }
         return flags.contains(.dynamic) ? .dependent : .allowed

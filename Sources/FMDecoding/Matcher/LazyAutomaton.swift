@@ -38,10 +38,10 @@ struct LazyAutomaton {
     /// a finite `uniqueItems` array, or a `uniqueItems` element could end here (its text must be new).
     private(set) var needsUniqueCheck: [Bool] = []
     /// Whether a `uniqueItems` element can end in the state.
-    private var hasUniqueAccept: [Bool] = []
-    /// Per state: the bytes that must follow and end a `uniqueItems` element, when there is no other way on.
-    private var completion: [[UInt8]?] = []
-    private var completionKnown: [Bool] = []
+    private(set) var hasUniqueAccept: [Bool] = []
+    /// Per state: the few ways on to the next `uniqueItems` element endings (see ``elementEndings(_:)``).
+    private var endings: [ElementEndings?] = []
+    private var endingsKnown: [Bool] = []
     /// Whether some configuration sits inside an element of a finite `uniqueItems` array.
     private(set) var hasFiniteFrame: [Bool] = []
     /// Frames of `uniqueItems` elements present in the state's stacks.
@@ -138,8 +138,12 @@ struct LazyAutomaton {
     private func isLive(_ configuration: UInt64) -> Bool {
         let state = Self.nfaState(configuration)
         guard isActive[Int(state)] else { return false }
-        if grammar.nfa.isRuleAccept[Int(state)] { return true }
         let frame = Self.frame(configuration)
+        if grammar.nfa.isRuleAccept[Int(state)] {
+            // A reference's rule has already returned in the closure and its accept state does nothing more: kept,
+            // it would keep a set alive whose repeated `uniqueItems` element end was dropped (a dead end).
+            return frame == 0 || frames[Int(frame)].uniqueArray >= 0
+        }
         return grammar.nfa.byteEdges[Int(state)].contains { isViable($0.target, frame: frame) }
     }
 
@@ -180,8 +184,8 @@ struct LazyAutomaton {
         uniqueFrames.append(unique.sorted())
         onlyByte.append(-3)
         hasUniqueAccept.append(uniqueAccept)
-        completion.append(nil)
-        completionKnown.append(false)
+        endings.append(nil)
+        endingsKnown.append(false)
         maskIndex.append(-1)
         return id
     }
@@ -306,7 +310,11 @@ struct LazyAutomaton {
                     let key = UniquenessContext.key(parent: info.parent, array: info.uniqueArray)
                     var used = info.isFirstElement && record.elementStart[frame] == nil ? [] : record.finished[key] ?? []
                     for done in events.finished where done.key == key { used.insert(done.element) }
-                    if !values.contains(where: { !used.contains($0) && $0.starts(with: prefix) }) { return false }
+                    // Prefixes follow the automaton's spelling; `used` holds canonical texts (an object literal's
+                    // members sorted), so each value is tested by the form each side holds.
+                    if !values.contains(where: { !used.contains($0.canonical) && $0.text.starts(with: prefix) }) {
+                        return false
+                    }
                 }
                 frame = info.parent
             }
@@ -366,34 +374,109 @@ struct LazyAutomaton {
         onlyByte[Int(state)] = only
     }
 
-    /// The bytes that necessarily follow `state` up to the end of a `uniqueItems` element (for example the
-    /// closing quote after the last digit of a fixed-length pattern), or nil when there is a choice before that.
+    /// The ways on from a state to the next places where a `uniqueItems` element can end, when they are few.
+    struct ElementEndings {
+        /// Byte strings leading to a state where an element can end. One of them is a way on when it is accepted
+        /// and the state it leads to still lets an element end (the element ending there is new).
+        var ways: [[UInt8]]
+        /// Whether an element that can end in the state itself (and still can, once the uniqueness record has been
+        /// applied) needs nothing more: what follows its end is too open to list.
+        var endsHere: Bool
+        /// Whether some way enters a `uniqueItems` element the state is not inside.
+        var opensFrames: Bool
+    }
+
+    /// Most ways ``elementEndings(_:)`` lists (and most bytes it follows from one state).
+    static let maximumEndingWays = 16
+    /// Longest way ``elementEndings(_:)`` follows (a forced chain such as the tail of a long fixed pattern).
+    static let maximumEndingLength = 256
+    /// Most states one ``elementEndings(_:)`` search steps from (each at most 256 cached transitions).
+    static let maximumEndingExpansions = 512
+
+    /// The ways on from `state` to the next `uniqueItems` element endings, or nil when there is nothing to check:
+    /// no element is open, the ways are too many, too long or too costly to list, or the element can only end
+    /// right here with nothing narrow after it (the step into the state already refused a repeat).
     ///
-    /// A token that lands in such a state is only allowed if that forced ending does not repeat an element.
-    mutating func forcedCompletion(_ state: Int32) -> [UInt8]? {
-        if completionKnown[Int(state)] { return completion[Int(state)] }
-        var current = state
-        var bytes: [UInt8] = []
-        var result: [UInt8]? = nil
-        search: for _ in 0..<8 {
-            var only: UInt8? = nil
+    /// A token is only allowed if one of these ways is new, so the generation cannot run into a dead end where
+    /// every way on repeats an element: after `["red","rose","r` with items `red|rose|[0-9]+`, both `ed"` and
+    /// `ose"` repeat one. Ways stop at the first place an element can end, except where the element can also go
+    /// on (a number's digits); from the state itself they also cross its element's end (a closing `]` forced
+    /// after it may end an enclosing element with a repeat).
+    mutating func elementEndings(_ state: Int32) -> ElementEndings? {
+        if endingsKnown[Int(state)] { return endings[Int(state)] }
+        let result = searchEndings(from: state)
+        endingsKnown[Int(state)] = true
+        endings[Int(state)] = result
+        return result
+    }
+
+    private mutating func searchEndings(from start: Int32) -> ElementEndings? {
+        let startFrames = Set(uniqueFrames[Int(start)])
+        guard !startFrames.isEmpty else { return nil }
+        var found = ElementEndings(ways: [], endsHere: false, opensFrames: false)
+        if hasUniqueAccept[Int(start)] {
+            // Ending the element here: the steps that leave it, then on to the next element ending.
+            var after: [[UInt8]] = []
+            var opens = false
+            var expansions = 0
             for byte in 0...255 {
-                let (target, _) = transition(current, UInt8(byte))
-                guard target >= 0 else { continue }
-                if only != nil { break search }
-                only = UInt8(byte)
+                let (target, isDynamic) = transition(start, UInt8(byte))
+                guard target >= 0, isDynamic else { continue }
+                // Out of every element (nothing left to check), or too open to list: ending here is enough.
+                if uniqueFrames[Int(target)].isEmpty
+                    || !collectWays(
+                        from: target, prefix: [UInt8(byte)], startFrames: startFrames, into: &after, opens: &opens,
+                        expansions: &expansions)
+                {
+                    found.endsHere = true
+                    break
+                }
             }
-            guard let byte = only else { break }
-            bytes.append(byte)
-            current = transition(current, byte).target
-            if hasUniqueAccept[Int(current)] {
-                result = bytes
-                break
+            if !found.endsHere {
+                found.ways = after
+                found.opensFrames = opens
             }
         }
-        completionKnown[Int(state)] = true
-        completion[Int(state)] = result
-        return result
+        // The ways on inside the element, with a budget of their own.
+        var expansions = 0
+        guard
+            collectWays(
+                from: start, prefix: [], startFrames: startFrames, into: &found.ways, opens: &found.opensFrames,
+                expansions: &expansions),
+            !found.ways.isEmpty
+        else { return nil }
+        return found
+    }
+
+    /// Adds the ways from `from` (reached by `prefix`) that stay inside elements (end none) to the states where an
+    /// element can end; false when they are too many, too long or too costly to list.
+    private mutating func collectWays(
+        from: Int32, prefix: [UInt8], startFrames: Set<Int32>, into ways: inout [[UInt8]], opens: inout Bool,
+        expansions: inout Int
+    ) -> Bool {
+        var pending: [(state: Int32, path: [UInt8])] = [(from, prefix)]
+        while let (state, path) = pending.popLast() {
+            if !path.isEmpty {
+                if !uniqueFrames[Int(state)].allSatisfy({ startFrames.contains($0) }) { opens = true }
+                if hasUniqueAccept[Int(state)] {
+                    ways.append(path)
+                    if ways.count > Self.maximumEndingWays { return false }
+                }
+            }
+            expansions += 1
+            if expansions > Self.maximumEndingExpansions { return false }
+            // Inside an element every byte on leads to an element ending of its own, so more bytes than ways
+            // allowed means too many ways.
+            var successors = 0
+            for byte in 0...255 {
+                let (target, isDynamic) = transition(state, UInt8(byte))
+                guard target >= 0, !isDynamic else { continue }
+                successors += 1
+                guard successors <= Self.maximumEndingWays, path.count < Self.maximumEndingLength else { return false }
+                pending.append((target, path + [UInt8(byte)]))
+            }
+        }
+        return true
     }
 
     /// The cached mask of `state`: static bits plus tokens to re-check against the uniqueness record.

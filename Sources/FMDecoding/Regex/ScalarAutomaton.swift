@@ -55,7 +55,8 @@ struct ScalarAutomaton: Sendable {
     /// The intersection of `automata` with strings of `minimumLength...maximumLength` scalars.
     ///
     /// A product construction: each state is a tuple of component states plus a length counter that saturates at
-    /// `minimumLength` when there is no maximum. Throws ``GrammarError/Code/tooLarge`` past `maximumStates`.
+    /// `minimumLength` when there is no maximum. Throws ``GrammarError/Code/tooLarge`` past `maximumStates` states
+    /// (or 4 times as many edge combinations from one state, or 256 times as many edge pairs examined in all).
     static func intersection(
         _ automata: [ScalarAutomaton], minimumLength: Int, maximumLength: Int?, maximumStates: Int
     ) throws(GrammarError) -> ScalarAutomaton {
@@ -76,27 +77,38 @@ struct ScalarAutomaton: Sendable {
             edges.append([])
             return keys.count - 1
         }
+        func tooLarge() -> GrammarError {
+            GrammarError(
+                .tooLarge, construct: "string constraints",
+                "the combined string patterns and lengths need more than \(maximumStates) states")
+        }
+        // Every limit is checked as the work is done: three wide components (`a0|a1|…|a299` searched for) multiply
+        // to hundreds of millions of combinations from a single state.
+        let maximumWork = maximumStates > Int.max / 256 ? Int.max : maximumStates * 256
+        let maximumCombinations = maximumStates > Int.max / 4 ? Int.max : maximumStates * 4
+        var work = 0
         _ = state(Key(states: components.map { _ in 0 }, length: 0))
         var next = 0
         while next < keys.count {
             let key = keys[next]
             let current = next
             next += 1
-            if keys.count > maximumStates {
-                throw GrammarError(
-                    .tooLarge, construct: "string constraints",
-                    "the combined string patterns and lengths need more than \(maximumStates) states")
-            }
             if let maximumLength, key.length >= maximumLength { continue }
             let length = min(key.length + 1, counterCap)
-            // Every combination of one edge per component whose ranges overlap.
+            // Every combination of one edge per component whose ranges overlap. A component's edges have distinct
+            // targets, so the combinations of all components are distinct successors (bounded by the state limit);
+            // those of the first few are held to a multiple of it.
             var partial: [(ranges: [ClosedRange<UInt32>], targets: [Int])] = [(ScalarSet.all, [])]
             for (component, componentState) in zip(components, key.states) {
                 var extended: [(ranges: [ClosedRange<UInt32>], targets: [Int])] = []
                 for (ranges, targets) in partial {
                     for edge in component.edges[componentState] {
+                        work += 1
+                        if work > maximumWork { throw tooLarge() }
                         let overlap = ScalarSet.intersection(ranges, edge.ranges)
-                        if !overlap.isEmpty { extended.append((overlap, targets + [edge.target])) }
+                        if overlap.isEmpty { continue }
+                        extended.append((overlap, targets + [edge.target]))
+                        if extended.count > maximumCombinations { throw tooLarge() }
                     }
                 }
                 partial = extended
@@ -104,6 +116,7 @@ struct ScalarAutomaton: Sendable {
             var byTarget: [Int: [ClosedRange<UInt32>]] = [:]
             for (ranges, targets) in partial {
                 let target = state(Key(states: targets, length: length))
+                if keys.count > maximumStates { throw tooLarge() }
                 byTarget[target, default: []] += ranges
             }
             edges[current] = byTarget.keys.sorted().map { Edge(ranges: ScalarSet.normalized(byTarget[$0]!), target: $0) }

@@ -14,18 +14,34 @@ extension SchemaDocument {
     /// most 64 with one), 8 entries for a map, and the largest alternative of a union; recursion is followed 3
     /// levels deep.
     public var responseTokenBudget: Int {
-        let estimate = Self.estimate(root, definitions: definitions, depth: 0)
+        var estimator = BudgetEstimator(definitions: definitions)
+        let estimate = estimator.estimate(root, depth: 0)
         return min(Self.largestResponseBudget, max(Self.smallestResponseBudget, 2 * estimate))
+    }
+}
+
+/// The length estimate behind ``SchemaDocument/responseTokenBudget``, remembered per definition and depth: a union
+/// of many references to a union of many references would otherwise be walked once per path (a billion walks for
+/// three levels of a thousand).
+private struct BudgetEstimator {
+    let definitions: [String: SchemaNode]
+    private var known: [Key: Int] = [:]
+
+    private struct Key: Hashable {
+        var name: String
+        var depth: Int
     }
 
     /// Estimates saturate here, far above any budget, so nested arrays cannot overflow.
     private static let saturation = 1 << 24
 
-    private static func estimate(_ node: SchemaNode, definitions: [String: SchemaNode], depth: Int) -> Int {
-        min(saturation, unsaturatedEstimate(node, definitions: definitions, depth: depth))
+    init(definitions: [String: SchemaNode]) { self.definitions = definitions }
+
+    mutating func estimate(_ node: SchemaNode, depth: Int) -> Int {
+        min(Self.saturation, unsaturatedEstimate(node, depth: depth))
     }
 
-    private static func unsaturatedEstimate(_ node: SchemaNode, definitions: [String: SchemaNode], depth: Int) -> Int {
+    private mutating func unsaturatedEstimate(_ node: SchemaNode, depth: Int) -> Int {
         switch node {
         case .string(let constraint):
             switch constraint {
@@ -38,23 +54,37 @@ extension SchemaDocument {
         case .literal(let text): return 1 + text.utf8.count / 3
         case .array(let items, let minimumCount, let maximumCount, _):
             let count = min(max(minimumCount, maximumCount ?? 8), 64)
-            return 2 + count * (1 + estimate(items, definitions: definitions, depth: depth))
+            return 2 + count * (1 + estimate(items, depth: depth))
         case .tuple(let prefix, let items, let minimumCount, let maximumCount):
-            var total = 2 + prefix.reduce(0) { $0 + 1 + estimate($1, definitions: definitions, depth: depth) }
+            var total = 2
+            for element in prefix { total += 1 + estimate(element, depth: depth) }
             if let items {
                 let extra = min(max(minimumCount, maximumCount ?? prefix.count + 8) - prefix.count, 64)
-                total += max(0, extra) * (1 + estimate(items, definitions: definitions, depth: depth))
+                total += max(0, extra) * (1 + estimate(items, depth: depth))
             }
             return total
         case .object(let properties):
-            return 2 + properties.reduce(0) { $0 + 2 + $1.name.utf8.count / 3 + estimate($1.schema, definitions: definitions, depth: depth) }
+            var total = 2
+            for property in properties {
+                total += 2 + property.name.utf8.count / 3 + estimate(property.schema, depth: depth)
+            }
+            return total
         case .dictionary(let values):
-            return 2 + 8 * (6 + estimate(values, definitions: definitions, depth: depth))
+            return 2 + 8 * (6 + estimate(values, depth: depth))
         case .anyOf(let alternatives):
-            return alternatives.map { estimate($0, definitions: definitions, depth: depth) }.max() ?? 2
+            var largest = 2
+            for (index, alternative) in alternatives.enumerated() {
+                let size = estimate(alternative, depth: depth)
+                largest = index == 0 ? size : max(largest, size)
+            }
+            return largest
         case .reference(let name):
             guard depth < 3, let target = definitions[name] else { return 16 }
-            return estimate(target, definitions: definitions, depth: depth + 1)
+            let key = Key(name: name, depth: depth)
+            if let size = known[key] { return size }
+            let size = estimate(target, depth: depth + 1)
+            known[key] = size
+            return size
         }
     }
 }
