@@ -21,7 +21,9 @@ import SwiftSyntaxBuilder
 /// Starting every alternative with its case name lets a constrained decoder commit to a case with
 /// the first key and keeps cases with equally named fields apart. The schema is built with
 /// `DynamicGenerationSchema` (one named object per case, named `Type.case`) and resolved with
-/// `GenerationSchema(root:dependencies:)`; associated value types enter through
+/// `GenerationSchema(root:dependencies:)`. The case names start from the schema's name at run time,
+/// so each specialisation of a generic enum (`Pair<Int>.one`, `Pair<String>.one`) and a custom
+/// `@Generable(name:)` get their own. Associated value types enter through
 /// `DynamicGenerationSchema(type:)`, so nested Generable types keep their own schemas.
 /// The enum's `PartiallyGenerated` stays `Self`: a case is only known once its key is complete.
 struct EnumExpansion: GenerableExpansion {
@@ -95,6 +97,7 @@ struct EnumExpansion: GenerableExpansion {
                 cases.append(Case(identifier: element.name.text, name: name, values: values))
             }
         }
+        diagnostics += ConditionalMembers.enumDiagnostics(declaration.memberBlock.members)
         guard diagnostics.isEmpty else { return .failure(DiagnosticsError(diagnostics: diagnostics)) }
         return .success(EnumExpansion(declaration: declaration, arguments: arguments, access: access, cases: cases))
     }
@@ -171,7 +174,11 @@ struct EnumExpansion: GenerableExpansion {
                         "        FoundationModels.DynamicGenerationSchema.Property(name: \(StringLiteral.escaped(value.key)), schema: \(schema)\(optional)),"
                 }
                 payload = ["FoundationModels.DynamicGenerationSchema("]
-                payload.append("    name: \(StringLiteral.escaped("\(typeName).\(item.name).payload")),")
+                payload.append("    name: name + \(StringLiteral.escaped(".\(item.name).payload")),")
+                if let flag = arguments.representNilExplicitly {
+                    // Like a struct's schema, so a payload's nil optionals are nullable when written as null.
+                    payload.append("    representNilExplicitlyInGeneratedContent: \(flag),")
+                }
                 if properties.isEmpty {
                     payload.append("    properties: []")
                 } else {
@@ -182,7 +189,7 @@ struct EnumExpansion: GenerableExpansion {
                 payload.append(")")
             }
             lines.append("FoundationModels.DynamicGenerationSchema(")
-            lines.append("    name: \(StringLiteral.escaped("\(typeName).\(item.name)")),")
+            lines.append("    name: name + \(StringLiteral.escaped(".\(item.name)")),")
             lines.append("    properties: [")
             lines.append("        FoundationModels.DynamicGenerationSchema.Property(")
             lines.append("            name: \(StringLiteral.escaped(item.name)),")

@@ -17,7 +17,7 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        switch analyze(node: node, declaration: declaration) {
+        switch analyze(node: node, declaration: declaration, in: context) {
         case .failure(let diagnostics):
             diagnostics.forEach(context.diagnose)
             return []
@@ -34,7 +34,9 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard case .success(let expansion, _) = analyze(node: node, declaration: declaration) else { return [] }
+        guard case .success(let expansion, _) = analyze(node: node, declaration: declaration, in: context) else {
+            return []
+        }
         let conformance = protocols.isEmpty ? "" : ": FoundationModels.Generable"
         let members = expansion.extensionMembers().map { "\($0.trimmedDescription)" }.joined(separator: "\n\n")
         let source: DeclSyntax = "extension \(type.trimmed)\(raw: conformance) {\n\(raw: members)\n}"
@@ -48,11 +50,17 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         case failure([Diagnostic])
     }
 
-    static func analyze(node: AttributeSyntax, declaration: some DeclGroupSyntax) -> Analysis {
+    static func analyze(
+        node: AttributeSyntax,
+        declaration: some DeclGroupSyntax,
+        in context: some MacroExpansionContext
+    ) -> Analysis {
         let arguments = GenerableArguments(node)
-        let access = AccessLevel(declaration.modifiers)
+        let access = AccessLevel.ofMembers(of: declaration, in: context.lexicalContext)
         if let structDecl = declaration.as(StructDeclSyntax.self) {
-            let (properties, diagnostics) = StoredProperty.collect(from: structDecl.memberBlock.members)
+            let members = structDecl.memberBlock.members
+            let (properties, propertyDiagnostics) = StoredProperty.collect(from: members)
+            let diagnostics = propertyDiagnostics + ConditionalMembers.structDiagnostics(members)
             let errors = diagnostics.filter { $0.diagMessage.severity == .error }
             guard errors.isEmpty else { return .failure(diagnostics) }
             let expansion = StructExpansion(
@@ -152,23 +160,52 @@ enum NilRepresentation {
     case decidedBy(ExprSyntax)
 }
 
-/// The access level the generated members copy from the type.
-///
-/// Protocol witnesses of a public type must be public, and the memberwise initializer of a public
-/// type is only useful to clients when it is public too.
-struct AccessLevel {
-    /// The modifier with a trailing space (`"public "`), or empty for the default.
-    let prefix: String
+/// An access level, from the least to the most visible.
+enum AccessLevel: Int, Comparable {
+    case `private`, `fileprivate`, `internal`, `package`, `public`
 
-    init(_ modifiers: DeclModifierListSyntax) {
-        var prefix = ""
-        for modifier in modifiers {
+    /// The level `modifiers` spell, or `nil` when they spell none; a setter's level (`private(set)`) does not count.
+    init?(_ modifiers: DeclModifierListSyntax) {
+        for modifier in modifiers where modifier.detail == nil {
             switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): prefix = "public "
-            case .keyword(.package): prefix = "package "
-            default: break
+            case .keyword(.public), .keyword(.open): self = .public
+            case .keyword(.package): self = .package
+            case .keyword(.internal): self = .internal
+            case .keyword(.fileprivate): self = .fileprivate
+            case .keyword(.private): self = .private
+            default: continue
             }
+            return
         }
-        self.prefix = prefix
+        return nil
+    }
+
+    /// The level the generated members of `declaration` copy.
+    ///
+    /// Protocol witnesses of a public type must be public, and the memberwise initializer of a public
+    /// type is only useful to clients when it is public too. A type without a modifier takes the level
+    /// of the extension it is declared in (members of a `public extension` are public). Below internal
+    /// the members are left at the default, which a private type caps anyway, whereas spelling `private`
+    /// on them would hide them from the rest of the file.
+    static func ofMembers(of declaration: some DeclGroupSyntax, in lexicalContext: [Syntax]) -> AccessLevel {
+        // Only the innermost context decides; a type nested in a type of a public extension is internal.
+        let enclosing = lexicalContext.first?.as(ExtensionDeclSyntax.self)
+        let level = AccessLevel(declaration.modifiers) ?? enclosing.flatMap { AccessLevel($0.modifiers) } ?? .internal
+        return max(level, .internal)
+    }
+
+    static func < (lhs: AccessLevel, rhs: AccessLevel) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+
+    /// The modifier with a trailing space (`"public "`), or empty for internal, the default.
+    var prefix: String {
+        switch self {
+        case .private: "private "
+        case .fileprivate: "fileprivate "
+        case .internal: ""
+        case .package: "package "
+        case .public: "public "
+        }
     }
 }

@@ -12,6 +12,8 @@ enum MacroDiagnostic: DiagnosticMessage {
     case guideOnNonStoredProperty(reason: String)
     case guideOnNonProperty
     case duplicateGuideDescription(property: String)
+    case memberInsideIfConfig(member: String)
+    case guideOnUngeneratedProperty(property: String, reason: String)
 
     var message: String {
         switch self {
@@ -29,6 +31,10 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "@Guide can only be applied to a stored property"
         case .duplicateGuideDescription(let property):
             return "property '\(property)' has more than one @Guide description; the first one is used"
+        case .memberInsideIfConfig(let member):
+            return "\(member) is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'"
+        case .guideOnUngeneratedProperty(let property, let reason):
+            return "@Guide has no effect on '\(property)': \(reason), so the model does not generate it"
         }
     }
 
@@ -42,6 +48,8 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .guideOnNonStoredProperty: id = "guideOnNonStoredProperty"
         case .guideOnNonProperty: id = "guideOnNonProperty"
         case .duplicateGuideDescription: id = "duplicateGuideDescription"
+        case .memberInsideIfConfig: id = "memberInsideIfConfig"
+        case .guideOnUngeneratedProperty: id = "guideOnUngeneratedProperty"
         }
         return MessageID(domain: "FoundationModelsMacros", id: id)
     }

@@ -22,6 +22,9 @@ struct StoredProperty {
     /// The merged `@Guide` attributes.
     let guide: GuideAttribute
 
+    /// The level the declaration spells, `nil` for the default (internal).
+    let access: AccessLevel?
+
     /// The stored properties of a struct in declaration order, plus the diagnostics they raise.
     ///
     /// Static, computed and `lazy` properties are skipped, and so is a `let` with an initial value,
@@ -79,7 +82,8 @@ struct StoredProperty {
                         type: PropertyType(annotation.type),
                         isVariable: !isLet,
                         initializer: binding.initializer?.value.trimmed,
-                        guide: guide
+                        guide: guide,
+                        access: AccessLevel(variable.modifiers)
                     )
                 )
             }

@@ -91,7 +91,10 @@ struct StructExpansion: GenerableExpansion {
             return parameter
         }
         let assignments = properties.map { "    self.\($0.identifier.text) = \($0.identifier.text)" }
-        return "\(raw: access.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
+        // As visible as the least visible property, like Swift's own memberwise initializer, so a public
+        // type with an internal property does not get a public initializer taking an internal type.
+        let level = properties.reduce(access) { min($0, $1.access ?? .internal) }
+        return "\(raw: level.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
     }
 
     private func generationSchema() -> DeclSyntax {
@@ -140,7 +143,9 @@ struct StructExpansion: GenerableExpansion {
 
     private func partiallyGenerated() -> DeclSyntax {
         let prefix = access.prefix
-        // The mirror's `id` is the content's GenerationID, unless the user's own `id` takes that name.
+        // The mirror's `id` is the content's GenerationID, unless the user's own `id` takes that name. That one
+        // is the mirror's identity when its partial value is Hashable (a GenerationID or a standard scalar); a
+        // generable type's mirror need not be, so the mirror is then not Identifiable.
         let userID = properties.first { $0.name == "id" }
         var fields: [String] = []
         var assignments: [String] = []
@@ -149,17 +154,26 @@ struct StructExpansion: GenerableExpansion {
             assignments.append("self.id = content.id ?? FoundationModels.GenerationID()")
         }
         for property in properties {
-            fields.append("\(prefix)var \(property.identifier.text): \(property.type.partiallyGeneratedType)")
+            fields.append("\(mirrorPrefix(property))var \(property.identifier.text): \(property.type.partiallyGeneratedType)")
             assignments.append(contentAssignment(property))
         }
         let body = fields.map { "    \($0)" } + [""] + [
             "    \(prefix)init(_ content: FoundationModels.GeneratedContent) throws {"
         ] + assignments.map { "        \($0)" } + ["    }"]
+        let identifiable = userID.map { $0.type.isGenerationID || $0.type.isHashableScalar } ?? true ? "Identifiable, " : ""
         return """
-            \(raw: prefix)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent\(raw: mirroredConformances) {
+            \(raw: prefix)nonisolated struct PartiallyGenerated: \(raw: identifiable)FoundationModels.ConvertibleFromGeneratedContent\(raw: mirroredConformances) {
             \(raw: body.joined(separator: "\n"))
             }
             """
+    }
+
+    /// The access modifier of a property's mirror: the property's own, capped at the type's.
+    private func mirrorPrefix(_ property: StoredProperty) -> String {
+        // A reused `id` witnesses `Identifiable`, so it has the mirror's level.
+        if property.name == "id", property.type.isGenerationID { return access.prefix }
+        // `private` would hide the mirror's property from the type it mirrors; the file is the closest scope.
+        return max(min(access, property.access ?? .internal), .fileprivate).prefix
     }
 
     /// `Equatable` and `Hashable` when the type declares them, so snapshots compare as the values do (every

@@ -130,4 +130,72 @@ struct GenerableDiagnosticsTests {
             """
         }
     }
+
+    /// A macro cannot tell which `#if` clause is compiled, so members that shape the expansion are refused there.
+    @Test func storedPropertyAndInitializerInsideIfConfig() {
+        assertMacro {
+            """
+            @Generable
+            struct Settings {
+                var name: String
+                #if DEBUG
+                var note: String
+                static var shared = 0
+                var summary: String { name }
+                #elseif os(Linux)
+                init(name: String) {
+                    self.name = name
+                }
+                #endif
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Settings {
+                var name: String
+                #if DEBUG
+                var note: String
+                    ┬───
+                    ╰─ 🛑 stored property 'note' is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                static var shared = 0
+                var summary: String { name }
+                #elseif os(Linux)
+                init(name: String) {
+                ┬───
+                ╰─ 🛑 initializer is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                    self.name = name
+                }
+                #endif
+            }
+            """
+        }
+    }
+
+    /// A case inside `#if` is refused for the same reason.
+    @Test func caseInsideIfConfig() {
+        assertMacro {
+            """
+            @Generable
+            enum Level {
+                case low
+                #if DEBUG
+                case debug
+                #endif
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            enum Level {
+                case low
+                #if DEBUG
+                case debug
+                     ┬────
+                     ╰─ 🛑 case 'debug' is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                #endif
+            }
+            """
+        }
+    }
 }

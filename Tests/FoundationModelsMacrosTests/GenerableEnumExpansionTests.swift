@@ -128,12 +128,12 @@ struct GenerableEnumExpansionTests {
                             name: name,
                             anyOf: [
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.circle",
+                                    name: name + ".circle",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "circle",
                                             schema: FoundationModels.DynamicGenerationSchema(
-                                                name: "Shape.circle.payload",
+                                                name: name + ".circle.payload",
                                                 properties: [
                                                     FoundationModels.DynamicGenerationSchema.Property(name: "radius", schema: FoundationModels.DynamicGenerationSchema(type: Double.self)),
                                                 ]
@@ -142,7 +142,7 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.text",
+                                    name: name + ".text",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "text",
@@ -151,12 +151,12 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.pair",
+                                    name: name + ".pair",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "pair",
                                             schema: FoundationModels.DynamicGenerationSchema(
-                                                name: "Shape.pair.payload",
+                                                name: name + ".pair.payload",
                                                 properties: [
                                                     FoundationModels.DynamicGenerationSchema.Property(name: "_0", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
                                                     FoundationModels.DynamicGenerationSchema.Property(name: "_1", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
@@ -166,12 +166,12 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.labelled",
+                                    name: name + ".labelled",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "labelled",
                                             schema: FoundationModels.DynamicGenerationSchema(
-                                                name: "Shape.labelled.payload",
+                                                name: name + ".labelled.payload",
                                                 properties: [
                                                     FoundationModels.DynamicGenerationSchema.Property(name: "title", schema: FoundationModels.DynamicGenerationSchema(type: String.self)),
                                                     FoundationModels.DynamicGenerationSchema.Property(name: "subtitle", schema: FoundationModels.DynamicGenerationSchema(type: String.self), isOptional: true),
@@ -181,7 +181,7 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.nested",
+                                    name: name + ".nested",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "nested",
@@ -190,12 +190,12 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Shape.none",
+                                    name: name + ".none",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "none",
                                             schema: FoundationModels.DynamicGenerationSchema(
-                                                name: "Shape.none.payload",
+                                                name: name + ".none.payload",
                                                 properties: []
                                             )
                                         ),
@@ -289,7 +289,7 @@ struct GenerableEnumExpansionTests {
                             name: name,
                             anyOf: [
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Expression.number",
+                                    name: name + ".number",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "number",
@@ -298,7 +298,7 @@ struct GenerableEnumExpansionTests {
                                     ]
                                 ),
                                 FoundationModels.DynamicGenerationSchema(
-                                    name: "Expression.sum",
+                                    name: name + ".sum",
                                     properties: [
                                         FoundationModels.DynamicGenerationSchema.Property(
                                             name: "sum",
@@ -338,6 +338,76 @@ struct GenerableEnumExpansionTests {
                         return FoundationModels.GeneratedContent(properties: ["number": value0])
                     case .sum(let value0):
                         return FoundationModels.GeneratedContent(properties: ["sum": value0])
+                    }
+                }
+            }
+            """#
+        }
+    }
+
+    /// A payload's optionals are nullable, like a struct's, when nil is written as null.
+    @Test func payloadsRepresentNilExplicitly() {
+        assertMacro {
+            """
+            @Generable(representNilExplicitlyInGeneratedContent: true)
+            enum Reading {
+                case value(x: Int?)
+            }
+            """
+        } expansion: {
+            #"""
+            enum Reading {
+                case value(x: Int?)
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema._building(Self.self) { name in
+                        let root = FoundationModels.DynamicGenerationSchema(
+                            name: name,
+                            anyOf: [
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: name + ".value",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "value",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: name + ".value.payload",
+                                                representNilExplicitlyInGeneratedContent: true,
+                                                properties: [
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "x", schema: FoundationModels.DynamicGenerationSchema(type: Int.self), isOptional: true),
+                                                ]
+                                            )
+                                        ),
+                                    ]
+                                ),
+                            ]
+                        )
+                        // The alternatives are built from the enum's own cases, so they cannot conflict.
+                        return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    }
+                }
+            }
+
+            extension Reading: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    guard case .structure(let properties, let orderedKeys) = content.kind,
+                        let caseName = orderedKeys.first,
+                        let payload = properties[caseName]
+                    else {
+                        throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: "expected an object with one key naming a case of Reading"))
+                    }
+                    switch caseName {
+                    case "value":
+                        self = .value(x: try payload.value(forProperty: "x"))
+                    default:
+                        throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: "unexpected case '\(caseName)'"))
+                    }
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    switch self {
+                    case .value(let value0):
+                        let payload = FoundationModels.GeneratedContent(properties: ["x": value0])
+                        return FoundationModels.GeneratedContent(properties: ["value": payload])
                     }
                 }
             }

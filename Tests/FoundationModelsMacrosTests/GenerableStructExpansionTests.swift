@@ -676,4 +676,260 @@ struct GenerableStructExpansionTests {
             """
         }
     }
+
+    /// A type without a modifier in a `public extension` is public, so the conformance's members are too.
+    @Test func typeInPublicExtensionGetsPublicMembers() {
+        assertMacro {
+            """
+            public extension Outer {
+                @Generable
+                struct InExtension {
+                    var text: String
+                }
+            }
+            """
+        } expansion: {
+            """
+            public extension Outer {
+                struct InExtension {
+                    var text: String
+
+                    nonisolated init(text: String) {
+                        self.text = text
+                    }
+
+                    public nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                        FoundationModels.GenerationSchema(
+                            type: Self.self,
+                            properties: [
+                                FoundationModels.GenerationSchema.Property(name: "text", type: String.self),
+                            ]
+                        )
+                    }
+
+                    public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                        public var id: FoundationModels.GenerationID
+                        var text: String.PartiallyGenerated?
+
+                        public init(_ content: FoundationModels.GeneratedContent) throws {
+                            self.id = content.id ?? FoundationModels.GenerationID()
+                            self.text = try content.value(forProperty: "text")
+                        }
+                    }
+                }
+            }
+
+            extension Outer.InExtension: FoundationModels.Generable {
+                public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.text = try content.value(forProperty: "text")
+                }
+
+                public nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "text": self.text,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    /// The memberwise initializer is as visible as the least visible property, as Swift's own is, and each
+    /// mirror property keeps its property's level (`private` becomes `fileprivate`, so the type can read it).
+    @Test func lessVisiblePropertiesLimitTheInitializerAndTheirMirrors() {
+        assertMacro {
+            """
+            @Generable
+            public struct Profile {
+                public var name: String
+                var hidden: Hidden
+                private var secret: Int
+            }
+            """
+        } expansion: {
+            """
+            public struct Profile {
+                public var name: String
+                var hidden: Hidden
+                private var secret: Int
+
+                private nonisolated init(name: String, hidden: Hidden, secret: Int) {
+                    self.name = name
+                    self.hidden = hidden
+                    self.secret = secret
+                }
+
+                public nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "name", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "hidden", type: Hidden.self),
+                            FoundationModels.GenerationSchema.Property(name: "secret", type: Int.self),
+                        ]
+                    )
+                }
+
+                public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    public var id: FoundationModels.GenerationID
+                    public var name: String.PartiallyGenerated?
+                    var hidden: Hidden.PartiallyGenerated?
+                    fileprivate var secret: Int.PartiallyGenerated?
+
+                    public init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.name = try content.value(forProperty: "name")
+                        self.hidden = try content.value(forProperty: "hidden")
+                        self.secret = try content.value(forProperty: "secret")
+                    }
+                }
+            }
+
+            extension Profile: FoundationModels.Generable {
+                public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                    self.hidden = try content.value(forProperty: "hidden")
+                    self.secret = try content.value(forProperty: "secret")
+                }
+
+                public nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "name": self.name,
+                            "hidden": self.hidden,
+                            "secret": self.secret,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    /// A property more visible than its type gives the type's level to the initializer and the mirror.
+    @Test func propertiesMoreVisibleThanTheTypeAreCapped() {
+        assertMacro {
+            """
+            @Generable
+            package struct Profile {
+                package var name: String
+                public var age: Int
+            }
+            """
+        } expansion: {
+            """
+            package struct Profile {
+                package var name: String
+                public var age: Int
+
+                package nonisolated init(name: String, age: Int) {
+                    self.name = name
+                    self.age = age
+                }
+
+                package nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "name", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "age", type: Int.self),
+                        ]
+                    )
+                }
+
+                package nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    package var id: FoundationModels.GenerationID
+                    package var name: String.PartiallyGenerated?
+                    package var age: Int.PartiallyGenerated?
+
+                    package init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.name = try content.value(forProperty: "name")
+                        self.age = try content.value(forProperty: "age")
+                    }
+                }
+            }
+
+            extension Profile: FoundationModels.Generable {
+                package nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                    self.age = try content.value(forProperty: "age")
+                }
+
+                package nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "name": self.name,
+                            "age": self.age,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    /// Only a `GenerationID` named `id` stands for the mirror's identity; another `id` need not be Hashable
+    /// and changes between snapshots, so the mirror is not Identifiable.
+    @Test func userIDOfAnotherTypeIsNotTheMirrorsIdentity() {
+        assertMacro {
+            """
+            @Generable
+            struct Labelled {
+                var id: Inner
+                var text: String
+            }
+            """
+        } expansion: {
+            """
+            struct Labelled {
+                var id: Inner
+                var text: String
+
+                nonisolated init(id: Inner, text: String) {
+                    self.id = id
+                    self.text = text
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "id", type: Inner.self),
+                            FoundationModels.GenerationSchema.Property(name: "text", type: String.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: Inner.PartiallyGenerated?
+                    var text: String.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = try content.value(forProperty: "id")
+                        self.text = try content.value(forProperty: "text")
+                    }
+                }
+            }
+
+            extension Labelled: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.id = try content.value(forProperty: "id")
+                    self.text = try content.value(forProperty: "text")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "id": self.id,
+                            "text": self.text,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
 }

@@ -482,4 +482,35 @@ struct GuideExpansionTests {
             """
         }
     }
+
+    /// A guide on a property `@Generable` leaves out would have no effect.
+    @Test func guideOnPropertiesThatAreNotGenerated() {
+        assertMacro {
+            """
+            @Generable
+            struct Rating {
+                @Guide(description: "Fixed", .range(0...5))
+                let fixed: Int = 3
+                @Guide(description: "Identifier")
+                var id: GenerationID
+                var stars: Int
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Rating {
+                @Guide(description: "Fixed", .range(0...5))
+                ┬──────────────────────────────────────────
+                ╰─ 🛑 @Guide has no effect on 'fixed': a 'let' with an initial value cannot be assigned, so the model does not generate it
+                let fixed: Int = 3
+                @Guide(description: "Identifier")
+                ┬────────────────────────────────
+                ╰─ 🛑 @Guide has no effect on 'id': a GenerationID takes the response's identifier, so the model does not generate it
+                var id: GenerationID
+                var stars: Int
+            }
+            """
+        }
+    }
 }

@@ -87,4 +87,47 @@ enum GenerableMacroFixtures {
         var mood: Mood
         var moods: [Mood]
     }
+
+    /// A generic enum, used with two element types in one schema.
+    @Generable
+    enum Choice<Value: Generable> {
+        case one(Value)
+        case nothing
+    }
+
+    @Generable
+    struct Choices {
+        var number: Choice<Int>
+        var text: Choice<String>
+    }
+
+    @Generable
+    enum EitherChoice {
+        case number(Choice<Int>)
+        case text(Choice<String>)
+    }
+
+    @Generable(representNilExplicitlyInGeneratedContent: true)
+    enum ExplicitReading: Equatable {
+        case value(x: Int?)
+    }
+
+    @Generable
+    struct Inner {
+        var text: String
+    }
+
+    /// An `id` of a standard scalar type: the mirror's identity.
+    @Generable
+    struct LabelledByName {
+        var id: String
+        var count: Int
+    }
+
+    /// An `id` that is not a GenerationID, of a type that is not Hashable.
+    @Generable
+    struct LabelledByInner {
+        var id: Inner
+        var count: Int
+    }
 }

@@ -117,4 +117,61 @@ struct GenerableMacroRuntimeTests {
         #expect(union.description == "A drawable shape")
         #expect(union.choices.count == 5)
     }
+
+    /// A type in a `public extension` is public, and a public type's internal property keeps its initializer and
+    /// mirror internal; both only compile with those levels.
+    @Test func accessLevelsFollowTheExtensionAndTheProperties() throws {
+        let inExtension = try PublicOuter.InExtension(GeneratedContent(properties: ["text": "Short."]))
+        #expect(inExtension.asPartiallyGenerated().text == "Short.")
+        let value = PublicWithInternalPart(name: "a", part: InternalPart(value: 2))
+        let partial = try PublicWithInternalPart.PartiallyGenerated(value.generatedContent)
+        #expect(partial.part?.value == 2)
+    }
+
+    /// Each specialisation of a generic enum names its cases after itself, so one schema can hold two of them;
+    /// with fixed names the second took the first's cases, and a union holding both trapped on the duplicate.
+    @Test func specialisationsOfAGenericEnumHaveTheirOwnCases() throws {
+        let document = try GenerableMacroFixtures.Choices.generationSchema.decodingDocument()
+        #expect(document.definitions["Choice<Int>.one"] == .object(properties: [
+            SchemaProperty(name: "one", schema: .integer(minimum: nil, maximum: nil)),
+        ]))
+        #expect(document.definitions["Choice<String>.one"] == .object(properties: [
+            SchemaProperty(name: "one", schema: .string(.any)),
+        ]))
+        let union = try GenerableMacroFixtures.EitherChoice.generationSchema.decodingDocument()
+        #expect(union.definitions["Choice<String>.one"] == document.definitions["Choice<String>.one"])
+        let choices = GenerableMacroFixtures.Choices(number: .one(3), text: .nothing)
+        let decoded = try GenerableMacroFixtures.Choices(choices.generatedContent)
+        guard case .one(3) = decoded.number, case .nothing = decoded.text else {
+            Issue.record("\(decoded)")
+            return
+        }
+    }
+
+    /// A payload writes a nil optional as null under the flag, so its schema makes the key required and nullable.
+    @Test func enumPayloadOptionalsAreNullableWhenNilIsExplicit() throws {
+        typealias Reading = GenerableMacroFixtures.ExplicitReading
+        let document = try Reading.generationSchema.decodingDocument()
+        #expect(document.definitions["ExplicitReading.value.payload"] == .object(properties: [
+            SchemaProperty(name: "x", schema: .anyOf([.integer(minimum: nil, maximum: nil), .null])),
+        ]))
+        let content = Reading.value(x: nil).generatedContent
+        #expect(content == (try GeneratedContent(json: #"{"value": {"x": null}}"#)))
+        #expect(try Reading(content) == .value(x: nil))
+    }
+
+    /// A user `id` of a type that is not Hashable stays an ordinary mirror property.
+    @Test func anIDOfAnotherTypeIsAnOrdinaryProperty() throws {
+        let json = #"{"id": {"text": "ab"}, "count": 2}"#
+        let partial = try GenerableMacroFixtures.LabelledByInner.PartiallyGenerated(GeneratedContent(json: json))
+        #expect(partial.id?.text == "ab")
+        #expect(partial.count == 2)
+    }
+
+    /// A user `id` of a standard scalar type is Hashable, so it stays the mirror's identity.
+    @Test func aScalarIDIsTheMirrorsIdentity() throws {
+        func identity<Value: Identifiable>(of value: Value) -> Value.ID { value.id }
+        let partial = try GenerableMacroFixtures.LabelledByName.PartiallyGenerated(GeneratedContent(json: #"{"id": "a-1", "count": 2}"#))
+        #expect(identity(of: partial) == "a-1")
+    }
 }

@@ -7,3 +7,25 @@ public struct PublicSummary {
     /// The summary text.
     public let text: String
 }
+
+public struct PublicOuter {}
+
+public extension PublicOuter {
+    /// Public because its extension is, without a modifier of its own.
+    @Generable
+    struct InExtension {
+        var text: String
+    }
+}
+
+/// A public type with an internal property of an internal type.
+@Generable
+public struct PublicWithInternalPart {
+    public var name: String
+    var part: InternalPart
+}
+
+@Generable
+struct InternalPart {
+    var value: Int
+}
