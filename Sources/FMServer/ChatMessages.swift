@@ -6,10 +6,10 @@ import FoundationModels
 enum ChatMessages {
     /// The transcript for `messages`.
     ///
-    /// - Parameter tools: The request's tools, attached to the instructions.
     /// A `system` or `developer` message later in the conversation (OpenAI accepts them anywhere) joins the
     /// instructions after the earlier ones, since the model reads every instruction in its system text.
     ///
+    /// - Parameter tools: The request's tools, attached to the instructions.
     /// - Throws: ``APIError`` (400) for an unknown role, content that is not text, a tool message answering no
     ///   earlier call, or a conversation that ends with the model.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {

@@ -3,16 +3,18 @@ import SwiftSyntax
 
 /// Members declared inside `#if`, which `@Generable` cannot use.
 ///
-/// A macro sees every clause of an `#if` and cannot tell which one is compiled, so a stored property,
-/// case or initializer inside one would leave the schema, the initializers and the content out of step
-/// with the type, and the compiler would then report errors inside the expansion. They are reported
-/// here instead.
+/// A macro sees every clause of an `#if` and cannot tell which one is compiled, so a stored property
+/// or case inside one would leave the schema, the initializers and the content out of step with the
+/// type, and the compiler would then report errors inside the expansion: they are errors here. A
+/// property with an initial value, or an initializer, still compiles without the macro seeing it,
+/// so it only gets a warning that says what is left out.
 enum ConditionalMembers {
-    /// Errors for the stored properties and initializers of a struct that sit inside `#if`.
+    /// Diagnostics for the stored properties and initializers of a struct that sit inside `#if`.
     static func structDiagnostics(_ members: MemberBlockItemListSyntax) -> [Diagnostic] {
         declarations(in: members).flatMap { declaration -> [Diagnostic] in
             if let initializer = declaration.as(InitializerDeclSyntax.self) {
-                return [diagnostic(initializer.initKeyword, "initializer")]
+                return [Diagnostic(node: initializer.initKeyword, message: MacroDiagnostic.memberInsideIfConfigLeftOut(
+                    member: "initializer", effect: "the memberwise initializer is added as if it were not there"))]
             }
             guard let variable = declaration.as(VariableDeclSyntax.self), StoredProperty.isInstanceStored(variable) else {
                 return []
@@ -22,7 +24,12 @@ enum ConditionalMembers {
                 // The same properties `StoredProperty.collect` would generate.
                 if let accessors = binding.accessorBlock, StoredProperty.isComputed(accessors) { return nil }
                 if isLet, binding.initializer != nil { return nil }
-                return diagnostic(binding.pattern, "stored property '\(binding.pattern.trimmedDescription)'")
+                let member = "stored property '\(binding.pattern.trimmedDescription)'"
+                if binding.initializer != nil {
+                    return Diagnostic(node: binding.pattern, message: MacroDiagnostic.memberInsideIfConfigLeftOut(
+                        member: member, effect: "it is not generated and keeps its initial value"))
+                }
+                return diagnostic(binding.pattern, member)
             }
         }
     }

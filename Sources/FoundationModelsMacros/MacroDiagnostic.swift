@@ -13,6 +13,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case guideOnNonProperty
     case duplicateGuideDescription(property: String)
     case memberInsideIfConfig(member: String)
+    case memberInsideIfConfigLeftOut(member: String, effect: String)
     case guideOnUngeneratedProperty(property: String, reason: String)
 
     var message: String {
@@ -33,6 +34,8 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "property '\(property)' has more than one @Guide description; the first one is used"
         case .memberInsideIfConfig(let member):
             return "\(member) is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'"
+        case .memberInsideIfConfigLeftOut(let member, let effect):
+            return "\(member) is declared inside '#if', where @Generable cannot see it: \(effect); declare it outside '#if' to include it"
         case .guideOnUngeneratedProperty(let property, let reason):
             return "@Guide has no effect on '\(property)': \(reason), so the model does not generate it"
         }
@@ -49,6 +52,7 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .guideOnNonProperty: id = "guideOnNonProperty"
         case .duplicateGuideDescription: id = "duplicateGuideDescription"
         case .memberInsideIfConfig: id = "memberInsideIfConfig"
+        case .memberInsideIfConfigLeftOut: id = "memberInsideIfConfigLeftOut"
         case .guideOnUngeneratedProperty: id = "guideOnUngeneratedProperty"
         }
         return MessageID(domain: "FoundationModelsMacros", id: id)
@@ -56,7 +60,7 @@ enum MacroDiagnostic: DiagnosticMessage {
 
     var severity: DiagnosticSeverity {
         switch self {
-        case .duplicateGuideDescription: return .warning
+        case .duplicateGuideDescription, .memberInsideIfConfigLeftOut: return .warning
         default: return .error
         }
     }

@@ -29,21 +29,6 @@ struct PropertyType {
         Self.isGenerationID(nonOptional)
     }
 
-    /// Whether the non-optional type is a standard scalar whose partial value is itself, so it is `Hashable`
-    /// (`String`, `Int`, `Double`, `Float`, `Bool`, `Decimal`, `UUID`).
-    var isHashableScalar: Bool {
-        let name: String
-        if let identifier = nonOptional.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
-            name = identifier.name.text
-        } else if let member = nonOptional.as(MemberTypeSyntax.self),
-                  let base = member.baseType.as(IdentifierTypeSyntax.self)?.name.text, base == "Swift" || base == "Foundation" {
-            name = member.name.text
-        } else {
-            return false
-        }
-        return ["String", "Int", "Double", "Float", "Bool", "Decimal", "UUID"].contains(name)
-    }
-
     /// The element type when the non-optional type is an array.
     var arrayElement: TypeSyntax? {
         Self.arrayElement(of: nonOptional)

@@ -93,7 +93,8 @@ struct StructExpansion: GenerableExpansion {
         let assignments = properties.map { "    self.\($0.identifier.text) = \($0.identifier.text)" }
         // As visible as the least visible property, like Swift's own memberwise initializer, so a public
         // type with an internal property does not get a public initializer taking an internal type.
-        let level = properties.reduce(access) { min($0, $1.access ?? .internal) }
+        // A private property makes it fileprivate, as Swift's does, so the rest of the file can still call it.
+        let level = max(properties.reduce(access) { min($0, $1.access ?? .internal) }, .fileprivate)
         return "\(raw: level.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
     }
 
@@ -143,9 +144,8 @@ struct StructExpansion: GenerableExpansion {
 
     private func partiallyGenerated() -> DeclSyntax {
         let prefix = access.prefix
-        // The mirror's `id` is the content's GenerationID, unless the user's own `id` takes that name. That one
-        // is the mirror's identity when its partial value is Hashable (a GenerationID or a standard scalar); a
-        // generable type's mirror need not be, so the mirror is then not Identifiable.
+        // The mirror's `id` is the content's GenerationID, unless the user's own `id` takes that name (it is
+        // then the mirror's identity, so its partial value must be Hashable).
         let userID = properties.first { $0.name == "id" }
         var fields: [String] = []
         var assignments: [String] = []
@@ -160,9 +160,8 @@ struct StructExpansion: GenerableExpansion {
         let body = fields.map { "    \($0)" } + [""] + [
             "    \(prefix)init(_ content: FoundationModels.GeneratedContent) throws {"
         ] + assignments.map { "        \($0)" } + ["    }"]
-        let identifiable = userID.map { $0.type.isGenerationID || $0.type.isHashableScalar } ?? true ? "Identifiable, " : ""
         return """
-            \(raw: prefix)nonisolated struct PartiallyGenerated: \(raw: identifiable)FoundationModels.ConvertibleFromGeneratedContent\(raw: mirroredConformances) {
+            \(raw: prefix)nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent\(raw: mirroredConformances) {
             \(raw: body.joined(separator: "\n"))
             }
             """
@@ -171,7 +170,7 @@ struct StructExpansion: GenerableExpansion {
     /// The access modifier of a property's mirror: the property's own, capped at the type's.
     private func mirrorPrefix(_ property: StoredProperty) -> String {
         // A reused `id` witnesses `Identifiable`, so it has the mirror's level.
-        if property.name == "id", property.type.isGenerationID { return access.prefix }
+        if property.name == "id" { return access.prefix }
         // `private` would hide the mirror's property from the type it mirrors; the file is the closest scope.
         return max(min(access, property.access ?? .internal), .fileprivate).prefix
     }

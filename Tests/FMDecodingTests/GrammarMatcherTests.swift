@@ -193,7 +193,7 @@ struct GrammarMatcherTests {
     }
 
     /// An element that is a reference returns from the reference's rule before its end is checked; a repeated end
-    /// must leave nothing behind (the finished reference used to keep the step alive, into a dead end).
+    /// must leave nothing behind: a finished reference that stayed live would keep the step alive, into a dead end.
     @Test func aRepeatedElementThroughAReferenceIsRefusedAtItsEnd() throws {
         let tree = SchemaNode.anyOf([
             .boolean, .object(properties: [SchemaProperty(name: "r", schema: .reference("R"), isOptional: true)]),

@@ -74,7 +74,7 @@ struct NumberRangeTests {
     }
 
     /// A range between two neighbours of the 8-fraction-digit grid has no value the decoder writes: refused as an
-    /// empty number range (it used to be reported as unconditional recursion).
+    /// empty number range, not as a reference that recurses unconditionally.
     @Test func aRangeBetweenFractionDigitsIsUnsatisfiable() throws {
         for (low, high) in [(0.000000001, 0.000000005), (-0.000000005, -0.000000001), (0.40000000001, 0.40000000009)] {
             #expect { try SchemaNode.number(minimum: low, maximum: high).document.matcher() } throws: {

@@ -140,6 +140,7 @@ struct GenerableDiagnosticsTests {
                 var name: String
                 #if DEBUG
                 var note: String
+                var flag = false
                 static var shared = 0
                 var summary: String { name }
                 #elseif os(Linux)
@@ -158,12 +159,15 @@ struct GenerableDiagnosticsTests {
                 var note: String
                     ┬───
                     ╰─ 🛑 stored property 'note' is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                var flag = false
+                    ┬───
+                    ╰─ ⚠️ stored property 'flag' is declared inside '#if', where @Generable cannot see it: it is not generated and keeps its initial value; declare it outside '#if' to include it
                 static var shared = 0
                 var summary: String { name }
                 #elseif os(Linux)
                 init(name: String) {
                 ┬───
-                ╰─ 🛑 initializer is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                ╰─ ⚠️ initializer is declared inside '#if', where @Generable cannot see it: the memberwise initializer is added as if it were not there; declare it outside '#if' to include it
                     self.name = name
                 }
                 #endif

@@ -112,22 +112,10 @@ enum GenerableMacroFixtures {
         case value(x: Int?)
     }
 
-    @Generable
-    struct Inner {
-        var text: String
-    }
-
-    /// An `id` of a standard scalar type: the mirror's identity.
+    /// A user `id`, the mirror's identity.
     @Generable
     struct LabelledByName {
         var id: String
-        var count: Int
-    }
-
-    /// An `id` that is not a GenerationID, of a type that is not Hashable.
-    @Generable
-    struct LabelledByInner {
-        var id: Inner
         var count: Int
     }
 }

@@ -1,9 +1,30 @@
 @testable import FoundationModels
 import Testing
 
-/// What a streamed response's guardrail check reads.
+/// What a streamed response shows while the guardrails check it as it grows.
 @Suite("Text reporter")
 struct TextReporterTests {
+    /// The text a reporter has sent, read back from its channel.
+    private static func sent(_ channel: LanguageModelExecutorGenerationChannel) async throws -> String {
+        channel.finish()
+        var text = ""
+        for try await event in channel {
+            guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
+            switch response.action {
+            case .appendText(let fragment): text += fragment.content
+            case .replaceTextSegment(let fragment): text = fragment.content
+            default: break
+            }
+        }
+        return text
+    }
+
+    private static func reporter(_ channel: LanguageModelExecutorGenerationChannel, blocking term: String) -> TextReporter {
+        TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) }, blocks: { text in
+            DenyListChecker(terms: ["test": [term]]).violation(in: text, source: .response)
+        })
+    }
+
     /// A long text is checked by its end, from the first word that starts inside the window, so a word cut at its
     /// front is never read as another ("remake" as "make").
     @Test func theCheckedTailStartsAtAWord() {
@@ -16,5 +37,39 @@ struct TextReporterTests {
         #expect(tail == " a bomb " + filler)
         #expect(DenyListChecker.builtIn.violation(in: tail, source: .response) == nil)
         #expect(text.hasSuffix(tail))
+    }
+
+    /// Words are sent once they end and the check passes them; a word still being written waits, unless it is
+    /// longer than a word would be (a script written without spaces).
+    @Test func wordsAreSentWhenTheyEnd() async throws {
+        let channel = LanguageModelExecutorGenerationChannel()
+        let reporter = Self.reporter(channel, blocking: "bomb")
+        reporter.update(bytes: Array("Hello wor".utf8), tokens: 3)
+        reporter.update(bytes: Array("Hello world. ".utf8), tokens: 4)
+        reporter.update(bytes: Array("Hello world. bombastic".utf8), tokens: 6)
+        #expect(try await Self.sent(channel) == "Hello world. ")
+
+        let unspaced = LanguageModelExecutorGenerationChannel()
+        let text = String(repeating: "天", count: TextReporter.longestHeldWord + 1)
+        Self.reporter(unspaced, blocking: "bomb").update(bytes: Array(text.utf8), tokens: 9)
+        #expect(try await Self.sent(unspaced) == text)
+    }
+
+    /// From the blocked words on nothing more is sent, and a generation cut at the end of the window reports the
+    /// block; one that is not blocked sends the word it held back.
+    @Test func heldTextIsReleasedOrBlockedWhenTheGenerationStops() async throws {
+        let blocked = LanguageModelExecutorGenerationChannel()
+        let reporter = Self.reporter(blocked, blocking: "pipe bomb")
+        reporter.update(bytes: Array("Build a pipe".utf8), tokens: 3)
+        reporter.update(bytes: Array("Build a pipe bomb now".utf8), tokens: 5)
+        reporter.update(bytes: Array("Build a pipe bomb now and then ".utf8), tokens: 7)
+        #expect(reporter.releaseHeldText() == "test")
+        #expect(try await Self.sent(blocked) == "Build a ")
+
+        let plain = LanguageModelExecutorGenerationChannel()
+        let released = Self.reporter(plain, blocking: "pipe bomb")
+        released.update(bytes: Array("A quiet evening".utf8), tokens: 3)
+        #expect(released.releaseHeldText() == nil)
+        #expect(try await Self.sent(plain) == "A quiet evening")
     }
 }

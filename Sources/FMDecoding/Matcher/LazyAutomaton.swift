@@ -311,8 +311,9 @@ struct LazyAutomaton {
                     var used = info.isFirstElement && record.elementStart[frame] == nil ? [] : record.finished[key] ?? []
                     for done in events.finished where done.key == key { used.insert(done.element) }
                     // Prefixes follow the automaton's spelling; `used` holds canonical texts (an object literal's
-                    // members sorted), so each value is tested by the form each side holds.
-                    if !values.contains(where: { !used.contains($0.canonical) && $0.text.starts(with: prefix) }) {
+                    // members sorted), so each value is tested by the form each side holds; the cheap prefix test
+                    // first, since most values do not begin with the prefix.
+                    if !values.contains(where: { $0.text.starts(with: prefix) && !used.contains($0.canonical) }) {
                         return false
                     }
                 }
@@ -390,7 +391,8 @@ struct LazyAutomaton {
     static let maximumEndingWays = 16
     /// Longest way ``elementEndings(_:)`` follows (a forced chain such as the tail of a long fixed pattern).
     static let maximumEndingLength = 256
-    /// Most states one ``elementEndings(_:)`` search steps from (each at most 256 cached transitions).
+    /// Most states each of the two parts of an ``elementEndings(_:)`` search steps from (the ways past an element
+    /// ending at the state, and the ways inside the element), each at most 256 cached transitions.
     static let maximumEndingExpansions = 512
 
     /// The ways on from `state` to the next `uniqueItems` element endings, or nil when there is nothing to check:

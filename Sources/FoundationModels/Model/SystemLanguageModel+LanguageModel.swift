@@ -97,7 +97,7 @@ extension SystemLanguageModel: LanguageModel {
             do {
                 outcome = try await engine.generate(turn.job) { bytes, tokens in reporter.update(bytes: bytes, tokens: tokens) }
             } catch {
-                throw turn.error(for: error)
+                throw turn.error(for: error, reporter: reporter)
             }
             try turn.finish(outcome, reporter: reporter, channel: channel)
         }

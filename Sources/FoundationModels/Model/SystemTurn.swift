@@ -143,9 +143,9 @@ struct SystemTurn: Sendable {
         // blocked one is refused when it is complete.
         let isText = switch kind { case .text, .tools(isText: true): true; default: false }
         let checked = isText && !guardrails.checkers.isEmpty && !(isStringRequest && guardrails.permitsStringTransformations)
-        var blocks: (@Sendable (String) -> Bool)?
+        var blocks: (@Sendable (String) -> String?)?
         if checked {
-            blocks = { @Sendable text in guardrails.violation(in: text, source: .response, isStringRequest: isStringRequest) != nil }
+            blocks = { @Sendable text in guardrails.violation(in: text, source: .response, isStringRequest: isStringRequest) }
         }
         return TextReporter(channel: channel, text: { bytes in
             let complete = bytes[..<UTF8Accumulator.completePrefixLength(bytes)]
@@ -247,6 +247,16 @@ struct SystemTurn: Sendable {
             throw GeneratedContent.ParsingError(rawContent: outcome.text, underlyingError: ResponseLimit.maximumResponseTokens, debugDescription:
                 "The response reached maximumResponseTokens (\(request.generationOptions.maximumResponseTokens ?? 0)) before the value was complete: \(outcome.text)")
         }
+    }
+
+    /// The public error for an engine failure, once what the stream held back is settled: a text answer cut by
+    /// the end of the window sends its last words when the check passes them, and one the check blocked fails as
+    /// the finished answer would.
+    func error(for failure: GenerationFailure, reporter: TextReporter) -> any Error {
+        if case .contextOverflow = failure, let reason = reporter.releaseHeldText() {
+            return LanguageModelError.guardrailViolation(.init(debugDescription: "The response was blocked by the guardrails (\(reason))."))
+        }
+        return error(for: failure)
     }
 
     /// The public error for an engine failure.

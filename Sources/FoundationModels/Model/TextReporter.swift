@@ -3,21 +3,36 @@ import Synchronization
 /// Sends a growing text to the channel as deltas: appended text while the new text extends what was sent, a
 /// replacement when it does not (a use case's rendering can change earlier text).
 ///
-/// With a `blocks` check (the response guardrails), only whole words are sent, each after the check has passed
-/// the text that ends with it (its last ``checkedLength`` characters, so a long answer is not read again for
-/// every word); from the first blocked text on nothing more is streamed. The finished response's own check, over
-/// the whole text, still decides whether it is blocked; this one keeps a stream from showing the blocked words.
+/// With a `blocks` check (the response guardrails), text is sent a whole word at a time, each after the check has
+/// passed the text that ends with it (its last ``checkedLength`` characters, so a long answer is not read again
+/// for every word); from the first blocked text on nothing more is streamed. The finished response's own check,
+/// over the whole text, still decides whether it is blocked; this one keeps a stream from showing the blocked
+/// words.
 final class TextReporter: Sendable {
+    private struct State {
+        var text = ""
+        var tokens = 0
+        /// Why the check blocked the text, once it has.
+        var blocked: String?
+        /// The whole text so far and its tokens, held back or not.
+        var latest = ""
+        var latestTokens = 0
+    }
+
     private let channel: LanguageModelExecutorGenerationChannel
     private let text: @Sendable ([UInt8]) -> String?
-    private let blocks: (@Sendable (String) -> Bool)?
-    private let sent = Mutex<(text: String, tokens: Int, blocked: Bool)>(("", 0, false))
+    private let blocks: (@Sendable (String) -> String?)?
+    private let state = Mutex(State())
 
     /// How much of the text's end a check reads: far more than any phrase a deny list holds.
     static let checkedLength = 512
+    /// Most characters held back waiting for the end of a word: scripts written without spaces (Chinese, Thai)
+    /// would otherwise show nothing until punctuation.
+    static let longestHeldWord = 32
 
+    /// - Parameter blocks: Why a text is blocked, or `nil`; given, text is checked before it is sent.
     init(channel: LanguageModelExecutorGenerationChannel, text: @escaping @Sendable ([UInt8]) -> String?,
-         blocks: (@Sendable (String) -> Bool)? = nil) {
+         blocks: (@Sendable (String) -> String?)? = nil) {
         self.channel = channel
         self.text = text
         self.blocks = blocks
@@ -25,28 +40,46 @@ final class TextReporter: Sendable {
 
     /// Called by the engine as the output grows.
     func update(bytes: [UInt8], tokens: Int) {
-        guard var current = text(bytes) else { return }
-        if let blocks {
-            // A word cut short can read as a blocked term ("bomb" of "bombastic"): the check sees whole words.
-            guard let end = current.lastIndex(where: { !($0.isLetter || $0.isNumber) }) else { return }
-            current = String(current[...end])
-            let checked = sent.withLock { sent -> Bool in
-                if sent.blocked || current == sent.text { return false }
-                if blocks(Self.tail(of: current)) { sent.blocked = true; return false }
-                return true
+        guard let current = text(bytes) else { return }
+        guard blocks != nil else { return send(current, tokens: tokens) }
+        state.withLock { $0.latest = current; $0.latestTokens = tokens }
+        // A word cut short can read as a blocked term ("bomb" of "bombastic"): the check sees whole words.
+        let end = current.lastIndex { !($0.isLetter || $0.isNumber) }.map(current.index(after:)) ?? current.startIndex
+        let whole = current.distance(from: end, to: current.endIndex) > Self.longestHeldWord ? current : String(current[..<end])
+        if !whole.isEmpty, check(whole) { send(whole, tokens: tokens) }
+    }
+
+    /// Sends what the stream has held back when the generation stops without finishing (the end of the context
+    /// window), once the check has passed it.
+    ///
+    /// - Returns: Why the text is blocked, or `nil` when it is not (and all of it has been sent).
+    func releaseHeldText() -> String? {
+        let (latest, tokens) = state.withLock { ($0.latest, $0.latestTokens) }
+        guard blocks != nil, !latest.isEmpty else { return state.withLock { $0.blocked } }
+        if check(latest) { send(latest, tokens: tokens) }
+        return state.withLock { $0.blocked }
+    }
+
+    /// Whether `text` may be sent: nothing has been blocked and the check passes its end.
+    private func check(_ text: String) -> Bool {
+        guard let blocks else { return true }
+        return state.withLock { state in
+            if state.blocked != nil || text == state.text { return false }
+            if let reason = blocks(Self.tail(of: text)) {
+                state.blocked = reason
+                return false
             }
-            guard checked else { return }
+            return true
         }
-        send(current, tokens: tokens)
     }
 
     /// Brings the channel's text up to `current`.
     func send(_ current: String, tokens: Int) {
-        let event: LanguageModelExecutorGenerationChannel.Response? = sent.withLock { sent in
-            defer { sent.text = current; sent.tokens = tokens }
-            if current == sent.text { return nil }
-            if current.hasPrefix(sent.text) {
-                return .response(action: .appendText(String(current.dropFirst(sent.text.count)), tokenCount: max(0, tokens - sent.tokens)))
+        let event: LanguageModelExecutorGenerationChannel.Response? = state.withLock { state in
+            defer { state.text = current; state.tokens = tokens }
+            if current == state.text { return nil }
+            if current.hasPrefix(state.text) {
+                return .response(action: .appendText(String(current.dropFirst(state.text.count)), tokenCount: max(0, tokens - state.tokens)))
             }
             return .response(action: .replaceTextSegment(current, tokenCount: tokens))
         }
@@ -56,8 +89,12 @@ final class TextReporter: Sendable {
     /// The last ``checkedLength`` characters of `text`, from the first word that starts inside them (a word cut
     /// at its front can read as another: "remake a bomb" as "make a bomb").
     static func tail(of text: String) -> String {
-        guard text.count > checkedLength else { return text }
-        let window = text.suffix(checkedLength)
+        // No more bytes than characters allowed: the whole text, without counting its characters.
+        guard text.utf8.count > checkedLength,
+              let start = text.index(text.endIndex, offsetBy: -checkedLength, limitedBy: text.startIndex),
+              start > text.startIndex
+        else { return text }
+        let window = text[start...]
         guard let boundary = window.firstIndex(where: { !($0.isLetter || $0.isNumber) }) else { return String(window) }
         return String(window[boundary...])
     }
