@@ -4,6 +4,11 @@
 /// checks are explicit and yours to configure. A checker sees each text the session checks and returns why
 /// it is blocked, or `nil` to let it through.
 ///
+/// A text response is also checked while it is generated: the checker sees the end of the partial text (its
+/// last 512 characters, up to the end of a word) each time a word is complete, and a stream stops before the
+/// words it blocks. The finished response is always checked whole, so a rule about the whole text (its length,
+/// say) still decides there.
+///
 /// ```swift
 /// struct NoSpoilers: GuardrailChecker {
 ///     func violation(in text: String, source: GuardrailSource) -> String? {
