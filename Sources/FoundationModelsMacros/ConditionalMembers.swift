@@ -5,16 +5,29 @@ import SwiftSyntax
 ///
 /// A macro sees every clause of an `#if` and cannot tell which one is compiled, so a stored property
 /// or case inside one would leave the schema, the initializers and the content out of step with the
-/// type, and the compiler would then report errors inside the expansion: they are errors here. A
-/// property with an initial value, or an initializer, still compiles without the macro seeing it,
-/// so it only gets a warning that says what is left out.
+/// type, and the compiler would then report errors inside the expansion: they are errors here, as
+/// is an initializer the expansion would declare again. A property with an initial value, or another
+/// initializer, still compiles without the macro seeing it, so it only gets a warning that says what
+/// is left out.
 enum ConditionalMembers {
     /// Diagnostics for the stored properties and initializers of a struct that sit inside `#if`.
-    static func structDiagnostics(_ members: MemberBlockItemListSyntax) -> [Diagnostic] {
-        declarations(in: members).flatMap { declaration -> [Diagnostic] in
+    ///
+    /// - Parameter memberwiseLabels: The argument labels of the memberwise initializer the expansion adds.
+    static func structDiagnostics(_ members: MemberBlockItemListSyntax, memberwiseLabels: [String]) -> [Diagnostic] {
+        // The memberwise initializer is added only when no initializer is written outside `#if`.
+        let addsMemberwise = !members.contains { $0.decl.is(InitializerDeclSyntax.self) }
+        return declarations(in: members).flatMap { declaration -> [Diagnostic] in
             if let initializer = declaration.as(InitializerDeclSyntax.self) {
+                let parameters = initializer.signature.parameterClause.parameters
+                let labels = parameters.map { $0.firstName.text.trimmingBackticks }
+                let isContentInitializer = parameters.count == 1 && parameters.first?.firstName.tokenKind == .wildcard
+                    && ["GeneratedContent", "FoundationModels.GeneratedContent"].contains(parameters.first?.type.trimmedDescription ?? "")
+                // One the expansion would declare again is an error; any other only stops being seen.
+                if isContentInitializer || (addsMemberwise && labels == memberwiseLabels) {
+                    return [diagnostic(initializer.initKeyword, "initializer")]
+                }
                 return [Diagnostic(node: initializer.initKeyword, message: MacroDiagnostic.memberInsideIfConfigLeftOut(
-                    member: "initializer", effect: "the memberwise initializer is added as if it were not there"))]
+                    member: "initializer", effect: "@Generable adds its initializers as if it were not there"))]
             }
             guard let variable = declaration.as(VariableDeclSyntax.self), StoredProperty.isInstanceStored(variable) else {
                 return []

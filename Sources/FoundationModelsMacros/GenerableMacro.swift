@@ -60,7 +60,8 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         if let structDecl = declaration.as(StructDeclSyntax.self) {
             let members = structDecl.memberBlock.members
             let (properties, propertyDiagnostics) = StoredProperty.collect(from: members)
-            let diagnostics = propertyDiagnostics + ConditionalMembers.structDiagnostics(members)
+            let diagnostics = propertyDiagnostics
+                + ConditionalMembers.structDiagnostics(members, memberwiseLabels: properties.map { $0.identifier.text.trimmingBackticks })
             let errors = diagnostics.filter { $0.diagMessage.severity == .error }
             guard errors.isEmpty else { return .failure(diagnostics) }
             let expansion = StructExpansion(

@@ -167,7 +167,7 @@ struct GenerableDiagnosticsTests {
                 #elseif os(Linux)
                 init(name: String) {
                 ┬───
-                ╰─ ⚠️ initializer is declared inside '#if', where @Generable cannot see it: the memberwise initializer is added as if it were not there; declare it outside '#if' to include it
+                ╰─ 🛑 initializer is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
                     self.name = name
                 }
                 #endif
@@ -176,7 +176,92 @@ struct GenerableDiagnosticsTests {
         }
     }
 
-    /// A case inside `#if` is refused for the same reason.
+    /// A property with an initial value, or an initializer the expansion does not declare again, compiles without
+    /// the macro seeing it: a warning says what is left out, and the type still expands.
+    @Test func ifConfigMembersThatCompileGetWarnings() {
+        assertMacro {
+            """
+            @Generable
+            struct Note {
+                var text: String
+                #if DEBUG
+                var flag = false
+                init(debugText: String) {
+                    self.text = debugText
+                }
+                #endif
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Note {
+                var text: String
+                #if DEBUG
+                var flag = false
+                    ┬───
+                    ╰─ ⚠️ stored property 'flag' is declared inside '#if', where @Generable cannot see it: it is not generated and keeps its initial value; declare it outside '#if' to include it
+                init(debugText: String) {
+                ┬───
+                ╰─ ⚠️ initializer is declared inside '#if', where @Generable cannot see it: @Generable adds its initializers as if it were not there; declare it outside '#if' to include it
+                    self.text = debugText
+                }
+                #endif
+            }
+            """
+        } expansion: {
+            """
+            struct Note {
+                var text: String
+                #if DEBUG
+                var flag = false
+                init(debugText: String) {
+                    self.text = debugText
+                }
+                #endif
+
+                nonisolated init(text: String) {
+                    self.text = text
+                }
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "text", type: String.self),
+                        ]
+                    )
+                }
+
+                nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    var id: FoundationModels.GenerationID
+                    var text: String.PartiallyGenerated?
+
+                    init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.text = try content.value(forProperty: "text")
+                    }
+                }
+            }
+
+            extension Note: FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.text = try content.value(forProperty: "text")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "text": self.text,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    /// A case inside `#if` is refused: the macro cannot tell whether it is compiled.
     @Test func caseInsideIfConfig() {
         assertMacro {
             """

@@ -72,4 +72,34 @@ struct TextReporterTests {
         #expect(released.releaseHeldText() == nil)
         #expect(try await Self.sent(plain) == "A quiet evening")
     }
+
+    /// A combining mark that arrives with the next token changes the last character sent, yet the text only grows:
+    /// it is appended, never a replacement (which a chat completion stream cannot carry).
+    @Test func aCombiningMarkIsAppended() async throws {
+        let channel = LanguageModelExecutorGenerationChannel()
+        let reporter = TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) })
+        reporter.update(bytes: Array("cafe".utf8), tokens: 1)
+        reporter.update(bytes: Array("cafe\u{301} au lait".utf8), tokens: 3)
+        channel.finish()
+        var appended = ""
+        for try await event in channel {
+            guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
+            guard case .appendText(let fragment) = response.action else {
+                Issue.record("not an append: \(response.action)")
+                continue
+            }
+            appended += fragment.content
+        }
+        #expect(appended == "cafe\u{301} au lait")
+    }
+
+    /// An invisible character inside a word (which the deny list drops) does not end the word, so the stream does
+    /// not show the first half of a blocked term.
+    @Test func anInvisibleCharacterDoesNotEndAWord() async throws {
+        let channel = LanguageModelExecutorGenerationChannel()
+        let reporter = Self.reporter(channel, blocking: "bomb")
+        reporter.update(bytes: Array("make a bo\u{200B}".utf8), tokens: 4)
+        reporter.update(bytes: Array("make a bo\u{200B}mb now".utf8), tokens: 6)
+        #expect(try await Self.sent(channel) == "make a ")
+    }
 }

@@ -5,9 +5,10 @@
 /// it is blocked, or `nil` to let it through.
 ///
 /// A text response is also checked while it is generated: the checker sees the end of the partial text (its
-/// last 512 characters, up to the end of a word) each time a word is complete, and a stream stops before the
-/// words it blocks. The finished response is always checked whole, so a rule about the whole text (its length,
-/// say) still decides there.
+/// last 512 characters, from a word's start, up to a word's end; a run of more than 32 letters without a break,
+/// as in scripts written without spaces, as it grows), and a stream stops before the word that completes what it
+/// blocks. A finished response is checked whole, so a rule about the whole text (its length, say) decides there;
+/// one cut by the end of the context window is checked by its end.
 ///
 /// ```swift
 /// struct NoSpoilers: GuardrailChecker {

@@ -3,11 +3,10 @@ import Synchronization
 /// Sends a growing text to the channel as deltas: appended text while the new text extends what was sent, a
 /// replacement when it does not (a use case's rendering can change earlier text).
 ///
-/// With a `blocks` check (the response guardrails), text is sent a whole word at a time, each after the check has
-/// passed the text that ends with it (its last ``checkedLength`` characters, so a long answer is not read again
-/// for every word); from the first blocked text on nothing more is streamed. The finished response's own check,
-/// over the whole text, still decides whether it is blocked; this one keeps a stream from showing the blocked
-/// words.
+/// With a `blocks` check (the response guardrails), text is sent a word at a time, each after the check has passed
+/// the text that ends with it (its last ``checkedLength`` characters, so a long answer is not read again for every
+/// word); a run longer than ``longestHeldWord`` is sent as it grows. From the first blocked text on nothing more is
+/// streamed, so a stream shows no more than the words before the one that completes a blocked phrase.
 final class TextReporter: Sendable {
     private struct State {
         var text = ""
@@ -43,8 +42,9 @@ final class TextReporter: Sendable {
         guard let current = text(bytes) else { return }
         guard blocks != nil else { return send(current, tokens: tokens) }
         state.withLock { $0.latest = current; $0.latestTokens = tokens }
-        // A word cut short can read as a blocked term ("bomb" of "bombastic"): the check sees whole words.
-        let end = current.lastIndex { !($0.isLetter || $0.isNumber) }.map(current.index(after:)) ?? current.startIndex
+        // A word cut short can read as a blocked term ("bomb" of "bombastic"): the check sees whole words. The
+        // deny list drops invisible characters inside a word, so they do not end one here either.
+        let end = current.lastIndex { !Self.isWordCharacter($0) }.map(current.index(after:)) ?? current.startIndex
         let whole = current.distance(from: end, to: current.endIndex) > Self.longestHeldWord ? current : String(current[..<end])
         if !whole.isEmpty, check(whole) { send(whole, tokens: tokens) }
     }
@@ -78,12 +78,21 @@ final class TextReporter: Sendable {
         let event: LanguageModelExecutorGenerationChannel.Response? = state.withLock { state in
             defer { state.text = current; state.tokens = tokens }
             if current == state.text { return nil }
-            if current.hasPrefix(state.text) {
-                return .response(action: .appendText(String(current.dropFirst(state.text.count)), tokenCount: max(0, tokens - state.tokens)))
+            // Compared by scalars, not characters: a combining mark or joiner that arrives with the next token
+            // changes the last character sent, yet the text still only grows.
+            let sent = state.text.unicodeScalars
+            if current.unicodeScalars.starts(with: sent) {
+                let added = String(String.UnicodeScalarView(current.unicodeScalars.dropFirst(sent.count)))
+                return .response(action: .appendText(added, tokenCount: max(0, tokens - state.tokens)))
             }
             return .response(action: .replaceTextSegment(current, tokenCount: tokens))
         }
         if let event { channel.yield(event) }
+    }
+
+    /// Whether `character` belongs to a word: a letter, a digit, or an invisible character the deny list drops.
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character.unicodeScalars.allSatisfy(\.properties.isDefaultIgnorableCodePoint)
     }
 
     /// The last ``checkedLength`` characters of `text`, from the first word that starts inside them (a word cut
@@ -95,7 +104,7 @@ final class TextReporter: Sendable {
               start > text.startIndex
         else { return text }
         let window = text[start...]
-        guard let boundary = window.firstIndex(where: { !($0.isLetter || $0.isNumber) }) else { return String(window) }
+        guard let boundary = window.firstIndex(where: { !isWordCharacter($0) }) else { return String(window) }
         return String(window[boundary...])
     }
 }
