@@ -18,12 +18,9 @@ enum ConditionalMembers {
         let addsMemberwise = !members.contains { $0.decl.is(InitializerDeclSyntax.self) }
         return declarations(in: members).flatMap { declaration -> [Diagnostic] in
             if let initializer = declaration.as(InitializerDeclSyntax.self) {
-                let parameters = initializer.signature.parameterClause.parameters
-                let labels = parameters.map { $0.firstName.text.trimmingBackticks }
-                let isContentInitializer = parameters.count == 1 && parameters.first?.firstName.tokenKind == .wildcard
-                    && ["GeneratedContent", "FoundationModels.GeneratedContent"].contains(parameters.first?.type.trimmedDescription ?? "")
+                let labels = initializer.signature.parameterClause.parameters.map { $0.firstName.text.trimmingBackticks }
                 // One the expansion would declare again is an error; any other only stops being seen.
-                if isContentInitializer || (addsMemberwise && labels == memberwiseLabels) {
+                if StructExpansion.isContentInitializer(initializer) || (addsMemberwise && labels == memberwiseLabels) {
                     return [diagnostic(initializer.initKeyword, "initializer")]
                 }
                 return [Diagnostic(node: initializer.initKeyword, message: MacroDiagnostic.memberInsideIfConfigLeftOut(

@@ -39,15 +39,18 @@ struct StructExpansion: GenerableExpansion {
                 names.insert(alias.name.text)
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
                 names.insert("init")
-                let parameters = initializer.signature.parameterClause.parameters
                 // Only the content initializer replaces ours; an `init(_ name: String)` is another initializer.
-                if parameters.count == 1, let only = parameters.first, only.firstName.tokenKind == .wildcard,
-                   ["GeneratedContent", "FoundationModels.GeneratedContent"].contains(only.type.trimmedDescription) {
-                    names.insert("init(_:)")
-                }
+                if Self.isContentInitializer(initializer) { names.insert("init(_:)") }
             }
         }
         return names
+    }
+
+    /// Whether `initializer` is `init(_: GeneratedContent)`, the one the `Generable` conformance declares.
+    static func isContentInitializer(_ initializer: InitializerDeclSyntax) -> Bool {
+        let parameters = initializer.signature.parameterClause.parameters
+        guard parameters.count == 1, let only = parameters.first, only.firstName.tokenKind == .wildcard else { return false }
+        return ["GeneratedContent", "FoundationModels.GeneratedContent"].contains(only.type.trimmedDescription)
     }
 
     func members() -> [DeclSyntax] {
