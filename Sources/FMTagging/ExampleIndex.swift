@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Few-shot examples from the user's own labelled data teach a small model the label set's real meaning
 /// and the data's style better than any description. The most similar example comes last, right before
-/// the text. A text never gets itself (the same id or the same text) as an example, so evaluating a file
-/// with its own lines as examples is a fair leave-one-out measurement.
+/// the text. A text never gets itself (an example of the same text) as an example, so evaluating a file
+/// with its own lines as examples is a fair leave-one-out measurement. Ids do not decide it: texts of two
+/// files without ids both have line numbers as ids, and line 3 of one is not line 3 of the other.
 public struct ExampleIndex: Sendable {
     /// An example: its id, text and the result the model should have given.
     public struct Example: Sendable {
@@ -54,17 +55,15 @@ public struct ExampleIndex: Sendable {
         documentFrequency = frequency
     }
 
-    /// The examples for a text, least similar first; never the text itself.
-    ///
-    /// - Parameter id: The text's record id, excluded like the text.
-    public func examples(for text: String, id: String? = nil) -> [Example] {
+    /// The examples for a text, least similar first; never an example of the text itself.
+    public func examples(for text: String) -> [Example] {
         guard shots > 0, !examples.isEmpty else { return [] }
         let query = Set(Self.terms(of: text))
         let count = Double(documents.count)
         var scored: [(index: Int, score: Double)] = []
         for (index, document) in documents.enumerated() {
             let example = examples[index]
-            if example.text == text || (id != nil && example.id == id) { continue }
+            if example.text == text { continue }
             var score = 0.0
             for term in query {
                 guard let frequency = document[term].map(Double.init) else { continue }
@@ -110,18 +109,26 @@ public struct ExampleIndex: Sendable {
 
 extension ExampleIndex.Example {
     /// The examples in labelled JSONL: each line's `result` object (`fm tag` output), or its gold labels
-    /// (`label`, `labels`) written as a result of `schema`. Lines with neither, or whose gold does not fit the
-    /// schema, are left out. Each text is paired with its own line's answer, in one pass over the lines.
-    public static func parse(input: [UInt8], schema: GenerationSchema) -> [Self] {
+    /// (the field `labelKey` names, else `label` or `labels`) written as a result of `schema`. Lines with neither,
+    /// or whose gold does not fit the schema, are left out. Each text is paired with its own line's answer, in
+    /// one pass over the lines.
+    public static func parse(input: [UInt8], schema: GenerationSchema, labelKey: String? = nil) -> [Self] {
+        // An example answering with a value the schema does not allow (a label of another label set) would teach
+        // the model an answer its decoder can never write.
+        let validator = try? StructuredOutputValidator(schema: schema)
+        func fits(_ result: GeneratedContent) -> Bool {
+            guard let validator else { return true }
+            return (try? validator.validate(result.compactJSONString)) != nil
+        }
         var pool: [Self] = []
         for (number, line) in TaggingRecord.lines(in: input) {
             let record = TaggingRecord.parse(line: line, lineNumber: number)
             guard case .success(let text) = record.text else { continue }
             if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
                case .structure(let properties, _) = content.kind, let result = properties["result"] {
-                pool.append(.init(id: record.id, text: text, result: result))
-            } else if let gold = LabelledExample.parse(input: Array(line)).first?.gold,
-                      let result = EvaluationTask.result(for: gold, in: schema) {
+                if fits(result) { pool.append(.init(id: record.id, text: text, result: result)) }
+            } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
+                      let result = EvaluationTask.result(for: gold, in: schema), fits(result) {
                 pool.append(.init(id: record.id, text: text, result: result))
             }
         }

@@ -40,9 +40,18 @@ public struct LabelledExample: Sendable {
             let key = labelKey ?? (fields["label"] != nil ? "label" : "labels")
             switch fields[key]?.kind {
             case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
-            case .array(let values): examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
-            case .structure(let properties, _):
+            // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
+            // would count as right whatever the model said: such lines are reported, not scored.
+            case .array(let values) where values.allSatisfy({ $0.scalarText != nil }):
+                examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
+            case .array:
+                unlabelled.append("Record \(record.id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
+            case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy({ $0.scalarText != nil }):
                 examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
+            case .structure(let properties, let keys):
+                let nested = keys.first { properties[$0]?.scalarText == nil }
+                unlabelled.append(nested.map { "Record \(record.id)'s \"\(key)\" field \"\($0)\" is not a string, number or Boolean." }
+                                  ?? "Record \(record.id)'s \"\(key)\" object is empty.")
             case .number, .bool:
                 // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.
                 examples.append(LabelledExample(record: record, gold: .single(fields[key]?.scalarText ?? "")))

@@ -47,10 +47,10 @@ public struct Tagger: Sendable {
 
     /// The transcript a session for `text` starts from: ``startingTranscript`` and then the most similar
     /// examples of the configuration's example index.
-    public func startingTranscript(for text: String, id: String? = nil) -> Transcript {
+    public func startingTranscript(for text: String) -> Transcript {
         guard let index = configuration.exampleIndex else { return startingTranscript }
         var entries = Array(startingTranscript)
-        for example in index.examples(for: text, id: id) {
+        for example in index.examples(for: text) {
             entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
             entries.append(.response(.init(segments: [.structure(.init(schemaName: "example", content: example.result))])))
         }
@@ -79,11 +79,9 @@ public struct Tagger: Sendable {
     }
 
     /// Tags one text.
-    ///
-    /// - Parameter id: The text's record id, so the example index never offers the record itself.
-    public func tag(_ text: String, id: String? = nil) async -> Result<GeneratedContent, TaggingFailure> {
-        if let remote = configuration.remoteEngines { return await tagRemotely(text, id: id, model: remote.nextModel()) }
-        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, id: id))
+    public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
+        if let remote = configuration.remoteEngines { return await tagRemotely(text, model: remote.nextModel()) }
+        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text))
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
@@ -113,12 +111,12 @@ public struct Tagger: Sendable {
     /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the
     /// in-process engine's use-case prompting and quality levers. The job's guardrails check the text before
     /// it is sent and the answer after, as the local model's do.
-    private func tagRemotely(_ text: String, id: String?, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
+    private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
         let guardrails = configuration.model.guardrails
         if let reason = guardrails.violation(in: text, source: .prompt, isStringRequest: false) {
             return .failure(TaggingFailure(code: "guardrail-violation", message: "The prompt was blocked by the guardrails (\(reason))."))
         }
-        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text, id: id))
+        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
             if let reason = guardrails.violation(in: response.content.jsonString, source: .response, isStringRequest: false) {
@@ -159,13 +157,11 @@ extension Tagger {
     /// example index), keeping up to `parallel` requests in flight: the model's engine decodes concurrent
     /// requests together in one llama.cpp batch (and evaluates their shared instructions once). Results are in
     /// input order.
-    ///
-    /// - Parameter ids: The texts' record ids, so the example index never offers a record itself.
-    public func tag(_ texts: [String], ids: [String]? = nil, parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
+    public func tag(_ texts: [String], parallel: Int) async -> [Result<GeneratedContent, TaggingFailure>] {
         let width = max(1, parallel)
         guard width > 1, texts.count > 1 else {
             var results: [Result<GeneratedContent, TaggingFailure>] = []
-            for (offset, text) in texts.enumerated() { results.append(await tag(text, id: ids?[offset])) }
+            for text in texts { results.append(await tag(text)) }
             return results
         }
         return await withTaskGroup(of: (Int, Result<GeneratedContent, TaggingFailure>).self) { group in
@@ -173,14 +169,14 @@ extension Tagger {
             var next = 0
             while next < min(width, texts.count) {
                 let index = next
-                group.addTask { (index, await self.tag(texts[index], id: ids?[index])) }
+                group.addTask { (index, await self.tag(texts[index])) }
                 next += 1
             }
             while let (index, result) = await group.next() {
                 results[index] = result
                 if next < texts.count {
                     let index = next
-                    group.addTask { (index, await self.tag(texts[index], id: ids?[index])) }
+                    group.addTask { (index, await self.tag(texts[index])) }
                     next += 1
                 }
             }

@@ -62,11 +62,12 @@ public struct TaggingRecord: Sendable {
     public static func lines(in input: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
         var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
         var lineNumber = 0
-        // A byte-order mark (files saved by some Windows editors) would hide the first line's JSON.
-        let body = input.starts(with: [0xEF, 0xBB, 0xBF]) ? input.dropFirst(3) : input[...]
-        for var line in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.last == 0x0D { line = line.dropLast() }
+            // A byte-order mark (files saved by some Windows editors) would hide the line's JSON; files joined
+            // with `cat` keep each part's mark at the start of a later line.
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             lines.append((lineNumber, line))
         }

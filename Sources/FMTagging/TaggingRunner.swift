@@ -19,17 +19,15 @@ public struct TaggingRunner: Sendable {
     }
 
     /// The cache key for a text under this runner's configuration.
-    public func cacheKey(for text: String, id: String = "") -> String {
-        // With an example index the record's id matters too: a record never gets itself as an example.
-        let recordID = tagger.configuration.exampleIndex == nil ? "" : id
+    public func cacheKey(for text: String) -> String {
         // Batched decoding can tip near-ties (llama.cpp's arithmetic differs), so its results are kept apart.
         if let remote = tagger.configuration.remoteEngines {
             // A remote job's results depend on the servers and their model, not on a local file or batching.
             // "guarded": since remote jobs apply the job's guardrails, results stored before then are not reused.
-            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote-guarded", text, recordID])
+            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote-guarded", text])
         }
         let path = parallel == 1 ? "one-at-a-time" : "batched"
-        return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text, recordID])
+        return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text])
     }
 
     /// Tags every record, calling `emit` once per record in input order.
@@ -47,25 +45,25 @@ public struct TaggingRunner: Sendable {
             let chunk = Array(records[start..<min(start + chunkSize, records.count)])
             start += chunk.count
             var outcomes = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: chunk.count)
-            var pending: [(index: Int, id: String, text: String)] = []
+            var pending: [(index: Int, text: String)] = []
             for (index, record) in chunk.enumerated() {
                 switch record.text {
                 case .failure(let failure):
                     outcomes[index] = .failure(failure)
                 case .success(let text):
-                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text, id: record.id)),
+                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
                        let content = try? GeneratedContent(json: stored) {
                         outcomes[index] = .success(content)
                     } else {
-                        pending.append((index, record.id, text))
+                        pending.append((index, text))
                     }
                 }
             }
-            let results = await tagger.tag(pending.map(\.text), ids: pending.map(\.id), parallel: parallel)
+            let results = await tagger.tag(pending.map(\.text), parallel: parallel)
             for (item, result) in zip(pending, results) {
                 outcomes[item.index] = result
                 if cacheable, let cache, case .success(let content) = result {
-                    try? cache.store(content.compactJSONString, forKey: cacheKey(for: item.text, id: item.id))
+                    try? cache.store(content.compactJSONString, forKey: cacheKey(for: item.text))
                 }
             }
             for (record, outcome) in zip(chunk, outcomes) {

@@ -12,6 +12,11 @@ extension FM.Eval {
             throw ValidationError("--runs samples at --temperature, which must then be positive.")
         }
         if runs != nil, predictions != nil { throw ValidationError("--runs runs the model; it cannot score --predictions.") }
+        // --print-schema prints and exits: a report it would not write is refused rather than skipped.
+        if printSchema, let (option, _) = [("--html", html != nil), ("--json", json), ("--predictions", predictions != nil),
+                                           ("--runs", runs != nil)].first(where: \.1) {
+            throw ValidationError("--print-schema prints the schema and exits; it writes no report (drop \(option)).")
+        }
         // The experiment compares the local model's use cases; a server would get the same request for each.
         if runs != nil, tagging.endpoint != nil { throw ValidationError("--runs compares the local model's use cases; it cannot run on --endpoint.") }
         if let html {

@@ -98,7 +98,7 @@ extension FM {
                 schema: schema,
                 instructions: tagging.instructions,
                 options: tagging.generationOptions,
-                exampleIndex: try tagging.exampleIndex(schema: schema),
+                exampleIndex: try tagging.exampleIndex(schema: schema, labelKey: labelKey),
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
                 calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() }, for: schema)
             )
@@ -150,14 +150,16 @@ extension FM.Eval {
     }
 
     /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
+    /// An id that several lines share (two files concatenated) pairs its n-th result with its n-th example, as
+    /// `fm tag --resume` counts them.
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
         let data = Array(try InputFile.read(path))
-        var results: [String: GeneratedContent] = [:]
+        var results: [String: [GeneratedContent]] = [:]
         for line in data.split(separator: 0x0A) {
             guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)), content.isComplete,
                   case .structure(let properties, _) = content.kind, let id = properties["id"]?.scalarText,
                   let result = properties["result"] else { continue }
-            results[id] = result
+            results[id, default: []].append(result)
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
@@ -167,9 +169,12 @@ extension FM.Eval {
             let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
         }
+        var seen: [String: Int] = [:]
         return examples.map { example in
-            guard let result = results[example.record.id] else { return nil }
-            return EvaluationTask.prediction(shapedLike: example.gold, in: result)
+            let occurrence = seen[example.record.id, default: 0]
+            seen[example.record.id] = occurrence + 1
+            guard let matching = results[example.record.id], occurrence < matching.count else { return nil }
+            return EvaluationTask.prediction(shapedLike: example.gold, in: matching[occurrence])
         }
     }
 }

@@ -112,7 +112,7 @@ final class OutputSink {
         name = path
         let url = URL(fileURLWithPath: path)
         do {
-            if resume, let existing = try? Data(contentsOf: url) {
+            if resume, let existing = try Self.resumable(path) {
                 let (ids, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
                 finishedIDs = ids
                 handle = try FileHandle(forWritingTo: url)
@@ -131,6 +131,18 @@ final class OutputSink {
             throw failure
         } catch {
             throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
+        }
+    }
+
+    /// The finished output to resume from: a regular file's bytes, `nil` when there is none (or the output is a
+    /// pipe or device). A file that exists but cannot be read is an error: truncating it would throw away
+    /// finished work.
+    private static func resumable(_ path: String) throws -> Data? {
+        // stat, not lstat: `-o /dev/stdout` with stdout sent to a file resumes that file.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CommandFailure("Cannot read \(path) to resume it: \(InputFile.reason(error))")
         }
     }
 

@@ -50,7 +50,10 @@ struct TaggingOptions: ParsableArguments {
 
     func validate() throws {
         if endpoint != nil {
-            if endpointURLs.isEmpty { throw ValidationError("--endpoint needs at least one http(s) URL.") }
+            // Every part must be a server: one dropped for a typo would leave the job on fewer servers, unsaid.
+            if let bad = endpointParts.first(where: { Self.endpointURL($0) == nil }) {
+                throw ValidationError("--endpoint: '\(bad)' is not an http(s) URL with a host (e.g. http://127.0.0.1:8080).")
+            }
             if let concurrency, concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
             if let apiKeyEnv, ProcessInfo.processInfo.environment[apiKeyEnv] == nil {
                 throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
@@ -93,14 +96,18 @@ struct TaggingOptions: ParsableArguments {
         }
     }
 
-    /// The URLs of --endpoint.
-    var endpointURLs: [URL] {
-        (endpoint ?? "").split(separator: ",").compactMap { part in
-            let text = part.trimmingCharacters(in: .whitespaces)
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
-            return url
-        }
+    /// The comma-separated parts of --endpoint, trimmed (an empty part is one a validation refuses).
+    private var endpointParts: [String] {
+        (endpoint ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
+
+    private static func endpointURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else { return nil }
+        return url
+    }
+
+    /// The URLs of --endpoint.
+    var endpointURLs: [URL] { endpointParts.compactMap(Self.endpointURL) }
 
     /// The servers of --endpoint, or `nil` to tag locally.
     var remoteEngines: RemoteEngines? {
@@ -148,11 +155,11 @@ struct TaggingOptions: ParsableArguments {
         return GenerationOptions(samplingMode: .greedy, maximumResponseTokens: maximumTokens)
     }
 
-    /// The few-shot example index from --examples: each line's `result` object, or its gold labels written
-    /// in `schema`.
-    func exampleIndex(schema: GenerationSchema) throws -> ExampleIndex? {
+    /// The few-shot example index from --examples: each line's `result` object, or its gold labels (the field
+    /// `labelKey` names, else `label` or `labels`) written in `schema`.
+    func exampleIndex(schema: GenerationSchema, labelKey: String? = nil) throws -> ExampleIndex? {
         guard let examples else { return nil }
-        let pool = ExampleIndex.Example.parse(input: Array(try InputFile.read(examples)), schema: schema)
+        let pool = ExampleIndex.Example.parse(input: Array(try InputFile.read(examples)), schema: schema, labelKey: labelKey)
         guard !pool.isEmpty else { throw ValidationError("\(examples) has no examples that fit the schema.") }
         return ExampleIndex(examples: pool, shots: shots ?? 4)
     }

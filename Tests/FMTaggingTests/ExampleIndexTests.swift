@@ -22,7 +22,6 @@ struct ExampleIndexTests {
     @Test func aTextNeverGetsItselfAsAnExample() throws {
         let index = ExampleIndex(examples: [try example("a", "free prize call now"), try example("b", "call me later")], shots: 2)
         #expect(!index.examples(for: "free prize call now").contains { $0.id == "a" })
-        #expect(!index.examples(for: "a different text", id: "b").contains { $0.id == "b" })
     }
 
     @Test func termsDropCaseStopWordsAndPlurals() {
@@ -58,5 +57,18 @@ struct ExampleIndexTests {
         #expect(pool.map(\.text) == ["Win a free prize now", "See you at lunch", "Call me back", "Claim your reward", "Meeting moved"])
         #expect(pool.map(\.id) == ["1", "3", "x", "x", "r"])
         #expect(pool.map { $0.result.jsonString } == ["spam", "ham", "ham", "spam", "ham"].map { #"{"label": "\#($0)"}"# })
+    }
+
+    /// `fm eval --label-key fine --examples …`: the examples answer in the field the job is scored on.
+    @Test func examplesReadTheGoldFieldTheJobNames() throws {
+        let input = Array("""
+            {"text":"My card was declined","label":"card","fine":"card_declined"}
+            {"text":"Where is my new card?","label":"card","fine":"card_arrival"}
+            """.utf8)
+        let schema = EvaluationTask.schema(for: LabelledExample.parse(input: input, labelKey: "fine"))
+        let pool = ExampleIndex.Example.parse(input: input, schema: schema, labelKey: "fine")
+        #expect(pool.map { $0.result.jsonString } == ["card_declined", "card_arrival"].map { #"{"label": "\#($0)"}"# })
+        // Without the key the coarse labels, which are not among the schema's values, give no example.
+        #expect(ExampleIndex.Example.parse(input: input, schema: schema).isEmpty)
     }
 }

@@ -21,13 +21,16 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
-    /// A byte-order mark before the first line (files saved by some Windows editors) does not turn that
-    /// line's JSON into text to tag.
-    @Test func aByteOrderMarkIsNotPartOfTheFirstRecord() throws {
-        let input = [0xEF, 0xBB, 0xBF] + Array("{\"id\":\"a\",\"text\":\"hello\",\"date\":\"2024-01-02\"}\r\nsecond\n".utf8)
+    /// A byte-order mark before the first line (files saved by some Windows editors), or before a later one
+    /// (two such files joined with `cat`), does not turn that line's JSON into text to tag.
+    @Test func aByteOrderMarkIsNotPartOfTheRecord() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let input = mark + Array("{\"id\":\"a\",\"text\":\"hello\",\"date\":\"2024-01-02\"}\r\nsecond\n".utf8)
+            + mark + Array("{\"id\":\"b\",\"text\":\"again\"}\n".utf8) + mark + Array("\n".utf8)
         let records = TaggingRecord.parse(input: input)
-        #expect(records.map(\.id) == ["a", "2"])
+        #expect(records.map(\.id) == ["a", "2", "b"])
         #expect(try records[0].text.get() == "hello")
+        #expect(try records[2].text.get() == "again")
         #expect(records[0].extraFields.map(\.key) == ["date"])
     }
 
@@ -44,6 +47,9 @@ import Testing
             {"id":"e","text":"hi","label":4}
             {"id":"f","text":"hi","label":false}
             {"id":"g","text":"hi","label":null}
+            {"id":"h","text":"hi","label":{"topic":"x","aspects":["food"]}}
+            {"id":"i","text":"hi","label":{}}
+            {"id":"j","text":"hi","labels":["x",{"y":1}]}
             """.utf8)
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
         #expect(examples.map(\.record.id) == ["a", "c", "d", "e", "f"])
@@ -55,6 +61,9 @@ import Testing
             "Record 3 has no \"label\" or \"labels\" string, list or object.",
             "Line 4 is not a JSON object.",
             "Record g has no \"label\" or \"labels\" string, list or object.",
+            "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
+            "Record i's \"label\" object is empty.",
+            "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
         ])
         #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d", "e", "f"])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")

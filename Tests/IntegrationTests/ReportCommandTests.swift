@@ -70,6 +70,10 @@ struct ReportCommandTests {
             (["eval", input.path, "--runs", "2", "--endpoint", "http://127.0.0.1:9"], "--endpoint"),
             (["stats", input.path, "--html", directory.path + "/missing/stats.html"], "no directory"),
             (["eval", input.path, "--runs", "2", "--predictions", input.path], "--predictions"),
+            (["eval", input.path, "--print-schema", "--html", directory.path + "/report.html"], "drop --html"),
+            // Every part of --endpoint is a server; a typo is not dropped in silence.
+            (["tag", "--endpoint", "http://127.0.0.1:9,127.0.0.1:10", "hello"], "'127.0.0.1:10' is not an http(s) URL"),
+            (["tag", "--endpoint", "http://127.0.0.1:9,", "hello"], "'' is not an http(s) URL"),
             // A negative number reaches the option's own check instead of reading as a missing value.
             (["tag", "--temperature", "-1", "hello"], "--temperature must not be negative"),
             // `inf` and `nan` parse as numbers; they are refused before a run rather than trapping after it.
@@ -323,6 +327,17 @@ struct ReportCommandTests {
         #expect(scored.status == 0, "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 result in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")
+        // Two lines sharing an id (files concatenated): the n-th result goes with the n-th line, not the last.
+        let twice = directory.appendingPathComponent("twice.jsonl")
+        try Data("""
+            {"id":"1","text":"win a prize now","label":"spam"}
+            {"id":"1","text":"see you at lunch","label":"ham"}
+
+            """.utf8).write(to: twice)
+        try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"1","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
+        let paired = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
+        #expect(paired.status == 0, "\(paired.stderr)")
+        #expect(paired.stdout.contains(#""accuracy":1"#), "\(paired.stdout)")
         let none = directory.appendingPathComponent("none.jsonl")
         try Data("{broken\n".utf8).write(to: none)
         let empty = try Self.run(["eval", none.path, "--print-schema"])
