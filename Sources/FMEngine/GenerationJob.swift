@@ -118,6 +118,15 @@ package enum GenerationFailure: Error, Sendable {
     case runtime(String)
     case cancelled
 
+    /// Whether generation ran into the end of the context window, with or without a grammar.
+    package var isAtContextEnd: Bool {
+        switch self {
+        case .contextOverflow: true
+        case .truncated(_, let atContextEnd): atContextEnd
+        case .promptOverflow, .runtime, .cancelled: false
+        }
+    }
+
     /// Whether the same job could succeed if run again: it was cancelled, or the runtime failed (a context that
     /// could not be made, a decode that failed), which depends on memory and on what else was running. A prompt
     /// or response that does not fit the window, or a value the model left unfinished, fails the same way again.

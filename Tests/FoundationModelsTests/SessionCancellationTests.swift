@@ -75,15 +75,45 @@ struct HaltingExecutor: LanguageModelExecutor {
         #expect(session.isResponding == false)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aStreamLeftEarlyDoesNotRecordHalfAnAnswer() async throws {
-        let model = HaltingModel(name: "halting-stream", throwsOnCancel: false)
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func aStreamLeftEarlyDoesNotRecordHalfAnAnswer(throwsOnCancel: Bool) async throws {
+        let model = HaltingModel(name: "halting-stream-\(throwsOnCancel)", throwsOnCancel: throwsOnCancel)
         let session = LanguageModelSession(model: model)
         let before = session.transcript
         for try await snapshot in session.streamResponse(to: "Tell me a story.") where !snapshot.content.isEmpty {
             break
         }
-        // The turn ends once the generation task has seen its cancellation.
-        while session.isResponding { try await Task.sleep(for: .milliseconds(10)) }
+        // The next request waits for the dropped stream's generation to wind down instead of finding the session
+        // still responding (its cancellation is seen asynchronously).
+        let task = Task { try await session.respond(to: "Another story.").content }
+        await #expect(throws: CancellationError.self) {
+            // The halting model waits until cancelled; it has started once its first words are out.
+            await model.started.wait()
+            task.cancel()
+            _ = try await task.value
+        }
+        #expect(session.transcript == before)
+        #expect(session.isResponding == false)
+    }
+
+    /// A cancelled task reading a stream gets `CancellationError` from its loop (and from `collect()`), not a
+    /// loop that ends as if the half response were whole.
+    @Test(.timeLimit(.minutes(1))) func cancellingTheReaderOfAStreamThrowsCancellationError() async throws {
+        let model = HaltingModel(name: "halting-reader", throwsOnCancel: true)
+        let session = LanguageModelSession(model: model)
+        let before = session.transcript
+        let reader = Task {
+            var last = ""
+            for try await snapshot in session.streamResponse(to: "Tell me a story.") { last = snapshot.content }
+            return last
+        }
+        await model.started.wait()
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await reader.value }
+        let collector = Task { try await session.streamResponse(to: "Tell me another.").collect().content }
+        await model.started.wait()
+        collector.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await collector.value }
         #expect(session.transcript == before)
     }
 

@@ -129,6 +129,20 @@ struct SessionConfigurationTests {
         #expect(session.properties.isPremiumUser)
     }
 
+    /// A tool that switches the profile's branch switches the option modifiers of the next rounds too: the new
+    /// branch's, applied to the request's own options, not on top of the old branch's.
+    @Test func aToolThatSwitchesTheProfileSwitchesTheNextRoundsOptions() async throws {
+        let model = ScriptedModel(name: "upgrade-options")
+        let session = LanguageModelSession(profile: UpgradeProfile(model: model))
+        _ = try await session.respond(to: "Upgrade me")
+        let rounds = model.log.received
+        #expect(rounds.count == 2)
+        #expect(rounds.first?.generationOptions.maximumResponseTokens == 50)
+        #expect(rounds.first?.generationOptions.temperature == nil)
+        #expect(rounds.last?.generationOptions.temperature == 0.2)
+        #expect(rounds.last?.generationOptions.maximumResponseTokens == nil)
+    }
+
     @Test func activationHooksWriteTheSessionsProperties() async throws {
         let session = LanguageModelSession(profile: VisitCountingProfile(model: ScriptedModel(name: "visits")))
         _ = try await session.respond(to: "Hello")
@@ -260,6 +274,24 @@ struct UpgradeInstructions: DynamicInstructions {
         } else {
             Instructions("Offer an upgrade.")
             Upgrader()
+        }
+    }
+}
+
+/// A profile that offers the upgrade tool under a token limit, and a warmer branch once the customer is premium.
+struct UpgradeProfile: LanguageModelSession.DynamicProfile {
+    let model: ScriptedModel
+    @SessionProperty(\.isPremiumUser) var isPremium
+
+    var body: some DynamicProfile {
+        if isPremium {
+            Profile { Instructions("Offer lounge access.") }
+                .temperature(0.2)
+                .model(model)
+        } else {
+            Profile { UpgradeInstructions() }
+                .maximumResponseTokens(50)
+                .model(model)
         }
     }
 }

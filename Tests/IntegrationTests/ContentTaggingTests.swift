@@ -54,6 +54,16 @@ struct ContentTaggingTests {
         #expect(!text.lowercased().contains("the capital of france is"))
     }
 
+    /// A text request cut short by `maximumResponseTokens` ends early with the tags so far, as any text response
+    /// does, rather than failing because the tagging value underneath was left open.
+    @Test func aTextRequestCutByItsTokenLimitEndsEarly() async throws {
+        let session = LanguageModelSession(model: Self.tagger)
+        let response = try await session.respond(to: "Today we had a lovely picnic with friends at the beach.",
+                                                 options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 6))
+        #expect(response.usage.output.totalTokenCount <= 6, "\(response.usage)")
+        #expect(response.content == response.content.lowercased(), "\(response.content)")
+    }
+
     /// The tagging preamble belongs to `.contentTagging` alone: a `.general` session sends its own
     /// instructions and prompt and nothing else, so its prompt is exactly their rendered conversation.
     @Test func generalUseCaseIsUnchanged() async throws {

@@ -87,4 +87,34 @@ struct ToolCallingTests {
         #expect(session.transcript.count == 1, "the failed request left the transcript as it was")
         #expect(!session.isResponding)
     }
+
+    /// A text answer in a session with tools (written under the tool-calling grammar) that runs into the end of
+    /// the window throws `exceededContextWindowSize`, as the same answer without tools does, so the documented
+    /// recovery (a new session) applies; not a decoding failure.
+    @Test func aTextAnswerThatReachesTheWindowEndThrowsExceededContextWindowSize() async throws {
+        let model = DefaultModel.model
+        let tool = WeatherTool()
+        let sentence = "Tell me a long story about a lighthouse keeper and the sea. "
+        let perSentence = try await model.tokenCount(for: Prompt(String(repeating: sentence, count: 11)))
+            - model.tokenCount(for: Prompt(sentence))
+        let room = model.contextSize - (try await model.tokenCount(for: [tool])) - 80
+        let session = LanguageModelSession(model: model, tools: [tool])
+        let prompt = String(repeating: sentence, count: room * 10 / perSentence)
+        // Calls disallowed: the answer is text, still written under the tool-calling grammar.
+        var options = GenerationOptions(toolCallingMode: .disallowed)
+        options.sampling = .greedy
+        await #expect {
+            try await session.respond(to: prompt, options: options)
+        } throws: { error in
+            // The answer ran into the end of the window (the prompt itself fitted).
+            guard case .exceededContextWindowSize(let context) = error as? LanguageModelSession.GenerationError,
+                  context.debugDescription.contains("The response reached the end of the context window") else {
+                Issue.record("\(error)")
+                return false
+            }
+            return true
+        }
+        #expect(session.transcript.count == 1, "the instructions (with the tool) only")
+        #expect(!session.isResponding)
+    }
 }

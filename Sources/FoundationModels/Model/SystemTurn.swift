@@ -180,13 +180,15 @@ struct SystemTurn: Sendable {
             try Self.requireComplete(outcome, request: request)
             answer = outcome.text
         case .taggingText:
-            guard let parsed = try? GeneratedContent(json: outcome.text), parsed.isComplete else {
-                // Incomplete output is the request's limit only when generation stopped there.
-                throw GeneratedContent.ParsingError(
-                    rawContent: outcome.text, underlyingError: outcome.stop == .maximumTokens ? ResponseLimit.maximumResponseTokens : nil,
-                    debugDescription: "The model's output is not a complete value: \(outcome.text)")
+            let parsed = try? GeneratedContent(json: outcome.text)
+            if let parsed, parsed.isComplete {
+                answer = UseCasePrompting.renderText(parsed, useCase: model.useCase)
+            } else if outcome.stop == .maximumTokens {
+                // A text answer cut short by maximumResponseTokens ends early, as text responses do: the tags so far.
+                answer = parsed.map { UseCasePrompting.renderText($0, useCase: model.useCase) } ?? ""
+            } else {
+                throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription: "The model's output is not a complete value: \(outcome.text)")
             }
-            answer = UseCasePrompting.renderText(parsed, useCase: model.useCase)
         case .tools(let isText):
             // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools.
             if isText, outcome.stop == .maximumTokens, let partial = try? GeneratedContent(json: outcome.text),
@@ -253,7 +255,7 @@ struct SystemTurn: Sendable {
     /// the end of the window sends its last words when the check passes them, and one the check blocked fails as
     /// the finished answer would.
     func error(for failure: GenerationFailure, reporter: TextReporter) -> any Error {
-        if case .contextOverflow = failure, let reason = reporter.releaseHeldText() {
+        if failure.isAtContextEnd, let reason = reporter.releaseHeldText() {
             return LanguageModelError.guardrailViolation(.init(debugDescription: "The response was blocked by the guardrails (\(reason))."))
         }
         return error(for: failure)
@@ -268,8 +270,14 @@ struct SystemTurn: Sendable {
         case .contextOverflow(let message):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
         case .truncated(let message, let atContextEnd):
-            GeneratedContent.ParsingError(
-                rawContent: "", underlyingError: atContextEnd ? ResponseLimit.contextWindow : nil, debugDescription: message)
+            // A text answer written under a grammar (tool calling, content tagging) that runs into the window's
+            // end fails as a text answer without one does; a guided value cut off there is malformed.
+            if atContextEnd, request.schema == nil {
+                LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
+            } else {
+                GeneratedContent.ParsingError(
+                    rawContent: "", underlyingError: atContextEnd ? ResponseLimit.contextWindow : nil, debugDescription: message)
+            }
         case .runtime(let message):
             GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
         case .cancelled:

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension LanguageModelSession {
     // The macOS 26 methods, then the macOS 27 ones with context options and metadata. Each snapshot holds the
     // whole response so far, never a split character; errors are thrown while iterating.
@@ -205,7 +207,8 @@ extension LanguageModelSession {
     // MARK: Shared path
 
     /// Starts generating at once; a request made while the session is responding yields a stream that
-    /// throws `concurrentRequests`. Dropping the stream cancels generation.
+    /// throws `concurrentRequests`. Dropping the stream cancels generation. A stream requested right after
+    /// another was dropped starts once that one's generation has wound down.
     private func stream<Content: Generable>(
         _ prompt: Prompt,
         schema: GenerationSchema?,
@@ -221,15 +224,25 @@ extension LanguageModelSession {
                                   schema: schema, schemaName: TurnRequest.schemaName(of: type, schema: schema), usesCurrentErrors: current,
                                   accepts: { _ = try Content($0) })
         let current = current || usesCurrentErrors
-        do {
-            try beginTurn(usesCurrentErrors: current)
-        } catch {
-            outcome.fail(error)
-            continuation.finish(throwing: error)
-            return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
+        let ending = state.withLock { $0.endingStream }
+        if ending == nil {
+            do {
+                try beginTurn(usesCurrentErrors: current)
+            } catch {
+                outcome.fail(error)
+                continuation.finish(throwing: error)
+                return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
+            }
         }
         let task = Task {
+            // Over: a request after this one need not wait for it.
+            defer { self.state.withLock { $0.endingStream = nil } }
             do {
+                if ending != nil {
+                    await self.awaitEndingStream()
+                    try Task.checkCancellation()
+                    try self.beginTurn(usesCurrentErrors: current)
+                }
                 let result = try await self.runTurn(request) { continuation.yield($0) }
                 outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
                 continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
@@ -239,8 +252,10 @@ extension LanguageModelSession {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
+        continuation.onTermination = { [weak self] termination in
+            guard case .cancelled = termination else { return }
+            task.cancel()
+            self?.state.withLock { $0.endingStream = task }
         }
         return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
     }

@@ -38,6 +38,13 @@ extension LanguageModelSession {
         var usage: Usage
     }
 
+    /// Waits for the generation of a stream dropped before it ended (a `for try await` loop left early) to
+    /// wind down. Its cancellation is seen at the engine's next step, so without this a request made right
+    /// after such a loop would find the session still responding and throw `concurrentRequests`.
+    func awaitEndingStream() async {
+        await state.withLock({ $0.endingStream })?.value
+    }
+
     /// Marks the session as responding, or throws `concurrentRequests` if it already is.
     func beginTurn(usesCurrentErrors: Bool) throws {
         let alreadyResponding = mutate([\LanguageModelSession.isResponding]) { state -> Bool in
@@ -97,6 +104,13 @@ extension LanguageModelSession {
         )
     }
 
+    /// Throws for a `maximumResponseTokens` that is not positive (the documented precondition).
+    private static func requirePositiveLimit(_ options: GenerationOptions) throws {
+        if let limit = options.maximumResponseTokens, limit <= 0 {
+            throw GeneratedContent.ParsingError(rawContent: "", debugDescription: "maximumResponseTokens must be positive; it is \(limit).")
+        }
+    }
+
     /// The most rounds of tool calls one request may make before the model must answer.
     static let maximumToolRounds = 5
 
@@ -113,13 +127,14 @@ extension LanguageModelSession {
         var setup = setup
         var profile = setup.profile
         var request = request
+        // The request's own options, before a profile's modifiers: a profile chosen again after a tool round
+        // applies its modifiers to these, not on top of the last profile's.
+        let requested = (options: request.options, contextOptions: request.contextOptions)
         if let profile {
             request.options = profile.applying(to: request.options)
             request.contextOptions = profile.applying(to: request.contextOptions)
         }
-        if let limit = request.options.maximumResponseTokens, limit <= 0 {
-            throw GeneratedContent.ParsingError(rawContent: "", debugDescription: "maximumResponseTokens must be positive; it is \(limit).")
-        }
+        try Self.requirePositiveLimit(request.options)
         try checkCapabilities(request, setup: setup)
         let promptEntry = Self.promptEntry(for: request)
         added.append(.prompt(promptEntry))
@@ -165,8 +180,6 @@ extension LanguageModelSession {
 
             let calls = try round.completedToolCalls()
             if !calls.isEmpty {
-                // The final round's reasoning comes with its response entry below.
-                added += round.reasoning
                 let keys = calls.map { "\($0.toolName)(\($0.arguments.compactJSONString))" }
                 // An executor that calls tools when told not to (a remote server may ignore `tool_choice`)
                 // would otherwise be asked again forever.
@@ -174,10 +187,13 @@ extension LanguageModelSession {
                     throw GeneratedContent.ParsingError(rawContent: keys.joined(separator: ", "), debugDescription:
                         "The model called tools although tool calling was disallowed.")
                 }
+                // A repeated round is asked again, so nothing of it (its reasoning either) joins the conversation.
                 if keys.allSatisfy(madeCalls.contains) {
                     mode = .disallowed
                     continue
                 }
+                // The final round's reasoning comes with its response entry below.
+                added += round.reasoning
                 guard rounds < Self.maximumToolRounds else {
                     throw GeneratedContent.ParsingError(rawContent: keys.joined(separator: ", "), debugDescription:
                         "The model kept calling tools for more than \(Self.maximumToolRounds) rounds without answering.")
@@ -206,6 +222,11 @@ extension LanguageModelSession {
                 setup = await currentSetup()
                 profile = setup.profile
                 definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
+                // So are the profile's option modifiers and its model's capabilities.
+                request.options = profile.map { $0.applying(to: requested.options) } ?? requested.options
+                request.contextOptions = profile.map { $0.applying(to: requested.contextOptions) } ?? requested.contextOptions
+                try Self.requirePositiveLimit(request.options)
+                try checkCapabilities(request, setup: setup)
                 continue
             }
 

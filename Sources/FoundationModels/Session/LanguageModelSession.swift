@@ -34,6 +34,9 @@ public final class LanguageModelSession: Sendable {
         var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
         /// Whether ``SessionPropertyValues/history`` was set during the request in progress.
         var historyChangedWhileResponding = false
+        /// The generation of a stream dropped before it ended: cancelled, and over within a step or two (it
+        /// clears this when it ends).
+        var endingStream: Task<Void, Never>?
     }
 
     let state: Mutex<State>

@@ -37,6 +37,7 @@ extension LanguageModelSession {
         /// Iterates the snapshots.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<TurnProgress, any Swift.Error>.AsyncIterator
+            let outcome: StreamOutcome
             let session: LanguageModelSession
             let current: Bool
 
@@ -45,6 +46,7 @@ extension LanguageModelSession {
                 while let progress = try await base.next(isolation: actor) {
                     if let snapshot = try snapshot(progress) { return snapshot }
                 }
+                try checkEnd()
                 return nil
             }
 
@@ -53,7 +55,19 @@ extension LanguageModelSession {
                 while let progress = try await base.next() {
                     if let snapshot = try snapshot(progress) { return snapshot }
                 }
+                try checkEnd()
                 return nil
+            }
+
+            /// Throws when the snapshots ended without a response, so a loop never ends as if a half response
+            /// were whole: `CancellationError` when the task reading them was cancelled (which ends the stream
+            /// and its generation), or the stream's error when an earlier loop already received it.
+            private func checkEnd() throws {
+                switch outcome.result {
+                case .success: return
+                case .failure(let error): throw error
+                case nil: throw CancellationError()
+                }
             }
 
             /// The snapshot of `progress`, or `nil` for content that cannot be read until more of it arrives
@@ -72,7 +86,7 @@ extension LanguageModelSession {
 
         /// Creates an iterator.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: raw.makeAsyncIterator(), session: session, current: current)
+            AsyncIterator(base: raw.makeAsyncIterator(), outcome: outcome, session: session, current: current)
         }
 
         /// Waits for the response to finish and returns it; throws the stream's error if it failed, also after an
@@ -80,10 +94,8 @@ extension LanguageModelSession {
         public nonisolated(nonsending) func collect() async throws -> sending Response<Content> {
             for try await _ in raw {}
             if case .failure(let error) = outcome.result { throw error }
-            guard case .success(let final) = outcome.result else {
-                throw session.publicError(GeneratedContent.ParsingError(rawContent: "", debugDescription: "The stream ended without a response."),
-                                          usesCurrentErrors: current, entries: [])
-            }
+            // Snapshots end without a response only when the task collecting them was cancelled.
+            guard case .success(let final) = outcome.result else { throw CancellationError() }
             return Response(content: try session.convert(final.content, to: Content.self, current: current),
                             rawContent: final.content, transcriptEntries: final.entries, usage: final.usage)
         }
