@@ -34,9 +34,10 @@ help:
 setup: release
 	.build/release/fm model install default
 
-llama: $(LLAMA_PREFIX)/.complete
-$(LLAMA_PREFIX)/.complete:
-	scripts/install-llama.sh
+# Always asked (it returns at once when the install is done): the script, not make, knows whether an install
+# in a shared cache was built for this CPU (AVX-512 or not) and rebuilds one that was not.
+llama:
+	@scripts/install-llama.sh
 
 # llama.cpp (libraries, headers, llama.pc) in a standard prefix, and the catalogue's default model, so that
 # a package depending on this one builds and runs with plain `swift build` / `swift run`. Copies the cache's
@@ -80,12 +81,13 @@ test: llama llama-server install browser
 	# Build every product first: the CLI tests run the real `fm` binary.
 	$(SWIFT) build $(RPATH) $(SWIFT_BUILD_FLAGS)
 	.build/debug/fm model install --quiet tiny default gemma
-	scripts/make-test-adapter.sh >/dev/null
+	# The tests run on `tiny` (FM_MODEL); an FM_MODEL_PATH from the caller's shell would win over it.
+	env -u FM_MODEL_PATH scripts/make-test-adapter.sh >/dev/null
 	# The JSON Schema suite tests check generated values with an independent validator (PyPI `jsonschema`).
 	python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet jsonschema
 	# The fm serve tests drive the server with the official OpenAI Python client (PyPI `openai`).
 	python3 -c "import openai" 2>/dev/null || python3 -m pip install --quiet openai
-	FM_MODEL=tiny FM_GEMMA_MODEL_PATH="$(GEMMA_MODEL)" $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
+	env -u FM_MODEL_PATH FM_MODEL=tiny FM_GEMMA_MODEL_PATH="$(GEMMA_MODEL)" $(SWIFT) test --no-parallel $(RPATH) $(SWIFT_BUILD_FLAGS)
 	$(MAKE) docs
 
 # The DocC catalog of the public API, with the contributor-only DocC plugin (FM_ENABLE_DOCS in Package.swift).

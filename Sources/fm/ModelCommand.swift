@@ -17,8 +17,7 @@ extension FM {
         )
 
         static func entry(_ name: String) throws -> ModelCatalog.Entry {
-            let resolved = name == "default" ? ModelCatalog.defaultName : name
-            guard let entry = ModelCatalog.entry(named: resolved) else {
+            guard let entry = ModelCatalog.entry(named: name) else {
                 throw ValidationError("Unknown model '\(name)'; choose one of \(ModelCatalog.entries.map(\.name).joined(separator: ", ")), or default.")
             }
             return entry

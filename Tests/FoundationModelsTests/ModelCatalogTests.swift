@@ -19,6 +19,8 @@ struct ModelCatalogTests {
     @Test func namesAndPathsResolve() throws {
         #expect(try ModelCatalog.fileURL(for: "Medium") == ModelCatalog.entry(named: "medium")?.fileURL)
         #expect(try ModelCatalog.fileURL(for: "/models/x.gguf").path == "/models/x.gguf")
+        // `default` (as `fm model install default` takes it) names the default model for --model and FM_MODEL too.
+        #expect(try ModelCatalog.fileURL(for: "default") == ModelCatalog.defaultEntry.fileURL)
         #expect(throws: ModelCatalogError.self) { try ModelCatalog.fileURL(for: "enormous") }
         #expect(ModelCatalog.entry(at: ModelCatalog.defaultEntry.fileURL)?.name == ModelCatalog.defaultName)
     }

@@ -65,9 +65,11 @@ public enum ModelCatalog {
     /// The default entry.
     public static var defaultEntry: Entry { entry(named: defaultName)! }
 
-    /// The entry with a short name, or `nil`.
+    /// The entry with a short name (`default` names ``defaultEntry``), or `nil`.
     public static func entry(named name: String) -> Entry? {
-        entries.first { $0.name == name.lowercased() }
+        let name = name.lowercased()
+        let resolved = name == "default" ? defaultName : name
+        return entries.first { $0.name == resolved }
     }
 
     /// The directory models are installed into: `${XDG_CACHE_HOME:-~/.cache}/foundation-models/models`.
@@ -85,7 +87,7 @@ public enum ModelCatalog {
             return URL(fileURLWithPath: nameOrPath)
         }
         throw ModelCatalogError(
-            "Unknown model '\(nameOrPath)'. Use one of \(entries.map(\.name).joined(separator: ", ")) or a path to a GGUF file.")
+            "Unknown model '\(nameOrPath)'. Use one of \(entries.map(\.name).joined(separator: ", ")), default, or a path to a GGUF file.")
     }
 
     /// The catalogue entry installed at `url`, if the file is one of the catalogue's.

