@@ -105,22 +105,6 @@ struct GenerationSchemaTests {
         #expect(GenerationGuide<String>.pattern(/a+b/).constraints == [.pattern(RegexPattern(source: "a+b"))])
     }
 
-    /// Several patterns on one string all apply (none is dropped in silence): the decoder's language is their
-    /// intersection, the JSON Schema lists each, and the prompt names each.
-    @Test func severalPatternsAllApply() throws {
-        let schema = GenerationSchema(type: Cat.self, description: nil, properties: [
-            .init(name: "code", type: String.self, guides: [/[A-Z]+[0-9]*/, /.{3}/]),
-        ])
-        let document = try schema.decodingDocument()
-        guard case .object(let properties) = document.root else {
-            Issue.record("expected an object")
-            return
-        }
-        #expect(properties.first?.schema == .string(.matching(patterns: ["[A-Z]+[0-9]*", ".{3}"], minimumLength: 0, maximumLength: nil)))
-        let json = schema.jsonSchemaString
-        #expect(json.contains("^(?:[A-Z]+[0-9]*)$") && json.contains("^(?:.{3})$"), "\(json)")
-    }
-
     @Test func unknownPatternFailsLowering() throws {
         let schema = try GenerationSchema(
             root: DynamicGenerationSchema(name: "R", properties: [

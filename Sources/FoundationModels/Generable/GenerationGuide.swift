@@ -1,7 +1,7 @@
 /// Guides that control how values are generated.
 ///
 /// Pass guides to the `@Guide` macro or to ``GenerationSchema/Property``. All bounds are inclusive, and several guides
-/// on one property combine (bounds intersect, and the whole string must match every pattern):
+/// on one property combine (bounds intersect, the last pattern applies):
 ///
 /// ```swift
 /// @Guide(description: "Daily plans", .count(3)) var days: [DayPlan]

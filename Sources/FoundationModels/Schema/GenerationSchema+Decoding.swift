@@ -163,7 +163,7 @@ private struct Lowering {
             return .string(.choices(choices))
         }
         var patterns: [String] = []
-        for pattern in (guides.pattern.map { [$0] } ?? []) + guides.morePatterns {
+        if let pattern = guides.pattern {
             guard let source = pattern.source else {
                 throw SchemaLoweringError(
                     code: .unsupportedGuide,

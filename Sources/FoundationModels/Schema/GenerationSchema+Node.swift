@@ -57,10 +57,8 @@ extension GenerationSchema {
         package var choices: [String]?
         /// Whether `choices` came from a `constant` guide.
         package var isConstant = false
-        /// The pattern the whole string must match, if any: the first one given.
+        /// The pattern the whole string must match, if any (the last one given wins).
         package var pattern: RegexPattern?
-        /// Whole-string patterns given after ``pattern``; the string must match each of them too.
-        package var morePatterns: [RegexPattern] = []
         /// JSON Schema `pattern`s: each must match somewhere in the string (they are not anchored).
         package var searchPatterns: [String] = []
         /// The fewest Unicode scalars allowed.
@@ -79,7 +77,7 @@ extension GenerationSchema {
 
         /// Whether the guides use anything beyond choices and a whole-string pattern.
         package var hasJSONSchemaGuides: Bool {
-            !searchPatterns.isEmpty || !morePatterns.isEmpty || minimumLength != nil || maximumLength != nil || format != nil
+            !searchPatterns.isEmpty || minimumLength != nil || maximumLength != nil || format != nil
         }
     }
 
@@ -243,8 +241,7 @@ extension GenerationSchema.Node {
                     // Several choice lists intersect, keeping the earlier list's order.
                     guides.choices = guides.choices.map { existing in existing.filter(values.contains) } ?? values
                 case .pattern(let pattern):
-                    // Several patterns all apply, as several guides of any other kind do.
-                    if guides.pattern == nil { guides.pattern = pattern } else { guides.morePatterns.append(pattern) }
+                    guides.pattern = pattern
                 default:
                     continue
                 }

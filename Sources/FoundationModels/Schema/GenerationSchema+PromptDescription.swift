@@ -67,7 +67,7 @@ private struct PromptSketch {
                 return self.choices(choices)
             }
             var text = "string"
-            for source in ((guides.pattern.map { [$0] } ?? []) + guides.morePatterns).compactMap(\.source) {
+            if let source = guides.pattern?.source {
                 text += " matching /\(source)/"
             }
             for source in guides.searchPatterns { text += " containing /\(source)/" }

@@ -185,13 +185,15 @@ extension GenerationSchema {
             self.isOptional = true
         }
 
-        /// Creates a string property that must match regular expressions.
+        /// Creates a string property that must match a regular expression.
+        ///
+        /// If several regexes are given, only the last one applies.
         ///
         /// - Parameters:
         ///   - name: The property's name (its JSON key).
         ///   - description: What the property holds, for the model.
         ///   - type: `String.self`.
-        ///   - guides: The patterns; the whole string must match each of them.
+        ///   - guides: The patterns; only the last one applies.
         public init<RegexOutput>(
             name: String,
             description: String? = nil,
@@ -202,17 +204,19 @@ extension GenerationSchema {
                 name: name,
                 description: description,
                 type: String.self,
-                guides: guides.map { GenerationGuide<String>.pattern($0) }
+                guides: guides.last.map { [GenerationGuide<String>.pattern($0)] } ?? []
             )
         }
 
-        /// Creates an optional string property that must match regular expressions when present.
+        /// Creates an optional string property that must match a regular expression when present.
+        ///
+        /// If several regexes are given, only the last one applies.
         ///
         /// - Parameters:
         ///   - name: The property's name (its JSON key).
         ///   - description: What the property holds, for the model.
         ///   - type: `String?.self`.
-        ///   - guides: The patterns; the whole string must match each of them.
+        ///   - guides: The patterns; only the last one applies.
         public init<RegexOutput>(
             name: String,
             description: String? = nil,

@@ -80,7 +80,7 @@ struct JSONSchemaWriter {
         }
         // JSON Schema patterns match anywhere in the string, so a whole-string pattern is written anchored.
         var patterns: [GeneratedContent] = []
-        for pattern in (guides.pattern.map { [$0] } ?? []) + guides.morePatterns {
+        if let pattern = guides.pattern {
             // An unknown pattern is written as null so it survives a round trip and still fails lowering.
             patterns.append(pattern.source.map { .text(Self.anchored($0)) } ?? .null)
         }
