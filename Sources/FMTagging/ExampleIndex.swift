@@ -113,22 +113,15 @@ extension ExampleIndex.Example {
     /// or whose gold does not fit the schema, are left out. Each text is paired with its own line's answer, in
     /// one pass over the lines.
     public static func parse(input: [UInt8], schema: GenerationSchema, labelKey: String? = nil) -> [Self] {
-        // An example answering with a value the schema does not allow (a label of another label set) would teach
-        // the model an answer its decoder can never write.
-        let validator = try? StructuredOutputValidator(schema: schema)
-        func fits(_ result: GeneratedContent) -> Bool {
-            guard let validator else { return true }
-            return (try? validator.validate(result.compactJSONString)) != nil
-        }
         var pool: [Self] = []
         for (number, line) in TaggingRecord.lines(in: input) {
             let record = TaggingRecord.parse(line: line, lineNumber: number)
             guard case .success(let text) = record.text else { continue }
             if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
                case .structure(let properties, _) = content.kind, let result = properties["result"] {
-                if fits(result) { pool.append(.init(id: record.id, text: text, result: result)) }
+                pool.append(.init(id: record.id, text: text, result: result))
             } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
-                      let result = EvaluationTask.result(for: gold, in: schema), fits(result) {
+                      let result = EvaluationTask.result(for: gold, in: schema) {
                 pool.append(.init(id: record.id, text: text, result: result))
             }
         }

@@ -35,8 +35,10 @@ public enum TaggingOutput {
         var validLength = 0
         var start = 0
         for (index, byte) in output.enumerated() where byte == 0x0A {
-            let line = output[start..<index]
+            var line = output[start..<index]
             start = index + 1
+            // A byte-order mark (an output an editor saved) is not part of the line's JSON.
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             guard let text = String(validating: line, as: UTF8.self),
                   let content = try? GeneratedContent(json: text), content.isComplete,
                   case .structure(let properties, _) = content.kind,

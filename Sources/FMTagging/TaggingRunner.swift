@@ -10,12 +10,16 @@ public struct TaggingRunner: Sendable {
     public let cache: ResultCache?
     /// How many texts are decoded together (1 = one at a time).
     public let parallel: Int
+    /// The configuration's fingerprint, made once: it spells out every example and calibration text, so making
+    /// it for each record's two cache lookups would cost a job with a large example pool more than its cache hits.
+    private let fingerprint: String
 
     /// Creates a runner.
     public init(tagger: Tagger, cache: ResultCache? = nil, parallel: Int = 1) {
         self.tagger = tagger
         self.cache = cache
         self.parallel = max(1, parallel)
+        fingerprint = tagger.configuration.fingerprint
     }
 
     /// The cache key for a text under this runner's configuration.
@@ -24,11 +28,15 @@ public struct TaggingRunner: Sendable {
         if let remote = tagger.configuration.remoteEngines {
             // A remote job's results depend on the servers and their model, not on a local file or batching.
             // "guarded": since remote jobs apply the job's guardrails, results stored before then are not reused.
-            return ResultCache.key([remote.identity, tagger.configuration.fingerprint, "remote-guarded", text])
+            return ResultCache.key([remote.identity, fingerprint, "remote-guarded", text, Self.formerRecordPart])
         }
         let path = parallel == 1 ? "one-at-a-time" : "batched"
-        return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), tagger.configuration.fingerprint, path, text])
+        return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), fingerprint, path, text, Self.formerRecordPart])
     }
+
+    /// The last part of every key, where a record's id once went (empty without examples): kept, so results
+    /// stored before ids stopped mattering are still found.
+    private static let formerRecordPart = ""
 
     /// Tags every record, calling `emit` once per record in input order.
     public func run(

@@ -150,16 +150,18 @@ extension FM.Eval {
     }
 
     /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
-    /// An id that several lines share (two files concatenated) pairs its n-th result with its n-th example, as
-    /// `fm tag --resume` counts them.
+    /// An id that several lines share (two files concatenated) pairs its n-th result or error line with its n-th
+    /// example, as `fm tag --resume` counts them.
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
         let data = Array(try InputFile.read(path))
-        var results: [String: [GeneratedContent]] = [:]
-        for line in data.split(separator: 0x0A) {
+        // A failed record's error line holds its place (as a missing result), so the next result with its id
+        // pairs with the next example.
+        var results: [String: [GeneratedContent?]] = [:]
+        for (_, line) in TaggingRecord.lines(in: data) {
             guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)), content.isComplete,
                   case .structure(let properties, _) = content.kind, let id = properties["id"]?.scalarText,
-                  let result = properties["result"] else { continue }
-            results[id, default: []].append(result)
+                  properties["result"] != nil || properties["error"] != nil else { continue }
+            results[id, default: []].append(properties["result"])
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
@@ -173,8 +175,10 @@ extension FM.Eval {
         return examples.map { example in
             let occurrence = seen[example.record.id, default: 0]
             seen[example.record.id] = occurrence + 1
-            guard let matching = results[example.record.id], occurrence < matching.count else { return nil }
-            return EvaluationTask.prediction(shapedLike: example.gold, in: matching[occurrence])
+            guard let matching = results[example.record.id], occurrence < matching.count, let result = matching[occurrence] else {
+                return nil
+            }
+            return EvaluationTask.prediction(shapedLike: example.gold, in: result)
         }
     }
 }

@@ -80,6 +80,17 @@ import Testing
         #expect(finished.validLength == line.utf8.count + 1)
     }
 
+    /// An output whose first line carries a byte-order mark (saved by an editor) resumes after it rather than
+    /// being read as holding nothing finished, which would have it cut to nothing.
+    @Test func resumeReadsPastAByteOrderMark() {
+        let record = TaggingRecord(id: "x", text: .success("t"))
+        let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))
+        let output = [0xEF, 0xBB, 0xBF] + Array((line + "\n").utf8)
+        let finished = TaggingOutput.finishedRecords(in: output)
+        #expect(finished.ids == ["x": 1])
+        #expect(finished.validLength == output.count)
+    }
+
     /// An input that repeats an id (two files concatenated) resumes each occurrence once: the finished lines
     /// account for the earliest records with their ids, and the rest are still to do.
     @Test func resumeKeepsRecordsWithARepeatedID() {

@@ -6,24 +6,29 @@ import Testing
 // Cancelling a request, with executors that stop in either of the ways a real one may: by throwing
 // `CancellationError`, or by returning early with what they had written.
 
-/// Signals once the executor has sent its first words, so the test cancels mid-response.
+/// Counts the requests whose executor has sent its first words, so a test cancels one mid-response.
 final class StartSignal: Sendable {
-    private let state = Mutex<(started: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Mutex<(started: Int, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)])>((0, []))
 
-    func fire() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.started = true
-            defer { state.waiters = [] }
-            return state.waiters
+    /// Counts one more start; returns how many there have been.
+    @discardableResult
+    func fire() -> Int {
+        let (started, ready) = state.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
+            state.started += 1
+            let started = state.started
+            defer { state.waiters.removeAll { $0.count <= started } }
+            return (started, state.waiters.filter { $0.count <= started }.map(\.continuation))
         }
-        waiters.forEach { $0.resume() }
+        ready.forEach { $0.resume() }
+        return started
     }
 
-    func wait() async {
+    /// Waits until `count` requests have started.
+    func wait(count: Int = 1) async {
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
-                if state.started { return true }
-                state.waiters.append(continuation)
+                if state.started >= count { return true }
+                state.waiters.append((count, continuation))
                 return false
             }
             if resumeNow { continuation.resume() }
@@ -36,6 +41,8 @@ struct HaltingModel: LanguageModel {
     let name: String
     /// Whether the executor throws when cancelled, rather than returning what it wrote.
     let throwsOnCancel: Bool
+    /// Whether only the first request halts; later ones answer at once.
+    var haltsFirstOnly = false
     let started = StartSignal()
     var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }
     var executorConfiguration: String { name }
@@ -51,7 +58,10 @@ struct HaltingExecutor: LanguageModelExecutor {
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         await channel.send(.response(action: .appendText("Once upon", tokenCount: 2)))
-        model.started.fire()
+        if model.started.fire() > 1, model.haltsFirstOnly {
+            await channel.send(.response(action: .appendText(" a time.", tokenCount: 3)))
+            return
+        }
         if model.throwsOnCancel {
             try await Task.sleep(for: .seconds(600))
         } else {
@@ -86,13 +96,26 @@ struct HaltingExecutor: LanguageModelExecutor {
         // The next request waits for the dropped stream's generation to wind down instead of finding the session
         // still responding (its cancellation is seen asynchronously).
         let task = Task { try await session.respond(to: "Another story.").content }
-        await #expect(throws: CancellationError.self) {
-            // The halting model waits until cancelled; it has started once its first words are out.
-            await model.started.wait()
-            task.cancel()
-            _ = try await task.value
-        }
+        // The second request reaches the model (its first words are out), then is cancelled mid-response.
+        await model.started.wait(count: 2)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(session.transcript == before)
+        #expect(session.isResponding == false)
+    }
+
+    /// A stream requested right after another was dropped starts once that one's generation has wound down, and
+    /// answers; the dropped one leaves nothing in the transcript.
+    @Test(.timeLimit(.minutes(1))) func aStreamAfterADroppedOneAnswers() async throws {
+        var model = HaltingModel(name: "halting-then-answering", throwsOnCancel: false)
+        model.haltsFirstOnly = true
+        let session = LanguageModelSession(model: model)
+        for try await snapshot in session.streamResponse(to: "Tell me a story.") where !snapshot.content.isEmpty {
+            break
+        }
+        let answer = try await session.streamResponse(to: "Tell me another.").collect()
+        #expect(answer.content == "Once upon a time.")
+        #expect(session.transcript.count == 2, "the second prompt and its answer only")
         #expect(session.isResponding == false)
     }
 
@@ -111,7 +134,7 @@ struct HaltingExecutor: LanguageModelExecutor {
         reader.cancel()
         await #expect(throws: CancellationError.self) { _ = try await reader.value }
         let collector = Task { try await session.streamResponse(to: "Tell me another.").collect().content }
-        await model.started.wait()
+        await model.started.wait(count: 2)
         collector.cancel()
         await #expect(throws: CancellationError.self) { _ = try await collector.value }
         #expect(session.transcript == before)

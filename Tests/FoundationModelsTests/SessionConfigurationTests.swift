@@ -141,6 +141,7 @@ struct SessionConfigurationTests {
         #expect(rounds.first?.generationOptions.temperature == nil)
         #expect(rounds.last?.generationOptions.temperature == 0.2)
         #expect(rounds.last?.generationOptions.maximumResponseTokens == nil)
+        #expect(rounds.last?.generationOptions.toolCallingMode == .disallowed)
     }
 
     @Test func activationHooksWriteTheSessionsProperties() async throws {
@@ -287,6 +288,7 @@ struct UpgradeProfile: LanguageModelSession.DynamicProfile {
         if isPremium {
             Profile { Instructions("Offer lounge access.") }
                 .temperature(0.2)
+                .toolCallingMode(.disallowed)
                 .model(model)
         } else {
             Profile { UpgradeInstructions() }

@@ -338,6 +338,11 @@ struct ReportCommandTests {
         let paired = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(paired.status == 0, "\(paired.stderr)")
         #expect(paired.stdout.contains(#""accuracy":1"#), "\(paired.stdout)")
+        // A failed line holds its place: the first example failed, the second is paired with the second line.
+        try Data(#"{"id":"1","error":{"code":"x","message":"y"}}\#n{"id":"1","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
+        let failed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
+        #expect(failed.status == 0, "\(failed.stderr)")
+        #expect(failed.stdout.contains(#""accuracy":0.5"#), "\(failed.stdout)")
         let none = directory.appendingPathComponent("none.jsonl")
         try Data("{broken\n".utf8).write(to: none)
         let empty = try Self.run(["eval", none.path, "--print-schema"])

@@ -102,7 +102,7 @@ struct ToolCallingTests {
         let prompt = String(repeating: sentence, count: room * 10 / perSentence)
         // Calls disallowed: the answer is text, still written under the tool-calling grammar.
         var options = GenerationOptions(toolCallingMode: .disallowed)
-        options.sampling = .greedy
+        options.samplingMode = .greedy
         await #expect {
             try await session.respond(to: prompt, options: options)
         } throws: { error in

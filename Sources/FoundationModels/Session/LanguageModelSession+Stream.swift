@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 extension LanguageModelSession {
@@ -224,7 +225,7 @@ extension LanguageModelSession {
                                   schema: schema, schemaName: TurnRequest.schemaName(of: type, schema: schema), usesCurrentErrors: current,
                                   accepts: { _ = try Content($0) })
         let current = current || usesCurrentErrors
-        let ending = state.withLock { $0.endingStream }
+        let ending = endingStreamToAwait
         if ending == nil {
             do {
                 try beginTurn(usesCurrentErrors: current)
@@ -234,28 +235,38 @@ extension LanguageModelSession {
                 return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
             }
         }
+        let id = UUID()
+        let end = StreamEnd()
         let task = Task {
-            // Over: a request after this one need not wait for it.
-            defer { self.state.withLock { $0.endingStream = nil } }
-            do {
-                if ending != nil {
-                    await self.awaitEndingStream()
-                    try Task.checkCancellation()
-                    try self.beginTurn(usesCurrentErrors: current)
+            defer {
+                self.state.withLock { state in
+                    end.markOver()
+                    if state.endingStream?.id == id { state.endingStream = nil }
                 }
-                let result = try await self.runTurn(request) { continuation.yield($0) }
-                outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
-                continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
-                continuation.finish()
-            } catch {
-                outcome.fail(error)
-                continuation.finish(throwing: error)
+            }
+            await StreamTurn.$current.withValue(id) {
+                do {
+                    if ending != nil {
+                        await self.awaitEndingStream()
+                        try Task.checkCancellation()
+                        try self.beginTurn(usesCurrentErrors: current)
+                    }
+                    let result = try await self.runTurn(request) { continuation.yield($0) }
+                    outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
+                    continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
+                    continuation.finish()
+                } catch {
+                    outcome.fail(error)
+                    continuation.finish(throwing: error)
+                }
             }
         }
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination else { return }
             task.cancel()
-            self?.state.withLock { $0.endingStream = task }
+            self?.state.withLock { state in
+                if !end.isOver { state.endingStream = EndingStream(id: id, task: task) }
+            }
         }
         return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
     }

@@ -38,11 +38,36 @@ extension LanguageModelSession {
         var usage: Usage
     }
 
+    /// The generation of a dropped stream, told apart from the session's other streams.
+    struct EndingStream: Sendable {
+        let id: UUID
+        let task: Task<Void, Never>
+    }
+
+    /// Whether a stream's generation has ended. Set under the session's lock, as a dropped stream is recorded,
+    /// so a drop seen after the end records nothing.
+    final class StreamEnd: Sendable {
+        private let flag = Mutex(false)
+        var isOver: Bool { flag.withLock { $0 } }
+        func markOver() { flag.withLock { $0 = true } }
+    }
+
+    /// The stream whose generation the current task belongs to (tools and hooks run in it), if any.
+    enum StreamTurn {
+        @TaskLocal static var current: UUID?
+    }
+
+    /// The generation of a dropped stream that a new request should wait for: not when the request comes from
+    /// that generation itself (a tool asking its own session), which would wait for itself.
+    var endingStreamToAwait: EndingStream? {
+        state.withLock { $0.endingStream }.flatMap { $0.id == StreamTurn.current ? nil : $0 }
+    }
+
     /// Waits for the generation of a stream dropped before it ended (a `for try await` loop left early) to
     /// wind down. Its cancellation is seen at the engine's next step, so without this a request made right
     /// after such a loop would find the session still responding and throw `concurrentRequests`.
     func awaitEndingStream() async {
-        await state.withLock({ $0.endingStream })?.value
+        await endingStreamToAwait?.task.value
     }
 
     /// Marks the session as responding, or throws `concurrentRequests` if it already is.
@@ -225,6 +250,8 @@ extension LanguageModelSession {
                 // So are the profile's option modifiers and its model's capabilities.
                 request.options = profile.map { $0.applying(to: requested.options) } ?? requested.options
                 request.contextOptions = profile.map { $0.applying(to: requested.contextOptions) } ?? requested.contextOptions
+                // Its tool-calling mode as well; calls were just made, so `required` is met.
+                mode = request.options.toolCallingMode == .required ? .allowed : request.options.toolCallingMode
                 try Self.requirePositiveLimit(request.options)
                 try checkCapabilities(request, setup: setup)
                 continue

@@ -34,9 +34,9 @@ public final class LanguageModelSession: Sendable {
         var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
         /// Whether ``SessionPropertyValues/history`` was set during the request in progress.
         var historyChangedWhileResponding = false
-        /// The generation of a stream dropped before it ended: cancelled, and over within a step or two (it
-        /// clears this when it ends).
-        var endingStream: Task<Void, Never>?
+        /// The generation of a stream dropped before it ended: cancelled, and over once the engine step or tool
+        /// it is in sees that (it clears this when it ends).
+        var endingStream: EndingStream?
     }
 
     let state: Mutex<State>

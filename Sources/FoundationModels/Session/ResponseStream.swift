@@ -40,23 +40,39 @@ extension LanguageModelSession {
             let outcome: StreamOutcome
             let session: LanguageModelSession
             let current: Bool
+            /// Whether this iterator has returned `nil` or thrown: it then returns `nil`, as iterators do.
+            var isFinished = false
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
-                while let progress = try await base.next(isolation: actor) {
-                    if let snapshot = try snapshot(progress) { return snapshot }
+                guard !isFinished else { return nil }
+                do {
+                    while let progress = try await base.next(isolation: actor) {
+                        if let snapshot = try snapshot(progress) { return snapshot }
+                    }
+                    isFinished = true
+                    try checkEnd()
+                    return nil
+                } catch {
+                    isFinished = true
+                    throw error
                 }
-                try checkEnd()
-                return nil
             }
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next() async throws -> Snapshot? {
-                while let progress = try await base.next() {
-                    if let snapshot = try snapshot(progress) { return snapshot }
+                guard !isFinished else { return nil }
+                do {
+                    while let progress = try await base.next() {
+                        if let snapshot = try snapshot(progress) { return snapshot }
+                    }
+                    isFinished = true
+                    try checkEnd()
+                    return nil
+                } catch {
+                    isFinished = true
+                    throw error
                 }
-                try checkEnd()
-                return nil
             }
 
             /// Throws when the snapshots ended without a response, so a loop never ends as if a half response
