@@ -52,13 +52,20 @@ public enum EvaluationTask {
         let names = Set(schema.root.propertyNames)
         var members: [String] = []
         func quoted(_ text: String) -> String { GeneratedContent(kind: .string(text)).jsonString }
+        // A value outside a field's label set (a label of another set) would teach an answer the decoder can
+        // never write; fields of other kinds are left to the schema.
+        func allows(_ value: String, in field: String) -> Bool {
+            guard case .object(let object) = schema.root,
+                  case .enumeration(let labels)? = object.properties.first(where: { $0.name == field })?.node else { return true }
+            return labels.choices.contains(value)
+        }
         switch gold {
         case .single(let label):
-            guard names.contains("label") else { return nil }
+            guard names.contains("label"), allows(label, in: "label") else { return nil }
             members.append("\"label\":" + quoted(label))
         case .fields(let values):
             for name in schema.root.propertyNames {
-                guard let value = values[name] else { return nil }
+                guard let value = values[name], allows(value, in: name) else { return nil }
                 members.append(quoted(name) + ":" + (value == "true" || value == "false" ? value : quoted(value)))
             }
         case .set(let labels):

@@ -37,8 +37,13 @@ public enum TaggingOutput {
         for (index, byte) in output.enumerated() where byte == 0x0A {
             var line = output[start..<index]
             start = index + 1
-            // A byte-order mark (an output an editor saved) is not part of the line's JSON.
+            // A byte-order mark (an output an editor saved) is not part of the line's JSON, and a blank line an
+            // editor left is no reason to cut off the finished lines after it.
             if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                validLength = index + 1
+                continue
+            }
             guard let text = String(validating: line, as: UTF8.self),
                   let content = try? GeneratedContent(json: text), content.isComplete,
                   case .structure(let properties, _) = content.kind,

@@ -68,5 +68,7 @@ struct ExampleIndexTests {
         let schema = EvaluationTask.schema(for: LabelledExample.parse(input: input, labelKey: "fine"))
         let pool = ExampleIndex.Example.parse(input: input, schema: schema, labelKey: "fine")
         #expect(pool.map { $0.result.jsonString } == ["card_declined", "card_arrival"].map { #"{"label": "\#($0)"}"# })
+        // Without the key the coarse labels, which are not among the schema's values, give no example.
+        #expect(ExampleIndex.Example.parse(input: input, schema: schema).isEmpty)
     }
 }

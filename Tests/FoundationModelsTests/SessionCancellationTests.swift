@@ -8,7 +8,7 @@ import Testing
 
 /// Counts the requests whose executor has sent its first words, so a test cancels one mid-response.
 final class StartSignal: Sendable {
-    private let state = Mutex<(started: Int, waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)])>((0, []))
+    private let state = Mutex<(started: Int, waiters: [UUID: (count: Int, continuation: CheckedContinuation<Void, Never>)])>((0, [:]))
 
     /// Counts one more start; returns how many there have been.
     @discardableResult
@@ -16,22 +16,29 @@ final class StartSignal: Sendable {
         let (started, ready) = state.withLock { state -> (Int, [CheckedContinuation<Void, Never>]) in
             state.started += 1
             let started = state.started
-            defer { state.waiters.removeAll { $0.count <= started } }
-            return (started, state.waiters.filter { $0.count <= started }.map(\.continuation))
+            let ready = state.waiters.filter { $0.value.count <= started }
+            for id in ready.keys { state.waiters[id] = nil }
+            return (started, ready.values.map(\.continuation))
         }
         ready.forEach { $0.resume() }
         return started
     }
 
-    /// Waits until `count` requests have started.
+    /// Waits until `count` requests have started, or until the test's time limit cancels it (a request that
+    /// never starts then fails the test instead of hanging the run).
     func wait(count: Int = 1) async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.started >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.started >= count || Task.isCancelled { return true }
+                    state.waiters[id] = (count, continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
             }
-            if resumeNow { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

@@ -250,7 +250,7 @@ extension LanguageModelSession {
         let request = TurnRequest(prompt: prompt, options: options, contextOptions: contextOptions, metadata: metadata,
                                   schema: schema, schemaName: TurnRequest.schemaName(of: type, schema: schema), usesCurrentErrors: current,
                                   accepts: { _ = try Content($0) })
-        await awaitEndingStream()
+        try await awaitEndingStream()
         try beginTurn(usesCurrentErrors: request.usesCurrentErrors || usesCurrentErrors)
         let result = try await runTurn(request)
         return Response(content: try convert(result.content, to: type, current: current),

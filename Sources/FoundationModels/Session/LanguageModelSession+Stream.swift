@@ -235,37 +235,37 @@ extension LanguageModelSession {
                 return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)
             }
         }
-        let id = UUID()
         let end = StreamEnd()
         let task = Task {
             defer {
                 self.state.withLock { state in
                     end.markOver()
-                    if state.endingStream?.id == id { state.endingStream = nil }
+                    if state.endingStream === end { state.endingStream = nil }
                 }
             }
-            await StreamTurn.$current.withValue(id) {
-                do {
-                    if ending != nil {
-                        await self.awaitEndingStream()
-                        try Task.checkCancellation()
-                        try self.beginTurn(usesCurrentErrors: current)
-                    }
-                    let result = try await self.runTurn(request) { continuation.yield($0) }
-                    outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
-                    continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
-                    continuation.finish()
-                } catch {
-                    outcome.fail(error)
-                    continuation.finish(throwing: error)
+            do {
+                // The dropped stream seen when this one was asked for, even if this one was dropped since: this
+                // one's end must not come before that one's, or a request waiting for this one would start while
+                // that one still responds. (A separate task, so this one's cancellation does not cut the wait.)
+                if let ending {
+                    await Task { await ending.wait() }.value
+                    try Task.checkCancellation()
+                    try self.beginTurn(usesCurrentErrors: current)
                 }
+                let result = try await self.runTurn(request) { continuation.yield($0) }
+                outcome.set(.init(content: result.content, entries: result.entries, usage: result.usage))
+                continuation.yield(TurnProgress(content: result.content, entries: result.entries, usage: result.usage))
+                continuation.finish()
+            } catch {
+                outcome.fail(error)
+                continuation.finish(throwing: error)
             }
         }
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination else { return }
             task.cancel()
             self?.state.withLock { state in
-                if !end.isOver { state.endingStream = EndingStream(id: id, task: task) }
+                if !end.isOver { state.endingStream = end }
             }
         }
         return ResponseStream(raw: raw, outcome: outcome, session: self, current: current)

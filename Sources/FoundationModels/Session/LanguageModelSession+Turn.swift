@@ -38,36 +38,66 @@ extension LanguageModelSession {
         var usage: Usage
     }
 
-    /// The generation of a dropped stream, told apart from the session's other streams.
-    struct EndingStream: Sendable {
-        let id: UUID
-        let task: Task<Void, Never>
-    }
-
-    /// Whether a stream's generation has ended. Set under the session's lock, as a dropped stream is recorded,
-    /// so a drop seen after the end records nothing.
+    /// The end of a stream's generation, which requests after the stream was dropped wait for. Ended under the
+    /// session's lock, as a dropped stream is recorded, so a drop seen after the end records nothing.
     final class StreamEnd: Sendable {
-        private let flag = Mutex(false)
-        var isOver: Bool { flag.withLock { $0 } }
-        func markOver() { flag.withLock { $0 = true } }
+        private struct State {
+            var isOver = false
+            var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        }
+        private let state = Mutex(State())
+
+        var isOver: Bool { state.withLock { $0.isOver } }
+
+        func markOver() {
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.isOver = true
+                defer { state.waiters = [:] }
+                return Array(state.waiters.values)
+            }
+            waiters.forEach { $0.resume() }
+        }
+
+        /// Returns once the generation has ended, or once the waiting task is cancelled (a generation stuck in
+        /// a tool that ignores cancellation must not hold its session's later requests for good).
+        func wait() async {
+            let id = UUID()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = state.withLock { state -> Bool in
+                        if state.isOver || Task.isCancelled { return true }
+                        state.waiters[id] = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
     }
 
-    /// The stream whose generation the current task belongs to (tools and hooks run in it), if any.
-    enum StreamTurn {
-        @TaskLocal static var current: UUID?
+    /// The sessions whose turn the current task is part of (tools and hooks run in it).
+    enum TurnContext {
+        @TaskLocal static var sessions: Set<ObjectIdentifier> = []
     }
 
-    /// The generation of a dropped stream that a new request should wait for: not when the request comes from
-    /// that generation itself (a tool asking its own session), which would wait for itself.
-    var endingStreamToAwait: EndingStream? {
-        state.withLock { $0.endingStream }.flatMap { $0.id == StreamTurn.current ? nil : $0 }
+    /// The dropped stream a new request should wait for: none when the request comes from inside one of this
+    /// session's turns (a tool asking its own session), which can only be refused, never admitted by waiting.
+    var endingStreamToAwait: StreamEnd? {
+        if TurnContext.sessions.contains(ObjectIdentifier(self)) { return nil }
+        return state.withLock { $0.endingStream }
     }
 
     /// Waits for the generation of a stream dropped before it ended (a `for try await` loop left early) to
     /// wind down. Its cancellation is seen at the engine's next step, so without this a request made right
     /// after such a loop would find the session still responding and throw `concurrentRequests`.
-    func awaitEndingStream() async {
-        await endingStreamToAwait?.task.value
+    ///
+    /// - Throws: `CancellationError` when the waiting task is cancelled.
+    func awaitEndingStream() async throws {
+        guard let ending = endingStreamToAwait else { return }
+        await ending.wait()
+        try Task.checkCancellation()
     }
 
     /// Marks the session as responding, or throws `concurrentRequests` if it already is.
@@ -92,7 +122,9 @@ extension LanguageModelSession {
         let setup = await currentSetup()
         do {
             let result = try await SessionPropertyValues.$current.withValue(sessionProperties) {
-                try await answer(request, setup: setup, added: &added, progress: progress)
+                try await TurnContext.$sessions.withValue(TurnContext.sessions.union([ObjectIdentifier(self)])) {
+                    try await answer(request, setup: setup, added: &added, progress: progress)
+                }
             }
             mutate([\LanguageModelSession.isResponding]) { $0.isResponding = false }
             return result

@@ -36,7 +36,7 @@ public final class LanguageModelSession: Sendable {
         var historyChangedWhileResponding = false
         /// The generation of a stream dropped before it ended: cancelled, and over once the engine step or tool
         /// it is in sees that (it clears this when it ends).
-        var endingStream: EndingStream?
+        var endingStream: StreamEnd?
     }
 
     let state: Mutex<State>

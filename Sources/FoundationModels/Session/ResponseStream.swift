@@ -77,10 +77,12 @@ extension LanguageModelSession {
 
             /// Throws when the snapshots ended without a response, so a loop never ends as if a half response
             /// were whole: `CancellationError` when the task reading them was cancelled (which ends the stream
-            /// and its generation), or the stream's error when an earlier loop already received it.
+            /// and its generation, and may drop the last snapshot), or the stream's error when an earlier loop
+            /// already received it.
             private func checkEnd() throws {
                 switch outcome.result {
-                case .success: return
+                // Generation finished, but a cancelled reader may have missed the final snapshot.
+                case .success: if Task.isCancelled { throw CancellationError() }
                 case .failure(let error): throw error
                 case nil: throw CancellationError()
                 }
