@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Few-shot examples from the user's own labelled data teach a small model the label set's real meaning
 /// and the data's style better than any description. The most similar example comes last, right before
-/// the text. A text never gets itself (an example of the same text) as an example, so evaluating a file
+/// the text. A text never gets an example of the same text, so evaluating a file
 /// with its own lines as examples is a fair leave-one-out measurement. Ids do not decide it: texts of two
 /// files without ids both have line numbers as ids, and line 3 of one is not line 3 of the other.
 public struct ExampleIndex: Sendable {
