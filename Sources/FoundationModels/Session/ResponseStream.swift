@@ -61,18 +61,7 @@ extension LanguageModelSession {
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next() async throws -> Snapshot? {
-                guard !isFinished else { return nil }
-                do {
-                    while let progress = try await base.next() {
-                        if let snapshot = try snapshot(progress) { return snapshot }
-                    }
-                    isFinished = true
-                    try checkEnd()
-                    return nil
-                } catch {
-                    isFinished = true
-                    throw error
-                }
+                try await next(isolation: nil)
             }
 
             /// Throws when the snapshots ended without a response, so a loop never ends as if a half response
