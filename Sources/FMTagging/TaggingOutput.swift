@@ -28,10 +28,12 @@ public enum TaggingOutput {
         return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).compactJSONString
     }
 
-    /// How many complete records in existing output carry each id, and how many bytes of it are whole lines
-    /// (a run killed mid-write leaves a partial last line, which is cut off before appending).
-    public static func finishedRecords(in output: [UInt8]) -> (ids: [String: Int], validLength: Int) {
+    /// How many complete records in existing output carry each id, whether each of them (in order, per id) is an
+    /// error line, and how many bytes of the output are whole lines (a run killed mid-write leaves a partial last
+    /// line, which is cut off before appending).
+    public static func finishedRecords(in output: [UInt8]) -> (ids: [String: Int], failed: [String: [Bool]], validLength: Int) {
         var ids: [String: Int] = [:]
+        var failed: [String: [Bool]] = [:]
         var validLength = 0
         var start = 0
         for (index, byte) in output.enumerated() where byte == 0x0A {
@@ -50,9 +52,22 @@ public enum TaggingOutput {
                   case .string(let id)? = properties["id"]?.kind,
                   properties["result"] != nil || properties["error"] != nil else { break }
             ids[id, default: 0] += 1
+            failed[id, default: []].append(properties["result"] == nil)
             validLength = index + 1
         }
-        return (ids, validLength)
+        return (ids, failed, validLength)
+    }
+
+    /// How many of `records` already have an error line in the output: a finished line counts for the earliest
+    /// record with its id, as in ``unfinished(_:finished:)``, so lines of another input are not counted.
+    public static func keptFailures(_ records: [TaggingRecord], failed: [String: [Bool]]) -> Int {
+        var seen: [String: Int] = [:]
+        return records.reduce(0) { count, record in
+            let occurrence = seen[record.id, default: 0]
+            seen[record.id] = occurrence + 1
+            guard let lines = failed[record.id], occurrence < lines.count else { return count }
+            return count + (lines[occurrence] ? 1 : 0)
+        }
     }
 
     /// The records still to do, in order, when output already holds `finished` lines of each id: a finished line

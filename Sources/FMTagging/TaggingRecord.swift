@@ -37,7 +37,8 @@ public struct TaggingRecord: Sendable {
         var id = fallbackID
         switch properties["id"]?.kind {
         case .string(let value): id = value
-        case .number(let value): id = value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .number(let value) where value.rounded() == value && abs(value) < 1e15: id = String(Int(value))
+        case .number(let value): id = JSONLiteral.integer(ofKey: "id", in: trimmed).map(String.init) ?? String(value)
         default: break
         }
         let extra = keys.filter { !["id", "text", "result", "error"].contains($0) }.compactMap { key in

@@ -158,9 +158,12 @@ extension FM.Eval {
         // pairs with the next example.
         var results: [String: [GeneratedContent?]] = [:]
         for (_, line) in TaggingRecord.lines(in: data) {
-            guard let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)), content.isComplete,
-                  case .structure(let properties, _) = content.kind, let id = properties["id"]?.scalarText,
+            let text = String(decoding: line, as: UTF8.self)
+            guard let content = try? GeneratedContent(json: text), content.isComplete,
+                  case .structure(let properties, _) = content.kind, var id = properties["id"]?.scalarText,
                   properties["result"] != nil || properties["error"] != nil else { continue }
+            // A large integer id is matched as written, as `TaggingRecord` reads it.
+            if case .number = properties["id"]?.kind, let written = JSONLiteral.integer(ofKey: "id", in: text) { id = String(written) }
             results[id, default: []].append(properties["result"])
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()

@@ -16,7 +16,8 @@ struct FM: AsyncParsableCommand {
             install with `fm model install NAME`) or any GGUF file. Pass --model NAME|PATH, or set FM_MODEL \
             (a name) or FM_MODEL_PATH (a file), to use another than the default.
 
-            Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails.
+            Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails, 2 when `fm tag` \
+            finished with error lines for some records.
             """,
         subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self, Serve.self]
     )

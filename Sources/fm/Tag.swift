@@ -12,6 +12,10 @@ extension FM {
                 Input: text arguments, --file, or stdin; each line is plain text or a JSON object \
                 {"id", "text", …}. Output: one line per input, in input order: {"id","text",…,"result":{…}} \
                 or {"id","text",…,"error":{"code","message"}}. Other input fields (a date, labels) are copied.
+
+                Exit status: 0 when every record has a result; 2 when the job finished but some records (in a \
+                resumed output, counting the lines already there) have error lines; 1 when the job stopped; 64 \
+                for invalid arguments.
                 """
         )
 
@@ -82,12 +86,20 @@ extension FM {
             // Started after the glossary, so the rate and ETA count texts only.
             var progress = ProgressLine(total: remaining.count)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
+            var failed = TaggingOutput.keptFailures(records, failed: sink.finishedFailures)
             try await runner.run(remaining) { record, outcome in
                 progress.clear()
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
+                if case .failure = outcome { failed += 1 }
                 progress.advance()
             }
             progress.finish()
+            // Every record has its line either way; a script still has to learn that some of them are errors.
+            if failed > 0 {
+                let which = failed == 1 ? "1 record failed; its line" : "\(failed) records failed; their lines"
+                Console.note("fm tag: \(which) in \(sink.name) \(failed == 1 ? "carries" : "carry") an \"error\"\n")
+                throw ExitCode(2)
+            }
         }
     }
 }
@@ -99,6 +111,8 @@ final class OutputSink {
     let name: String
     /// How many finished lines of the output carry each id.
     let finishedIDs: [String: Int]
+    /// Whether each finished line of an id, in order, is an error line.
+    let finishedFailures: [String: [Bool]]
 
     init(path: String?, resume: Bool) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
@@ -107,14 +121,16 @@ final class OutputSink {
             handle = FileHandle.standardOutput
             name = path ?? "standard output"
             finishedIDs = [:]
+            finishedFailures = [:]
             return
         }
         name = path
         let url = URL(fileURLWithPath: path)
         do {
             if resume, let existing = try Self.resumable(path) {
-                let (ids, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
+                let (ids, failed, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
                 finishedIDs = ids
+                finishedFailures = failed
                 handle = try FileHandle(forWritingTo: url)
                 try handle.truncate(atOffset: UInt64(validLength))
                 try handle.seekToEnd()
@@ -126,6 +142,7 @@ final class OutputSink {
                 guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
                 handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                 finishedIDs = [:]
+                finishedFailures = [:]
             }
         } catch let failure as CommandFailure {
             throw failure

@@ -21,6 +21,32 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// An integer id past a Double's exact range (a database key, a post id) is kept digit for digit, so two
+    /// records whose ids differ in the last digit stay two; the id is read from the top level only.
+    @Test func aLargeIntegerIDIsKeptAsWritten() {
+        let lines = [
+            #"{"id": 1234567890123456789, "text": "a"}"#,
+            #"{"id":1234567890123456788,"text":"b"}"#,
+            #"{"text": "an \"id\": 5 in the text", "meta": {"id": 99999999999999999999}, "id": -98765432109876543210}"#,
+            #"{"id": 12, "text": "c"}"#,
+            #"{"id": 1.5e300, "text": "d"}"#,
+        ]
+        let ids = lines.enumerated().map { TaggingRecord.parse(line: Array($1.utf8), lineNumber: $0 + 1).id }
+        #expect(ids == ["1234567890123456789", "1234567890123456788", "-98765432109876543210", "12", String(1.5e300)], "\(ids)")
+    }
+
+    /// The scanner gives an integer's text only for a well-formed top-level member.
+    @Test func integerLiteralsAreReadFromTheTopLevelOnly() {
+        #expect(JSONLiteral.integer(ofKey: "id", in: #" { "id" : 42 } "#) == "42")
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"a":[{"id":1}],"b":"}","id":7,"id":8}"#) == "8", "the last of repeated keys")
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"a":{"id":1}}"#) == nil)
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"id":"42"}"#) == nil)
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"id":4.2}"#) == nil)
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"id":-}"#) == nil)
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"[{"id":1}]"#) == nil)
+        #expect(JSONLiteral.integer(ofKey: "id", in: #"{"id":1"#) == "1")
+    }
+
     /// A byte-order mark before the first line (files saved by some Windows editors), or before a later one
     /// (two such files joined with `cat`), does not turn that line's JSON into text to tag.
     @Test func aByteOrderMarkIsNotPartOfTheRecord() throws {
@@ -76,7 +102,7 @@ import Testing
         let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))
         let output = Array((line + "\n" + "{\"id\":\"y\",\"te").utf8)
         let finished = TaggingOutput.finishedRecords(in: output)
-        #expect(finished.ids == ["x": 1])
+        #expect(finished.ids == ["x": 1] && finished.failed == ["x": [true]])
         #expect(finished.validLength == line.utf8.count + 1)
     }
 
@@ -89,6 +115,24 @@ import Testing
         let finished = TaggingOutput.finishedRecords(in: output)
         #expect(finished.ids == ["x": 2], "a blank line between finished ones keeps the later one")
         #expect(finished.validLength == output.count)
+    }
+
+    /// A resumed job's exit status covers the error lines it kept: those of its own records, each finished line
+    /// accounting for the earliest record with its id, and not those of ids the input no longer has.
+    @Test func resumeCountsTheErrorLinesItKeeps() {
+        func line(_ id: String, failed: Bool) -> String {
+            TaggingOutput.line(for: TaggingRecord(id: id, text: .success("t")),
+                               outcome: failed ? .failure(.init(code: "c", message: "m")) : .success(GeneratedContent(kind: .string("x"))))
+        }
+        let output = [line("a", failed: false), line("b", failed: true), line("a", failed: true), line("gone", failed: true),
+                      line("b", failed: true)]
+        let finished = TaggingOutput.finishedRecords(in: Array(output.map { $0 + "\n" }.joined().utf8))
+        #expect(finished.ids == ["a": 2, "b": 2, "gone": 1])
+        #expect(finished.failed == ["a": [false, true], "b": [true, true], "gone": [true]])
+        let records = ["a", "b", "c"].map { TaggingRecord(id: $0, text: .success("t")) }
+        #expect(TaggingOutput.keptFailures(records, failed: finished.failed) == 1, "b's first line; a's first line is a result")
+        let repeated = ["a", "a", "b", "b", "b"].map { TaggingRecord(id: $0, text: .success("t")) }
+        #expect(TaggingOutput.keptFailures(repeated, failed: finished.failed) == 3)
     }
 
     /// An input that repeats an id (two files concatenated) resumes each occurrence once: the finished lines

@@ -343,6 +343,20 @@ struct ReportCommandTests {
         let failed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(failed.status == 0, "\(failed.stderr)")
         #expect(failed.stdout.contains(#""accuracy":0.5"#), "\(failed.stdout)")
+        // Numeric ids past a Double's exact range, differing in the last digit, pair with their own results
+        // (written as numbers by another tool, or as strings by `fm tag`).
+        let large = directory.appendingPathComponent("large.jsonl")
+        try Data("""
+            {"id":1234567890123456789,"text":"win a prize now","label":"spam"}
+            {"id":1234567890123456788,"text":"see you at lunch","label":"ham"}
+
+            """.utf8).write(to: large)
+        for ids in [("1234567890123456788", "1234567890123456789"), (#""1234567890123456788""#, #""1234567890123456789""#)] {
+            try Data(#"{"id":\#(ids.0),"result":{"label":"ham"}}\#n{"id":\#(ids.1),"result":{"label":"spam"}}\#n"#.utf8).write(to: results)
+            let byID = try Self.run(["eval", large.path, "--predictions", results.path, "--json"])
+            #expect(byID.status == 0 && !byID.stderr.contains("matches no scored line"), "\(byID.stderr)")
+            #expect(byID.stdout.contains(#""accuracy":1"#), "\(ids): \(byID.stdout)")
+        }
         let none = directory.appendingPathComponent("none.jsonl")
         try Data("{broken\n".utf8).write(to: none)
         let empty = try Self.run(["eval", none.path, "--print-schema"])

@@ -123,7 +123,9 @@ struct TagCommandTests {
         try Data(texts.enumerated().map { #"{"id":"\#($0.offset)","text":"\#($0.element)"}"# }.joined(separator: "\n").utf8).write(to: input)
         let run = try CommandRun.run(Self.fm, ["tag", "--preset", "note-category", "--file", input.path, "--output", output.path],
                                      environment: ["FM_CALIBRATION_CACHE": store.path])
-        #expect(run.status == 0, "\(run.stderr)")
+        // Every text has its line; the one error line makes the exit status 2.
+        #expect(run.status == 2 && run.stderr.contains("fm tag: 1 record failed; its line in \(output.path) carries an \"error\""),
+                "\(run.status) \(run.stderr)")
         let records = try Self.lines(output)
         try #require(records.count == 8, "\(records)")
         #expect(records.prefix(7).allSatisfy { ($0["result"] as? [String: Any])?["category"] is String }, "\(records)")
@@ -158,7 +160,7 @@ struct TagCommandTests {
         try input.write(to: inputURL)
 
         let first = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--parallel", "3", "--no-cache"])
-        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.status == 2 && first.stderr.contains("fm tag: 4 records failed"), "\(first.status) \(first.stderr)")
         let records = try Self.lines(outputURL)
         try #require(records.count == 6, "one line per input record")
         #expect(records.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
@@ -176,7 +178,8 @@ struct TagCommandTests {
         let marked = finished.map { $0.replacingOccurrences(of: #""id":"good-1""#, with: #""id":"good-1","marker":true"#) }
         try Data((marked.joined(separator: "\n") + "\n" + #"{"id":"empty","err"#).utf8).write(to: outputURL)
         let resumed = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
-        #expect(resumed.status == 0, "\(resumed.stderr)")
+        // The error line kept from the first run counts with the three written now.
+        #expect(resumed.status == 2 && resumed.stderr.contains("fm tag: 4 records failed"), "\(resumed.status) \(resumed.stderr)")
         #expect(resumed.stderr.contains("2 of 6 records already done"), "\(resumed.stderr)")
         let after = try Self.lines(outputURL)
         #expect(after.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
@@ -250,7 +253,8 @@ struct TagCommandTests {
         let text = "I am going to kill myself tonight."
         func line(_ extra: [String]) throws -> [String: Any] {
             let result = try ReportCommandTests.run(["tag", "--preset", "safety", "--no-cache"] + extra + [text])
-            try #require(result.status == 0, "\(result.stderr)")
+            // 2: the job finished with an error line.
+            try #require(result.status == (extra.isEmpty ? 2 : 0), "\(result.status) \(result.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         }
         let blocked = try line([])
