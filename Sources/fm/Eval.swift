@@ -104,6 +104,7 @@ extension FM {
             )
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
+            if let cache { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
             configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)
             var progress = ProgressLine(total: examples.count)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)

@@ -82,6 +82,7 @@ extension FM {
             }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
+            if let cache, !remaining.isEmpty { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
             if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
             // Started after the glossary, so the rate and ETA count texts only.
             var progress = ProgressLine(total: remaining.count)

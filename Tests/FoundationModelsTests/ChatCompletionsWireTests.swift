@@ -332,6 +332,31 @@ struct ChatCompletionsWireTests {
         #expect(configuration.chatCompletionsURL.absoluteString == expected)
     }
 
+    @Test(arguments: [
+        ("http://h:8080", "http://h:8080/v1/models"),
+        ("https://api.example.com/v1/", "https://api.example.com/v1/models"),
+        ("http://h/proxy/v1/chat/completions?key=1", "http://h/proxy/v1/models?key=1"),
+    ])
+    func theModelListIsBesideTheChatCompletionsRoute(_ endpoint: String, _ expected: String) {
+        let configuration = ChatCompletionsConfiguration(endpoint: URL(string: endpoint)!, model: "m")
+        #expect(configuration.modelsURL.absoluteString == expected)
+    }
+
+    /// The served-model identity keeps what names the weights (`id`, `root`, `meta`) and drops what changes
+    /// between requests (`created`); its order does not depend on the server's.
+    @Test func servedModelsKeepWhatNamesTheWeights() {
+        let llamaServer = #"{"object":"list","data":[{"id":"m.gguf","object":"model","created":1,"owned_by":"llamacpp","meta":{"size":9,"n_params":3}}]}"#
+        let again = #"{"object":"list","data":[{"id":"m.gguf","object":"model","created":2,"owned_by":"llamacpp","meta":{"n_params":3,"size":9}}]}"#
+        let served = ChatCompletionsLanguageModel.servedModels(inModelList: Data(llamaServer.utf8))
+        #expect(served == #"id=m.gguf meta={"n_params":3,"size":9}"#)
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(again.utf8)) == served)
+        let vllm = #"{"data":[{"id":"b","root":"/m/b","created":5},{"id":"a","root":"/m/a"}]}"#
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(vllm.utf8)) == "id=a root=/m/a; id=b root=/m/b")
+        for body in [#"{"data":[]}"#, #"{"error":"no"}"#, "not json", #"{"data":[{"name":"x"}]}"#] {
+            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(body.utf8)) == nil, "\(body)")
+        }
+    }
+
     // MARK: Backoff
 
     @Test func backoffDoublesUpToTheBoundAndHonoursRetryAfter() {

@@ -40,12 +40,13 @@ final class LlamaServer: Sendable {
         return try await body(server)
     }
 
-    static func start(arguments: [String] = []) async throws -> LlamaServer {
+    /// Starts a server on `port` (a free one if `nil`); `arguments` come last, so `-m FILE` there serves another model.
+    static func start(arguments: [String] = [], port: Int? = nil) async throws -> LlamaServer {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             Issue.record("llama-server is not installed at \(binary.path). Run `make llama-server` (or `make test`).")
             throw CancellationError()
         }
-        let port = try freePort()
+        let port = try port ?? freePort()
         let process = Process()
         process.executableURL = binary
         process.arguments = [

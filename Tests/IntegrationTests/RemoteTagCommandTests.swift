@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import FoundationModels
 import Testing
 
@@ -73,5 +76,48 @@ struct RemoteTagCommandTests {
             #expect(try TagCommandTests.lines(output).allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "server-error" },
                     "\(arguments)")
         }
+    }
+
+    /// A server restarted with another model at the same address, under the same model name: the cache does not
+    /// answer for the new model, and while that server is away the results it gave come from the cache.
+    @Test func anotherModelBehindTheSameEndpointIsNotAnsweredFromTheCache() async throws {
+        _ = DefaultModel.model
+        let gemma = try #require(ModelCatalog.entry(named: "gemma")?.fileURL)
+        try #require(FileManager.default.fileExists(atPath: gemma.path), "Run `fm model install gemma` (or `make test`).")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-swap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl")
+        let output = directory.appendingPathComponent("out.jsonl")
+        try [#"{"id":"a","text":"Win a free cruise now!"}"#, #"{"id":"b","text":"See you at lunch tomorrow."}"#]
+            .joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        func tag(_ server: LlamaServer) throws {
+            let run = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
+                                    "--endpoint", server.url.absoluteString], cacheHome: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil })
+        }
+        /// How many tokens the server generated (`--metrics`): none when every result came from the cache.
+        func generated(_ server: LlamaServer) async throws -> Double {
+            let (data, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent("metrics"))
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                .first { !$0.hasPrefix("#") && $0.contains("tokens_predicted_total") }
+            return try #require(line.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }, "\(String(decoding: data, as: UTF8.self))")
+        }
+
+        let first = try await LlamaServer.start(arguments: ["--metrics"])
+        try tag(first)
+        #expect(try await generated(first) > 0)
+        let firstServes = await ChatCompletionsLanguageModel(endpoint: first.url, model: "default").servedModels()
+        first.stop()
+        let second = try await LlamaServer.start(arguments: ["-m", gemma.path, "--metrics"], port: first.port)
+        defer { second.stop() }
+        let secondServes = await ChatCompletionsLanguageModel(endpoint: second.url, model: "default").servedModels()
+        #expect(firstServes != nil && secondServes != nil && firstServes != secondServes, "\(String(describing: firstServes)) \(String(describing: secondServes))")
+        try tag(second)
+        #expect(try await generated(second) > 0, "the new model answered, not the first model's cached results")
+        second.stop()
+        // Away: the results of the model it served last, from the cache.
+        try tag(second)
     }
 }
