@@ -48,6 +48,10 @@ public struct FoundationModelsServer: Sendable {
     }
 
     private func addRoutes(to router: Router<BasicRequestContext>) {
+        // The model file's content digest, listed as `meta` (as llama-server lists its model's size and shape), so a
+        // client's result cache can tell this model from another served under the same name. Read once, at start.
+        let identity: GeneratedContent = .object([("content", .text(ModelIdentity.of(configuration.model.modelURL)))]
+            + (configuration.model.adapter.map { [("adapter", .text(ModelIdentity.of($0.fileURL)))] } ?? []))
         // Every GET route answers HEAD too: the same status and headers, and the HTTP layer leaves out the body.
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/health", method: method) { _, _ in
@@ -56,7 +60,7 @@ public struct FoundationModelsServer: Sendable {
             router.on("/v1/models", method: method) { _, _ in
                 Self.json(.object([("object", .text("list")), ("data", .array([.object([
                     ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
-                    ("owned_by", .text("foundation-models")),
+                    ("owned_by", .text("foundation-models")), ("meta", identity),
                 ])]))]))
             }
             router.on("/metrics", method: method) { _, _ in

@@ -421,6 +421,13 @@ struct ServeTests {
                 #expect(head.body.isEmpty, "\(path): \(head.text)")
                 #expect(head.headers["content-type"] == get.headers["content-type"], "\(path)")
             }
+            // The model card names the weights by content, so a client's cache can tell this model from another
+            // served under the same name.
+            let models = try await server.request("v1/models")
+            let card = ((try JSONSerialization.jsonObject(with: models.body) as? [String: Any])?["data"] as? [[String: Any]])?.first
+            #expect(card?["id"] as? String != nil && ((card?["meta"] as? [String: Any])?["content"] as? String)?.hasPrefix("content-sha256:") == true,
+                    "\(models.text)")
+            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: models.body)?.contains("content-sha256:") == true)
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
