@@ -9,8 +9,8 @@ public final class RemoteEngines: Sendable {
     /// The servers' models, one per endpoint.
     public let models: [ChatCompletionsLanguageModel]
     private let next = Mutex(0)
-    /// What each endpoint said it serves, once ``identifyServedModels(cache:)`` asked.
-    private let served = Mutex<[String?]?>(nil)
+    /// What each endpoint serves, once ``identifyServedModels(cache:)`` asked, and whether every endpoint said.
+    private let served = Mutex<(identities: [String?], complete: Bool)?>(nil)
 
     /// Creates the set; `models` must not be empty.
     public init(models: [ChatCompletionsLanguageModel]) {
@@ -29,7 +29,7 @@ public final class RemoteEngines: Sendable {
     /// What identifies the results in the cache: every endpoint (any may answer a text), the model name, and
     /// what the endpoint serves when ``identifyServedModels(cache:)`` learned it.
     public var identity: String {
-        let served = served.withLock { $0 } ?? []
+        let served = served.withLock { $0?.identities } ?? []
         return "remote " + models.indices.map { index in
             let model = models[index]
             let name = "\(model.configuration.endpoint.absoluteString) \(model.configuration.model)"
@@ -38,28 +38,39 @@ public final class RemoteEngines: Sendable {
         }.joined(separator: ", ")
     }
 
-    /// Asks every endpoint what it serves (`GET /v1/models`), so cached results do not outlive a model
-    /// swapped behind the same address and name. An endpoint that does not answer (it is down, or has no model
-    /// list) counts as serving what it served when it last answered, recorded in `cache`, so a finished job
-    /// reads its results from the cache while the servers are away.
+    /// Whether results may be stored under ``identity``: not when an endpoint did not answer, since it counts as
+    /// serving what it last served, and may come back serving another model.
+    public var storesResults: Bool { served.withLock { $0?.complete } ?? true }
+
+    /// Asks every endpoint what it serves (`GET /v1/models`), so cached results do not outlive a model swapped
+    /// behind the same address and name. An endpoint that does not answer (it is down, or loading a model)
+    /// counts as serving what it served when it last answered, recorded in `cache`, so a finished job reads its
+    /// results from the cache while the servers are away; such a job stores no results. An endpoint without a
+    /// model list is named by its address and model name alone.
     public func identifyServedModels(cache: ResultCache?) async {
-        let answers = await withTaskGroup(of: (Int, String?).self) { group in
+        let answers = await withTaskGroup(of: (Int, ServedModels).self) { group in
             for (index, model) in models.enumerated() {
                 group.addTask { (index, await model.servedModels()) }
             }
-            var answers = [String?](repeating: nil, count: models.count)
+            var answers = [ServedModels](repeating: .unreachable, count: models.count)
             for await (index, answer) in group { answers[index] = answer }
             return answers
         }
+        var complete = true
         let identities = models.indices.map { index -> String? in
             let model = models[index]
             let key = ResultCache.key(["served models", model.configuration.endpoint.absoluteString, model.configuration.model])
-            if let answer = answers[index] {
+            switch answers[index] {
+            case .served(let answer):
                 try? cache?.store(answer, forKey: key)
                 return answer
+            case .unlisted:
+                return nil
+            case .unreachable:
+                complete = false
+                return ((try? cache?.value(forKey: key)) ?? nil) ?? "unknown"
             }
-            return (try? cache?.value(forKey: key)) ?? nil
         }
-        served.withLock { $0 = identities }
+        served.withLock { $0 = (identities, complete) }
     }
 }

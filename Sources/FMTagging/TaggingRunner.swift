@@ -70,7 +70,7 @@ public struct TaggingRunner: Sendable {
             let results = await tagger.tag(pending.map(\.text), parallel: parallel)
             for (item, result) in zip(pending, results) {
                 outcomes[item.index] = result
-                if cacheable, let cache, case .success(let content) = result {
+                if cacheable, tagger.configuration.remoteEngines?.storesResults ?? true, let cache, case .success(let content) = result {
                     try? cache.store(content.compactJSONString, forKey: cacheKey(for: item.text))
                 }
             }

@@ -347,13 +347,17 @@ struct ChatCompletionsWireTests {
     @Test func servedModelsKeepWhatNamesTheWeights() {
         let llamaServer = #"{"object":"list","data":[{"id":"m.gguf","object":"model","created":1,"owned_by":"llamacpp","meta":{"size":9,"n_params":3}}]}"#
         let again = #"{"object":"list","data":[{"id":"m.gguf","object":"model","created":2,"owned_by":"llamacpp","meta":{"n_params":3,"size":9}}]}"#
-        let served = ChatCompletionsLanguageModel.servedModels(inModelList: Data(llamaServer.utf8))
+        let served = ChatCompletionsLanguageModel.servedModels(inModelList: Data(llamaServer.utf8), named: "default")
         #expect(served == #"id=m.gguf meta={"n_params":3,"size":9}"#)
-        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(again.utf8)) == served)
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(again.utf8), named: "default") == served)
         let vllm = #"{"data":[{"id":"b","root":"/m/b","created":5},{"id":"a","root":"/m/a"}]}"#
-        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(vllm.utf8)) == "id=a root=/m/a; id=b root=/m/b")
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(vllm.utf8), named: "default") == "id=a root=/m/a; id=b root=/m/b")
+        // A catalogue: the card of the model asked for, by id or alias, and not the rest.
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(vllm.utf8), named: "b") == "id=b root=/m/b")
+        let aliased = #"{"data":[{"id":"x.gguf","aliases":["small"]},{"id":"y.gguf"}]}"#
+        #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(aliased.utf8), named: "small") == "id=x.gguf")
         for body in [#"{"data":[]}"#, #"{"error":"no"}"#, "not json", #"{"data":[{"name":"x"}]}"#] {
-            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(body.utf8)) == nil, "\(body)")
+            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: Data(body.utf8), named: "default") == nil, "\(body)")
         }
     }
 

@@ -79,7 +79,8 @@ struct RemoteTagCommandTests {
     }
 
     /// A server restarted with another model at the same address, under the same model name: the cache does not
-    /// answer for the new model, and while that server is away the results it gave come from the cache.
+    /// answer for the new model, and while that server is away the results of the model it served last come
+    /// from the cache, not those of the model before.
     @Test func anotherModelBehindTheSameEndpointIsNotAnsweredFromTheCache() async throws {
         _ = DefaultModel.model
         let gemma = try #require(ModelCatalog.entry(named: "gemma")?.fileURL)
@@ -87,15 +88,16 @@ struct RemoteTagCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-swap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("in.jsonl")
+        let lines = [#"{"id":"a","text":"Win a free cruise now!"}"#, #"{"id":"b","text":"See you at lunch tomorrow."}"#,
+                     #"{"id":"c","text":"The meeting moved to Thursday."}"#]
+        let all = directory.appendingPathComponent("all.jsonl"), two = directory.appendingPathComponent("two.jsonl")
+        try lines.joined(separator: "\n").write(to: all, atomically: true, encoding: .utf8)
+        try lines.prefix(2).joined(separator: "\n").write(to: two, atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent("out.jsonl")
-        try [#"{"id":"a","text":"Win a free cruise now!"}"#, #"{"id":"b","text":"See you at lunch tomorrow."}"#]
-            .joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
-        func tag(_ server: LlamaServer) throws {
+        func tag(_ input: URL, _ server: LlamaServer) throws -> (status: Int32, records: [[String: Any]]) {
             let run = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
                                     "--endpoint", server.url.absoluteString], cacheHome: directory)
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil })
+            return (run.status, try TagCommandTests.lines(output))
         }
         /// How many tokens the server generated (`--metrics`): none when every result came from the cache.
         func generated(_ server: LlamaServer) async throws -> Double {
@@ -106,18 +108,28 @@ struct RemoteTagCommandTests {
         }
 
         let first = try await LlamaServer.start(arguments: ["--metrics"])
-        try tag(first)
+        let firstRun = try tag(all, first)
+        #expect(firstRun.status == 0 && firstRun.records.allSatisfy { $0["result"] != nil }, "\(firstRun)")
         #expect(try await generated(first) > 0)
         let firstServes = await ChatCompletionsLanguageModel(endpoint: first.url, model: "default").servedModels()
         first.stop()
         let second = try await LlamaServer.start(arguments: ["-m", gemma.path, "--metrics"], port: first.port)
         defer { second.stop() }
         let secondServes = await ChatCompletionsLanguageModel(endpoint: second.url, model: "default").servedModels()
-        #expect(firstServes != nil && secondServes != nil && firstServes != secondServes, "\(String(describing: firstServes)) \(String(describing: secondServes))")
-        try tag(second)
+        guard case .served(let before) = firstServes, case .served(let after) = secondServes else {
+            Issue.record("\(firstServes) \(secondServes)")
+            return
+        }
+        #expect(before != after && before.contains("meta=") && after.contains("meta="), "\(before) \(after)")
+        let secondRun = try tag(two, second)
+        #expect(secondRun.status == 0 && secondRun.records.allSatisfy { $0["result"] != nil }, "\(secondRun)")
         #expect(try await generated(second) > 0, "the new model answered, not the first model's cached results")
         second.stop()
-        // Away: the results of the model it served last, from the cache.
-        try tag(second)
+        // Away: the two texts the second model tagged come from the cache; the third, which only the first
+        // model tagged, is an error line.
+        let away = try tag(all, second)
+        #expect(away.status == 2, "\(away)")
+        #expect(away.records.prefix(2).allSatisfy { $0["result"] != nil }, "\(away.records)")
+        #expect((away.records.last?["error"] as? [String: Any])?["code"] as? String == "server-error", "\(away.records)")
     }
 }

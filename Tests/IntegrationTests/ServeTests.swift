@@ -427,7 +427,7 @@ struct ServeTests {
             let card = ((try JSONSerialization.jsonObject(with: models.body) as? [String: Any])?["data"] as? [[String: Any]])?.first
             #expect(card?["id"] as? String != nil && ((card?["meta"] as? [String: Any])?["content"] as? String)?.hasPrefix("content-sha256:") == true,
                     "\(models.text)")
-            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: models.body)?.contains("content-sha256:") == true)
+            #expect(ChatCompletionsLanguageModel.servedModels(inModelList: models.body, named: "default")?.contains("content-sha256:") == true)
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
