@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What a server said when asked for its model list.
 package enum ServedModels: Sendable, Equatable {
     /// The canonical form of the listed models that answer requests (see
-    /// ``ChatCompletionsLanguageModel/servedModels(inModelList:named:)``).
+    /// `servedModels(inModelList:named:)`).
     case served(String)
     /// The server answered, without a model list (a proxy or server without `/v1/models`).
     case unlisted
