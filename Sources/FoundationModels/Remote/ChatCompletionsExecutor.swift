@@ -99,10 +99,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     private func send(
         _ request: URLRequest, isStringRequest: Bool, channel: LanguageModelExecutorGenerationChannel
     ) async throws -> Outcome {
-        // Plain http skips URLSession, which keeps a core busy while it waits (see PlainHTTPStream).
-        let stream = request.url?.scheme == "http"
-            ? PlainHTTPStream.start(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
-            : HTTPStreamingTask.start(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
+        let stream = startHTTPRequest(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
         var head: HTTPURLResponse?
         var errorBody = Data()
         var wholeBody = Data()

@@ -47,10 +47,7 @@ extension ChatCompletionsLanguageModel {
 
     /// One GET: its status and body, or `nil` when no whole answer of at most a megabyte arrived.
     private static func get(_ request: URLRequest, timeout: TimeInterval) async -> (Int, Data)? {
-        // Plain http skips URLSession, which keeps a core busy while it waits (see PlainHTTPStream).
-        let stream = request.url?.scheme == "http"
-            ? PlainHTTPStream.start(request, requestTimeout: timeout, resourceTimeout: timeout)
-            : HTTPStreamingTask.start(request, requestTimeout: timeout, resourceTimeout: timeout)
+        let stream = startHTTPRequest(request, requestTimeout: timeout, resourceTimeout: timeout)
         var status = 0
         var body = Data()
         do {

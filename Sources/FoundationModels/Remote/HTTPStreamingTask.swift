@@ -9,6 +9,17 @@ package enum HTTPStreamEvent: Sendable {
     case body(Data)
 }
 
+/// Starts `request` on the transport its scheme calls for and hands its response over as it arrives: plain
+/// `http` through ``PlainHTTPStream``, since URLSession keeps a core busy while it waits, and `https` through
+/// ``HTTPStreamingTask``.
+func startHTTPRequest(_ request: URLRequest, requestTimeout: TimeInterval, resourceTimeout: TimeInterval)
+    -> AsyncThrowingStream<HTTPStreamEvent, any Error>
+{
+    request.url?.scheme == "http"
+        ? PlainHTTPStream.start(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
+        : HTTPStreamingTask.start(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
+}
+
 /// Runs one HTTP request and hands its response over as it arrives.
 ///
 /// corelibs Foundation has no `URLSession.bytes(for:)`, so a data delegate feeds an `AsyncThrowingStream`. The
