@@ -46,6 +46,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     var response: Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .tooManyRequests || status == .serviceUnavailable { headers[.retryAfter] = "1" }
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: json.compactJSONString)))
     }
 

@@ -32,6 +32,11 @@ struct ChatCompletionRequest: Sendable {
     ///   - maximumTokensCap: The most tokens a response may have on this server.
     /// - Throws: ``APIError`` (400) naming the field at fault.
     init(body: JSONField, maximumTokensCap: Int) throws(APIError) {
+        // A misspelt field (`max_token`) or one of another server's (`guided_json`, `repetition_penalty`) would
+        // otherwise be ignored and the answer would not be the one asked for; OpenAI refuses them the same way.
+        if let unknown = body.keys.first(where: { !Self.knownFields.contains($0) }) {
+            throw APIError.invalid(unknown, "Unrecognized request argument supplied: \(unknown). This server does not support it; leave it out.")
+        }
         model = try body["model"]?.string()
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
@@ -101,6 +106,15 @@ struct ChatCompletionRequest: Sendable {
         generation.logprobAlternatives = logprobAlternatives
         generation.allowsParallelToolCalls = try body["parallel_tool_calls"]?.bool() ?? true
     }
+
+    /// Every top-level field this server reads or refuses by name, and the fields that do not change an answer
+    /// (`user`, `metadata`, `store`, `service_tier`, llama-server's `cache_prompt`), which it accepts and ignores.
+    static let knownFields: Set<String> = Set([
+        "model", "messages", "stream", "stream_options", "n", "stop", "logprobs", "top_logprobs", "max_tokens",
+        "max_completion_tokens", "tools", "tool_choice", "parallel_tool_calls", "response_format", "temperature",
+        "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "n_predict", "ignore_eos",
+        "user", "metadata", "store", "service_tier", "cache_prompt",
+    ]).union(neutralSamplerValues.map(\.0)).union(unsupportedFields.map(\.0))
 
     /// llama-server's sampling fields that this server does not implement, each with the value that leaves
     /// sampling unchanged.

@@ -10,7 +10,7 @@ enum ChatMessages {
     /// instructions after the earlier ones, since the model reads every instruction in its system text.
     ///
     /// - Parameter tools: The request's tools, attached to the instructions.
-    /// - Throws: ``APIError`` (400) for an unknown role, content that is not text, a tool message answering no
+    /// - Throws: ``APIError`` (400) for an unknown role, content that is missing or not text, a tool message answering no
     ///   earlier call, or a conversation that ends with the model.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
         let list = try messages.array()
@@ -77,7 +77,8 @@ enum ChatMessages {
 
     /// A message's text: a string, or an array of `text` parts joined.
     private static func text(of message: JSONField) throws(APIError) -> String {
-        guard let content = message["content"] else { return "" }
+        // A message without words (`contents` misspelt, or none given) would be read as an empty one.
+        let content = try message.required("content")
         if case .string(let text) = content.value.kind { return text }
         guard case .array = content.value.kind else { throw content.mismatch("a string or an array of parts") }
         var parts: [String] = []

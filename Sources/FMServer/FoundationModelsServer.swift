@@ -38,8 +38,12 @@ public struct FoundationModelsServer: Sendable {
         addRoutes(to: router)
         var logger = Logger(label: "fm-serve")
         logger.logLevel = .warning
+        // Without an idle timeout a client that stops sending halfway through a body would hold its connection,
+        // and shutdown, for ever.
+        let idle = configuration.idleTimeout.components
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fm-serve"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
@@ -57,11 +61,18 @@ public struct FoundationModelsServer: Sendable {
             router.on("/health", method: method) { _, _ in
                 Self.json(.object([("status", .text("ok")), ("model", .text(configuration.modelName))]))
             }
+            let card: GeneratedContent = .object([
+                ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
+                ("owned_by", .text("foundation-models")), ("meta", identity),
+            ])
             router.on("/v1/models", method: method) { _, _ in
-                Self.json(.object([("object", .text("list")), ("data", .array([.object([
-                    ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
-                    ("owned_by", .text("foundation-models")), ("meta", identity),
-                ])]))]))
+                Self.json(.object([("object", .text("list")), ("data", .array([card]))]))
+            }
+            // OpenAI's `models.retrieve`: the one served model by its name (or `default`, as chat completions take it).
+            router.on("/v1/models/:model", method: method) { _, context in
+                let name = context.parameters.get("model") ?? ""
+                try self.checkModel(name.removingPercentEncoding ?? name)
+                return Self.json(card)
             }
             router.on("/metrics", method: method) { _, _ in
                 let depth = gate.depth

@@ -29,6 +29,12 @@ struct JSONField: Sendable {
     /// Whether the value is `null`.
     var isNull: Bool { if case .null = value.kind { true } else { false } }
 
+    /// The names of the object's members that are not `null`, in the order written; empty for anything else.
+    var keys: [String] {
+        guard case .structure(let properties, let order) = value.kind else { return [] }
+        return order.filter { key in properties[key].map { if case .null = $0.kind { false } else { true } } ?? false }
+    }
+
     /// The member `key`, or `nil` when it is missing or `null`.
     subscript(key: String) -> JSONField? {
         guard case .structure(let properties, _) = value.kind, let member = properties[key] else { return nil }
@@ -92,7 +98,10 @@ struct JSONField: Sendable {
         do {
             return try GenerationSchema.importing(jsonSchema: value).schema
         } catch {
-            throw APIError.invalid(path, "The schema cannot be enforced: \(error)", code: "unsupported_schema")
+            // Some import errors (a schema past the size limit) already say so.
+            let reason = "\(error)"
+            let message = reason.hasPrefix("The schema cannot be enforced") ? reason : "The schema cannot be enforced: \(reason)"
+            throw APIError.invalid(path, message, code: "unsupported_schema")
         }
     }
 }

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var queuedRequests: Int = 64
     /// How long one request may take before it is cancelled and answered 504.
     public var requestTimeout: Duration = .seconds(300)
+    /// How long a connection may stay silent before it is closed: idle between requests, or stalled partway
+    /// through sending one. A request being answered is never cut by it (that is ``requestTimeout``).
+    public var idleTimeout: Duration = .seconds(60)
     /// When set, every route but `/health` requires `Authorization: Bearer <key>`.
     public var apiKey: String?
     /// Texts of one `/v1/tag` request decoded together.

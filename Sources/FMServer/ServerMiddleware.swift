@@ -5,8 +5,16 @@ import Hummingbird
 /// The method each route answers. The routes are counted under their own name and anything else as `other`; a
 /// route asked with another method is answered 405 with `Allow`, not 404, since the path is right.
 private let routeMethods: [String: HTTPRequest.Method] = [
-    "/v1/chat/completions": .post, "/v1/tag": .post, "/v1/models": .get, "/health": .get, "/metrics": .get,
+    "/v1/chat/completions": .post, "/v1/tag": .post, "/v1/models": .get, "/v1/models/{model}": .get, "/health": .get,
+    "/metrics": .get,
 ]
+
+/// The route `path` belongs to (`/v1/models/tiny` is `/v1/models/{model}`), or `nil` for no route.
+private func route(of path: String) -> String? {
+    if routeMethods[path] != nil { return path }
+    let model = path.dropFirst("/v1/models/".count)
+    return path.hasPrefix("/v1/models/") && !model.isEmpty && !model.contains("/") ? "/v1/models/{model}" : nil
+}
 
 /// Checks the API key, answers every failure in OpenAI's JSON error shape, and counts requests.
 struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -15,13 +23,13 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let route = routeMethods[request.uri.path] == nil ? "other" : request.uri.path
+        let route = route(of: request.uri.path) ?? "other"
         var response: Response
         do {
             try authorize(request)
             response = try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            if let method = routeMethods[request.uri.path], method != request.method {
+            if let method = routeMethods[route], method != request.method {
                 let allowed = method == .get ? "GET, HEAD" : method.rawValue
                 response = APIError(.methodNotAllowed, code: "method_not_allowed",
                                     "\(request.uri.path) takes \(allowed) requests, not \(request.method.rawValue).").response
@@ -51,7 +59,7 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func authorize(_ request: Request) throws(APIError) {
         guard let apiKey, request.uri.path != "/health" else { return }
-        guard request.headers[.authorization] == "Bearer \(apiKey)" else {
+        guard let credentials = request.headers[.authorization], BearerCredentials.match(credentials, key: apiKey) else {
             throw APIError(.unauthorized, type: "authentication_error", code: "invalid_api_key",
                            "Give the server's API key as 'Authorization: Bearer <key>'.")
         }

@@ -20,7 +20,8 @@ struct TagRequest: Sendable {
     /// Parses `body` with the query's parameters. A JSONL line that is not UTF-8 becomes an `invalid-utf8` error
     /// line, as in `fm tag`, rather than a text with its bytes replaced.
     ///
-    /// - Throws: ``APIError`` (400) for an unknown preset, a schema that cannot be enforced, or no texts.
+    /// - Throws: ``APIError`` (400) for an unknown preset, member or query parameter, a schema that cannot be enforced,
+    ///   or no texts.
     init(body: [UInt8], query: [String: String]) throws(APIError) {
         if let text = String(validating: body, as: UTF8.self), let object = try? JSONField.body(text), let texts = object["texts"] {
             // The JSON form carries its own settings: a query's, or a misspelt member, would be silently ignored.
@@ -43,6 +44,10 @@ struct TagRequest: Sendable {
             schema = try Self.schema(preset: object["preset"]?.string(), document: object["schema"], parameter: "preset")
             instructions = try object["instructions"]?.string()
         } else {
+            // A misspelt parameter (`presett=`) would tag with the default schema instead of the one asked for.
+            if let unknown = query.keys.sorted().first(where: { !["preset", "instructions"].contains($0) }) {
+                throw APIError.invalid(unknown, "Unknown query parameter '\(unknown)'; a JSONL body takes preset and instructions.")
+            }
             records = TaggingRecord.parse(input: body)
             schema = try Self.schema(preset: query["preset"], document: nil, parameter: "preset")
             instructions = query["instructions"]

@@ -37,6 +37,9 @@ extension FM {
         @Option(name: .long, parsing: .unconditional, help: "Seconds one request may take before it is cancelled (504).")
         var timeout = 300
 
+        @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: "Seconds a connection may stay silent, idle between requests or partway through sending one, before the server closes it.")
+        var idleTimeout = 60
+
         @Option(name: .customLong("api-key-env"), help: "An environment variable holding the API key clients must send as a Bearer token.")
         var apiKeyEnv: String?
 
@@ -49,6 +52,7 @@ extension FM {
             if !(1...256).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 256.") }
             if !(0...100_000).contains(queue) { throw ValidationError("--queue must be between 0 and 100000.") }
             if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
+            if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
             if let apiKeyEnv, (ProcessInfo.processInfo.environment[apiKeyEnv] ?? "").isEmpty {
                 throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
             }
@@ -66,6 +70,7 @@ extension FM {
             configuration.concurrentRequests = concurrency
             configuration.queuedRequests = queue
             configuration.requestTimeout = .seconds(timeout)
+            configuration.idleTimeout = .seconds(idleTimeout)
             configuration.apiKey = apiKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
             let host = host
             try await FoundationModelsServer(configuration: configuration).run { port in

@@ -1,5 +1,6 @@
 @testable import FMServer
 import FoundationModels
+import HTTPTypes
 import Testing
 
 /// How a chat-completion body becomes a generation request, without a model: sampling fields, streaming options
@@ -85,6 +86,56 @@ struct ChatCompletionRequestTests {
         guard case .prompt = entries.last else {
             Issue.record("the conversation does not end with the prompt: \(entries)")
             return
+        }
+    }
+
+    /// A field the server does not know, misspelt or another server's, is a 400 naming it, never an answer to
+    /// another question; OpenAI's fields that do not change an answer, and `null` members, are accepted.
+    @Test func anUnknownFieldIsRefusedByName() throws {
+        for field in [#""max_token":1"#, #""guided_json":{"type":"object"}"#, #""repetition_penalty":1.2"#, #""Stream":true"#] {
+            do {
+                _ = try request(",\(field)")
+                Issue.record("accepted \(field)")
+            } catch {
+                let name = String(field.dropFirst().prefix { $0 != "\"" })
+                #expect(error.status == .badRequest && error.param == name && error.message.contains(name), "\(error)")
+            }
+        }
+        #expect(try request(#","user":"u1","metadata":{"a":"b"},"store":false,"service_tier":"auto","cache_prompt":true"#).maximumTokens == 64)
+        #expect(try request(#","guided_json":null,"max_token":null"#).maximumTokens == 64)
+    }
+
+    /// A message without `content` (misspelt, or left out) is a 400 naming it, not an empty prompt.
+    @Test func aMessageWithoutContentIsRefused() throws {
+        for messages in [#"[{"role":"user","contents":"Hi"}]"#, #"[{"role":"system"},{"role":"user","content":"Hi"}]"#,
+                         #"[{"role":"user","content":"Hi"},{"role":"assistant"},{"role":"user","content":"Hi"}]"#] {
+            do {
+                _ = try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(messages)}"#).required("messages"), tools: [])
+                Issue.record("accepted \(messages)")
+            } catch {
+                #expect(error.param?.hasSuffix(".content") == true && error.message.contains("required"), "\(error)")
+            }
+        }
+    }
+
+    /// The API key is checked as a Bearer token: the scheme in any case, the key exactly.
+    @Test func theBearerSchemeIgnoresCaseAndTheKeyDoesNot() {
+        func check(_ credentials: String) -> Bool { BearerCredentials.match(credentials, key: "s3cret") }
+        #expect(check("Bearer s3cret") && check("bearer s3cret") && check("BEARER  s3cret"))
+        for wrong in ["Bearer S3cret", "Bearer s3cre", "Bearer s3crett", "Basic s3cret", "s3cret", "Bearer", ""] {
+            #expect(!check(wrong), "\(wrong)")
+        }
+    }
+
+    /// A JSONL tag request takes its settings from the query; a misspelt parameter is a 400, not the default schema.
+    @Test func aTagRequestRefusesAnUnknownQueryParameter() throws {
+        let body = Array("Buy cheap watches now!\n".utf8)
+        #expect(try TagRequest(body: body, query: ["preset": "moderation", "instructions": "Be strict."]).records.count == 1)
+        do {
+            _ = try TagRequest(body: body, query: ["presett": "moderation"])
+            Issue.record("accepted presett")
+        } catch {
+            #expect(error.param == "presett", "\(error)")
         }
     }
 }

@@ -57,8 +57,34 @@ enum LoopbackHTTPClient {
         return try parse(response)
     }
 
-    /// A connected socket with the request sent on it.
-    private static func connectAndSend(port: Int, path: String, body: Data?, headers: [String: String], method: String) throws -> Int32 {
+    /// Sends a POST whose head promises `declaredLength` body bytes, then only `sent`, and waits up to `limit` for
+    /// the server to end the connection. Returns whether it did.
+    static func stall(port: Int, path: String, sent: Data, declaredLength: Int, limit: Duration) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    let socket = try connect(port: port)
+                    defer { Glibc.close(socket) }
+                    var request = Data("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\n\r\n".utf8)
+                    request.append(sent)
+                    _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+                    var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
+                    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    var chunk = [UInt8](repeating: 0, count: 4_096)
+                    // Whatever the server says first (a 408, say), the connection must end; a timeout means it did not.
+                    while true {
+                        let count = recv(socket, &chunk, chunk.count, 0)
+                        if count == 0 { return true }
+                        if count < 0 { return errno == ECONNRESET }
+                    }
+                })
+            }
+            thread.start()
+        }
+    }
+
+    /// A socket connected to the loopback port.
+    private static func connect(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var address = sockaddr_in()
@@ -66,12 +92,18 @@ enum LoopbackHTTPClient {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
             Glibc.close(socket)
             throw Failure(description: "cannot connect to 127.0.0.1:\(port)")
         }
+        return socket
+    }
+
+    /// A connected socket with the request sent on it.
+    private static func connectAndSend(port: Int, path: String, body: Data?, headers: [String: String], method: String) throws -> Int32 {
+        let socket = try connect(port: port)
 
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }

@@ -141,11 +141,22 @@ struct ServeLimitsTests {
             let missing = try await server.request("v1/chat/completions", body: body)
             #expect(missing.status == 401)
             #expect(try missing.error["code"] as? String == "invalid_api_key")
+            #expect(missing.headers["www-authenticate"] == "Bearer")
             let wrong = try await server.request("v1/models", headers: ["Authorization": "Bearer nope"])
             #expect(wrong.status == 401)
+            #expect(try await server.request("v1/models", headers: ["Authorization": "bearer s3cret"]).status == 200)
             let right = try await server.request("v1/chat/completions", body: body, headers: ["Authorization": "Bearer s3cret"])
             #expect(right.status == 200, "\(right.text)")
             #expect(try await server.request("health").status == 200)
+        }
+    }
+
+    /// A client that stops sending partway through its body does not hold the connection (and shutdown) for ever.
+    @Test func aStalledRequestBodyIsClosedAfterTheIdleTimeout() async throws {
+        try await FMServe.with(arguments: ["--idle-timeout", "1"]) { server in
+            let closed = try await LoopbackHTTPClient.stall(
+                port: server.port, path: "/v1/chat/completions", sent: Data(#"{"mes"#.utf8), declaredLength: 100, limit: .seconds(30))
+            #expect(closed)
         }
     }
 

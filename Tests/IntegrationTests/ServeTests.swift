@@ -428,6 +428,16 @@ struct ServeTests {
             #expect(card?["id"] as? String != nil && ((card?["meta"] as? [String: Any])?["content"] as? String)?.hasPrefix("content-sha256:") == true,
                     "\(models.text)")
             #expect(ChatCompletionsLanguageModel.servedModels(inModelList: models.body, named: "default")?.contains("content-sha256:") == true)
+            // OpenAI's `models.retrieve`: the same card by name, and a 404 naming the model for another.
+            let name = try #require(card?["id"] as? String)
+            for path in ["v1/models/\(name)", "v1/models/default"] {
+                let retrieved = try await server.request(path)
+                #expect(retrieved.status == 200, "\(path): \(retrieved.text)")
+                #expect((try JSONSerialization.jsonObject(with: retrieved.body) as? [String: Any])?["id"] as? String == name, "\(path)")
+            }
+            let other = try await server.request("v1/models/nope")
+            #expect(other.status == 404)
+            #expect(try other.error["code"] as? String == "model_not_found")
             let preset = try await server.request("v1/tag", body: #"{"texts":["x"],"preset":"nope"}"#)
             #expect(preset.status == 400)
             #expect(try preset.error["param"] as? String == "preset")
