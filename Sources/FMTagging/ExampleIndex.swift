@@ -110,15 +110,22 @@ public struct ExampleIndex: Sendable {
 extension ExampleIndex.Example {
     /// The examples in labelled JSONL: each line's `result` object (`fm tag` output), or its gold labels
     /// (the field `labelKey` names, else `label` or `labels`) written as a result of `schema`. Lines with neither,
-    /// or whose gold does not fit the schema, are left out. Each text is paired with its own line's answer, in
-    /// one pass over the lines.
+    /// or whose result or gold does not fit the schema (another job's output), are left out. Each text is paired
+    /// with its own line's answer, in one pass over the lines.
     public static func parse(input: [UInt8], schema: GenerationSchema, labelKey: String? = nil) -> [Self] {
+        // An answer of another schema shown as an example would teach the model fields it must not write.
+        let validator = try? StructuredOutputValidator(schema: schema)
         var pool: [Self] = []
         for (number, line) in TaggingRecord.lines(in: input) {
             let record = TaggingRecord.parse(line: line, lineNumber: number)
             guard case .success(let text) = record.text else { continue }
             if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
-               case .structure(let properties, _) = content.kind, let result = properties["result"] {
+               case .structure(let properties, _) = content.kind, let written = properties["result"] {
+                var result = written
+                if let validator {
+                    guard let valid = try? validator.validate(written.compactJSONString) else { continue }
+                    result = valid
+                }
                 pool.append(.init(id: record.id, text: text, result: result))
             } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
                       let result = EvaluationTask.result(for: gold, in: schema) {

@@ -29,11 +29,13 @@ public enum TaggingOutput {
     }
 
     /// How many complete records in existing output carry each id, whether each of them (in order, per id) is an
-    /// error line, and how many bytes of the output are whole lines (a run killed mid-write leaves a partial last
-    /// line, which is cut off before appending).
-    public static func finishedRecords(in output: [UInt8]) -> (ids: [String: Int], failed: [String: [Bool]], validLength: Int) {
+    /// error line, the text each carries (`nil` for a line without one), and how many bytes of the output are whole
+    /// lines (a run killed mid-write leaves a partial last line, which is cut off before appending).
+    public static func finishedRecords(in output: [UInt8])
+        -> (ids: [String: Int], failed: [String: [Bool]], texts: [String: [String?]], validLength: Int) {
         var ids: [String: Int] = [:]
         var failed: [String: [Bool]] = [:]
+        var texts: [String: [String?]] = [:]
         var validLength = 0
         var start = 0
         for (index, byte) in output.enumerated() where byte == 0x0A {
@@ -53,9 +55,27 @@ public enum TaggingOutput {
                   properties["result"] != nil || properties["error"] != nil else { break }
             ids[id, default: 0] += 1
             failed[id, default: []].append(properties["result"] == nil)
+            if case .string(let written)? = properties["text"]?.kind { texts[id, default: []].append(written) } else {
+                texts[id, default: []].append(nil)
+            }
             validLength = index + 1
         }
-        return (ids, failed, validLength)
+        return (ids, failed, texts, validLength)
+    }
+
+    /// The first record whose finished line (matched as in ``unfinished(_:finished:)``) carries another text than
+    /// the record's, with that text: the output then holds another input's results, which resuming would keep in
+    /// place of this input's. `nil` when every finished line that has a text has its record's.
+    public static func foreignLine(_ records: [TaggingRecord], texts: [String: [String?]]) -> (record: TaggingRecord, written: String)? {
+        var seen: [String: Int] = [:]
+        for record in records {
+            let occurrence = seen[record.id, default: 0]
+            seen[record.id] = occurrence + 1
+            guard let lines = texts[record.id], occurrence < lines.count, let written = lines[occurrence],
+                  case .success(let text) = record.text, text != written else { continue }
+            return (record, written)
+        }
+        return nil
     }
 
     /// How many of `records` already have an error line in the output: a finished line counts for the earliest

@@ -158,11 +158,15 @@ extension FM.Eval {
         // A failed record's error line holds its place (as a missing result), so the next result with its id
         // pairs with the next example.
         var results: [String: [GeneratedContent?]] = [:]
-        for (_, line) in TaggingRecord.lines(in: data) {
+        var unreadable: [String] = []
+        for (number, line) in TaggingRecord.lines(in: data) {
             let text = String(decoding: line, as: UTF8.self)
             guard let content = try? GeneratedContent(json: text), content.isComplete,
                   case .structure(let properties, _) = content.kind, var id = properties["id"]?.scalarText,
-                  properties["result"] != nil || properties["error"] != nil else { continue }
+                  properties["result"] != nil || properties["error"] != nil else {
+                if !text.allSatisfy(\.isWhitespace) { unreadable.append(String(number)) }
+                continue
+            }
             // A large integer id is matched as written, as `TaggingRecord` reads it.
             if case .number = properties["id"]?.kind, let written = JSONLiteral.integer(ofKey: "id", in: text) { id = String(written) }
             results[id, default: []].append(properties["result"])
@@ -174,6 +178,23 @@ extension FM.Eval {
             let shown = firstFew(unmatched, separator: ", ")
             let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
+        }
+        if !unreadable.isEmpty {
+            let counted = unreadable.count == 1 ? "1 line of \(path) is" : "\(unreadable.count) lines of \(path) are"
+            Console.note("warning: \(counted) not an fm tag output line with an id and a result or error (line \(firstFew(unreadable, separator: ", ")))\n")
+        }
+        let answered = Set(results.keys)
+        let missing = examples.map(\.record.id).filter { !answered.contains($0) }
+        // Scoring nothing but failures would look like a model that gets everything wrong.
+        if missing.count == examples.count, !examples.isEmpty {
+            throw CommandFailure("""
+                No line of \(path) has a scored example's id and a result or error: it is not fm tag output of this \
+                file's texts (it may be the labelled file itself).
+                """)
+        }
+        if !missing.isEmpty {
+            let counted = missing.count == 1 ? "1 scored example has" : "\(missing.count) scored examples have"
+            Console.note("warning: \(counted) no line in \(path) (ids \(firstFew(missing, separator: ", "))); counted as failed\n")
         }
         var seen: [String: Int] = [:]
         return examples.map { example in

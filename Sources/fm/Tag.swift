@@ -22,10 +22,10 @@ extension FM {
         @Argument(help: "Texts to tag (otherwise --file or stdin).")
         var texts: [String] = []
 
-        @Option(name: .long, help: "A file of texts, one per line (plain or JSONL).")
+        @Option(name: .long, help: "A file of texts, one per line (plain or JSONL); - is stdin.")
         var file: String?
 
-        @Option(name: [.short, .long], help: "Write results to this file instead of stdout.")
+        @Option(name: [.short, .long], help: "Write results to this file instead of stdout (- is stdout).")
         var output: String?
 
         @Flag(name: .long, help: "Continue an interrupted run: keep finished records in --output and append the rest.")
@@ -34,15 +34,20 @@ extension FM {
         @OptionGroup var tagging: TaggingOptions
         @OptionGroup var modelOptions: ModelOptions
 
+        /// --file, with `-` (stdin, read as when it is left out) as `nil`.
+        private var inputFile: String? { file == "-" ? nil : file }
+        /// --output, with `-` (stdout) as `nil`.
+        private var outputFile: String? { output == "-" ? nil : output }
+
         func validate() throws {
             if !texts.isEmpty, file != nil { throw ValidationError("Give texts as arguments or --file, not both.") }
-            if let file, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
-            if resume, output == nil { throw ValidationError("--resume needs --output.") }
-            if resume, let output, InputFile.exists(output), !InputFile.isRegularFile(output) {
+            if let file = inputFile, !FileManager.default.fileExists(atPath: file) { throw ValidationError("No input file at \(file).") }
+            if resume, outputFile == nil { throw ValidationError("--resume needs --output (a file).") }
+            if resume, let output = outputFile, InputFile.exists(output), !InputFile.isRegularFile(output) {
                 throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
             }
-            if let output {
-                try ReportFile.validate(output, option: "--output", inputs: [("--file input", file), ("--examples file", tagging.examples),
+            if let output = outputFile {
+                try ReportFile.validate(output, option: "--output", inputs: [("--file input", inputFile), ("--examples file", tagging.examples),
                                                                              ("--schema file", tagging.schema)])
             }
             try tagging.validateSeed()
@@ -60,7 +65,7 @@ extension FM {
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }
             } else {
-                let data = try file.map(InputFile.read)
+                let data = try inputFile.map(InputFile.read)
                     ?? FileHandle.standardInput.readDataToEndOfFile()
                 records = TaggingRecord.parse(input: Array(data))
             }
@@ -75,7 +80,16 @@ extension FM {
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
                 calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             )
-            let sink = try OutputSink(path: output, resume: resume)
+            let sink = try OutputSink(path: outputFile, resume: resume)
+            // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its results
+            // would stand in for this input's records.
+            if let (record, written) = TaggingOutput.foreignLine(records, texts: sink.finishedTexts) {
+                throw CommandFailure("""
+                    Cannot resume \(sink.name): its line for id \(record.id) is of another text ("\(written.prefix(60))", \
+                    not "\((try? record.text.get())?.prefix(60) ?? "")"), so it holds another input's results. Resume \
+                    with the input that wrote it, or choose another --output.
+                    """)
+            }
             let remaining = TaggingOutput.unfinished(records, finished: sink.finishedIDs)
             if records.count != remaining.count {
                 Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
@@ -114,6 +128,8 @@ final class OutputSink {
     let finishedIDs: [String: Int]
     /// Whether each finished line of an id, in order, is an error line.
     let finishedFailures: [String: [Bool]]
+    /// The text each finished line of an id carries, in order.
+    let finishedTexts: [String: [String?]]
 
     init(path: String?, resume: Bool) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
@@ -123,15 +139,17 @@ final class OutputSink {
             name = path ?? "standard output"
             finishedIDs = [:]
             finishedFailures = [:]
+            finishedTexts = [:]
             return
         }
         name = path
         let url = URL(fileURLWithPath: path)
         do {
             if resume, let existing = try Self.resumable(path) {
-                let (ids, failed, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
+                let (ids, failed, texts, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
                 finishedIDs = ids
                 finishedFailures = failed
+                finishedTexts = texts
                 handle = try FileHandle(forWritingTo: url)
                 try handle.truncate(atOffset: UInt64(validLength))
                 try handle.seekToEnd()
@@ -144,6 +162,7 @@ final class OutputSink {
                 handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                 finishedIDs = [:]
                 finishedFailures = [:]
+                finishedTexts = [:]
             }
         } catch let failure as CommandFailure {
             throw failure

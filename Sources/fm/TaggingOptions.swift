@@ -77,7 +77,8 @@ struct TaggingOptions: ParsableArguments {
         if let parallel, parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64.") }
         if let examples, !FileManager.default.fileExists(atPath: examples) { throw ValidationError("No examples file at \(examples).") }
         if let shots {
-            if shots < 0 || shots > 32 { throw ValidationError("--shots must be between 0 and 32.") }
+            // 0 would leave --examples with no effect.
+            if shots < 1 || shots > 32 { throw ValidationError("--shots must be between 1 and 32.") }
             if examples == nil { throw ValidationError("--shots chooses among --examples; give --examples too.") }
         }
     }

@@ -71,4 +71,18 @@ struct ExampleIndexTests {
         // Without the key the coarse labels, which are not among the schema's values, give no example.
         #expect(ExampleIndex.Example.parse(input: input, schema: schema).isEmpty)
     }
+
+    /// An `fm tag` result of another schema (another job's output given as --examples) is left out, and a result of
+    /// this one is kept with its members in the schema's order.
+    @Test func resultsOfAnotherSchemaAreLeftOut() throws {
+        let input = Array("""
+            {"id":"a","text":"printer broken","result":{"topics":["printers"],"actions":[]}}
+            {"id":"b","text":"refund please","result":{"label":"billing"}}
+            {"id":"c","text":"Meeting moved","result":{"label":"ham"}}
+            """.utf8)
+        let schema = EvaluationTask.schema(for: LabelledExample.parse(input: Array(#"{"text":"x","label":"ham"}\#n{"text":"y","label":"spam"}"#.utf8)))
+        let pool = ExampleIndex.Example.parse(input: input, schema: schema)
+        #expect(pool.map(\.id) == ["c"])
+        #expect(pool.first?.result.jsonString == #"{"label": "ham"}"#)
+    }
 }

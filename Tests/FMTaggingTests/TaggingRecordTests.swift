@@ -146,6 +146,21 @@ import Testing
         #expect(left.map { try? $0.text.get() } == ["text 3", "text 4"])
     }
 
+    /// Output of another input whose ids happen to match (plain lines are numbered) is told apart by its texts, each
+    /// finished line compared with the record it would stand for; lines without a text are not evidence.
+    @Test func resumeTellsAnotherInputsLinesByTheirText() {
+        let written = [TaggingRecord(id: "1", text: .success("alpha one")), TaggingRecord(id: "2", text: .success("beta two")),
+                       TaggingRecord(id: "3", text: .failure(.init(code: "invalid-utf8", message: "m")))]
+            .map { TaggingOutput.line(for: $0, outcome: .failure(.init(code: "c", message: "m"))) + "\n" }
+        let finished = TaggingOutput.finishedRecords(in: Array(written.joined().utf8))
+        #expect(finished.texts == ["1": ["alpha one"], "2": ["beta two"], "3": [nil]])
+        let same = ["alpha one", "beta two", "gamma", "delta"].enumerated().map { TaggingRecord(id: "\($0 + 1)", text: .success($1)) }
+        #expect(TaggingOutput.foreignLine(same, texts: finished.texts) == nil)
+        let other = ["alpha one", "my printer is broken", "refund please"].enumerated().map { TaggingRecord(id: "\($0 + 1)", text: .success($1)) }
+        let foreign = TaggingOutput.foreignLine(other, texts: finished.texts)
+        #expect(foreign?.record.id == "2" && foreign?.written == "beta two")
+    }
+
     /// Every preset lowers to an object the decoder can enforce, and its JSON Schema text (what `fm eval
     /// --print-schema` and the anchor send) imports back to the same decoder schema.
     @Test(arguments: TaggingPreset.allCases)

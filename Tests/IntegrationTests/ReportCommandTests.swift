@@ -322,11 +322,16 @@ struct ReportCommandTests {
         #expect(partial.status == 0, "\(partial.stderr)")
         #expect(partial.stderr.contains("warning: 2 of 4 lines are not scored: Record 2 has no \"label\" or \"labels\""), "\(partial.stderr)")
         let results = directory.appendingPathComponent("results.jsonl")
-        try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"9","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
+        try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"9","result":{"label":"ham"}}\#ngarbage\#n"#.utf8).write(to: results)
         let scored = try Self.run(["eval", input.path, "--predictions", results.path])
         #expect(scored.status == 0, "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 result in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
+        #expect(scored.stderr.contains("warning: 1 line of \(results.path) is not an fm tag output line"), "\(scored.stderr)")
+        #expect(scored.stderr.contains("warning: 1 scored example has no line in \(results.path) (ids 3); counted as failed"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")
+        // The labelled file itself (or another input's output) answers no example: refused, not scored as all failed.
+        let itself = try Self.run(["eval", input.path, "--predictions", input.path])
+        #expect(itself.status == 1 && itself.stderr.contains("it is not fm tag output of this file's texts"), "\(itself.stderr)")
         // Two lines sharing an id (files concatenated): the n-th result goes with the n-th line, not the last.
         let twice = directory.appendingPathComponent("twice.jsonl")
         try Data("""

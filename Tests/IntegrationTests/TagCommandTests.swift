@@ -184,6 +184,29 @@ struct TagCommandTests {
         let after = try Self.lines(outputURL)
         #expect(after.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
         #expect(after.first?["marker"] as? Bool == true, "the finished record was kept, not redone")
+
+        // Another input with the same ids (its good-2 is another text) would have its records answered by these
+        // lines: refused, and the finished output is left as it was.
+        let otherURL = directory.appendingPathComponent("other.jsonl")
+        try Data(#"{"id":"good-1","text":"Today we had a lovely picnic with friends at the beach."}\#n{"id":"good-2","text":"Another text."}\#n"#.utf8)
+            .write(to: otherURL)
+        let before = try Data(contentsOf: outputURL)
+        let foreign = try Self.run(["tag", "--file", otherURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
+        #expect(foreign.status == 1 && foreign.stderr.contains("its line for id good-2 is of another text"), "\(foreign.status) \(foreign.stderr)")
+        #expect(try Data(contentsOf: outputURL) == before)
+    }
+
+    /// `-` is stdin for --file and stdout for --output, as for other tools, not a file named `-`.
+    @Test func aDashIsStandardInputAndOutput() throws {
+        _ = DefaultModel.model
+        defer { try? FileManager.default.removeItem(atPath: "-") }
+        let tagged = try ReportCommandTests.run(["tag", "--file", "-", "-o", "-", "--no-cache"], input: "Fresh bread from the bakery.\n")
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        let lines = tagged.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(#""text":"Fresh bread from the bakery.","result":{"#) == true, "\(tagged.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        let resumed = try ReportCommandTests.run(["tag", "-o", "-", "--resume", "x"])
+        #expect(resumed.status == 64 && resumed.stderr.contains("--resume needs --output (a file)"), "\(resumed.stderr)")
     }
 
     @Test func aJobKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {

@@ -7,7 +7,7 @@ import FMDecoding
 /// without enforcement, or with a server that puts required members first — order members differently. JSON
 /// objects are unordered, so the answer is parsed, its members put in schema order and written compactly before
 /// the grammar reads it; nothing else is changed, so a wrong value is still rejected.
-struct StructuredOutputValidator: Sendable {
+package struct StructuredOutputValidator: Sendable {
     let schema: GenerationSchema
     private let matcher: GrammarMatcher
     private let definitions: [String: GenerationSchema.Node]
@@ -23,7 +23,7 @@ struct StructuredOutputValidator: Sendable {
     ///
     /// - Throws: ``LanguageModelError/unsupportedGenerationGuide(_:)`` when the schema has a guide that cannot be
     ///   checked (the same schemas local generation refuses).
-    init(schema: GenerationSchema) throws {
+    package init(schema: GenerationSchema) throws {
         self.schema = schema
         do {
             let grammar = try Grammar(compiling: schema.decodingDocument())
@@ -42,7 +42,7 @@ struct StructuredOutputValidator: Sendable {
     ///
     /// - Throws: ``GeneratedContent/ParsingError`` when `text` is not JSON, is cut short, or does not follow the
     ///   schema.
-    func validate(_ text: String) throws(GeneratedContent.ParsingError) -> GeneratedContent {
+    package func validate(_ text: String) throws(GeneratedContent.ParsingError) -> GeneratedContent {
         let parsed: GeneratedContent
         do {
             parsed = try GeneratedContent(json: text)
