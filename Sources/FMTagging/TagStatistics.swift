@@ -24,6 +24,8 @@ public struct TagStatistics: Sendable {
     public private(set) var errors = 0
     /// Lines that are not JSON objects, so not `fm tag` output (blank lines are not counted).
     public private(set) var unreadableLines = 0
+    /// Records whose `date` does not begin with a year and month (`2024-05…`), so they are in no month's count.
+    public private(set) var undatedRecords = 0
 
     /// Creates empty statistics.
     public init() {}
@@ -52,14 +54,23 @@ public struct TagStatistics: Sendable {
         }
         records += 1
         var month: String?
-        if case .string(let date)? = properties["date"]?.kind, date.count >= 7 {
-            let prefix = String(date.prefix(7))
-            month = prefix
-            monthCounts[prefix, default: 0] += 1
+        if let date = properties["date"] {
+            if case .string(let text) = date.kind, Self.isYearAndMonth(text.utf8.prefix(7)) {
+                let prefix = String(text.prefix(7))
+                month = prefix
+                monthCounts[prefix, default: 0] += 1
+            } else {
+                undatedRecords += 1
+            }
         }
-        guard let result = properties["result"], case .structure(let fields, let keys) = result.kind else {
+        guard let result = properties["result"] else {
             errors += 1
             return
+        }
+        // A schema whose root is a list or a single value (`fm tag --schema` allows both) counts under `result`.
+        let (fields, keys): ([String: GeneratedContent], [String])
+        if case .structure(let members, let order) = result.kind { (fields, keys) = (members, order) } else {
+            (fields, keys) = (["result": result], ["result"])
         }
         var all: Set<String> = []
         for key in keys {
@@ -88,6 +99,14 @@ public struct TagStatistics: Sendable {
     /// How many records carry both tags in their list fields; for a tag with itself, how many carry it.
     public func cooccurrences(_ first: String, _ second: String) -> Int {
         first == second ? listTagCounts[first] ?? 0 : pairs[first]?[second] ?? 0
+    }
+
+    /// Whether `bytes` are `YYYY-MM`.
+    private static func isYearAndMonth(_ bytes: some Sequence<UInt8>) -> Bool {
+        let digit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
+        let characters = Array(bytes)
+        return characters.count == 7 && characters[4] == 0x2D && characters[0..<4].allSatisfy(digit)
+            && characters[5..<7].allSatisfy(digit) && (1...12).contains(Int(characters[5] - 0x30) * 10 + Int(characters[6] - 0x30))
     }
 
     /// The `limit` most frequent entries of a count table, ties by name.

@@ -24,8 +24,10 @@ struct FM: AsyncParsableCommand {
 
     /// Runs the command, then makes sure what it printed reached stdout: a lost write fails the command.
     static func main() async {
+        var parsed: (any ParsableCommand.Type)?
         do {
             var command = try parseAsRoot()
+            parsed = type(of: command)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -40,7 +42,14 @@ struct FM: AsyncParsableCommand {
             // closed under a stream) still has llama.cpp's threads decoding, and `exit` would run the library's
             // static destructors under them.
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            // A check that needs the command's input (an unknown model name, a schema file that cannot be used)
+            // runs after parsing; its usage line is the subcommand's, as for the checks made while parsing.
+            if let error = error as? ValidationError, let parsed, parsed != FM.self {
+                let usage = usageString(for: parsed)
+                let name = usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") }.joined(separator: " ")
+                message = "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information."
+            }
             if !message.isEmpty {
                 if code == .success { print(message) } else { Console.note(message + "\n") }
             }

@@ -42,6 +42,10 @@ extension FM {
                 guard statistics.records > 0 else { throw CommandFailure("No records: " + message) }
                 Console.note("warning: \(message) They are not counted.\n")
             }
+            if statistics.undatedRecords > 0 {
+                let records = statistics.undatedRecords == 1 ? "1 record has a date" : "\(statistics.undatedRecords) records have a date"
+                Console.note("warning: \(records) that does not begin with a year and month (2024-05…); it is in no month's count.\n")
+            }
             print(statistics.text(limit: top))
             if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
         }

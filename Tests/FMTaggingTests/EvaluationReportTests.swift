@@ -135,4 +135,19 @@ import Testing
         #expect(statistics.records == 2)
         #expect(statistics.tagCounts["topics"]?["cook"] == nil)
     }
+
+    /// A result that is a list or a single value (a schema whose root is not an object) is counted under `result`,
+    /// not as an error; a date that does not begin with a year and month is in no month, and counted apart.
+    @Test func statisticsCountResultsOfEveryShapeAndOnlyRealMonths() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","date":"yesterday","result":["a","b"]}"#)
+        statistics.add(line: #"{"id":"2","date":"12/25/2024","result":"a"}"#)
+        statistics.add(line: #"{"id":"3","date":1735084800,"result":[]}"#)
+        statistics.add(line: #"{"id":"4","date":"2024-13-01","error":{"code":"c","message":"m"}}"#)
+        statistics.add(line: #"{"id":"5","date":"2024-12-01T10:00","result":{"topics":["x"]}}"#)
+        #expect(statistics.records == 5 && statistics.errors == 1)
+        #expect(statistics.tagCounts["result"] == ["a": 2, "b": 1])
+        #expect(statistics.monthCounts == ["2024-12": 1])
+        #expect(statistics.undatedRecords == 4)
+    }
 }

@@ -13,6 +13,9 @@ struct ModelCommandTests {
         let install = try Self.run(["model", "install", "enormous"])
         #expect(install.status == 64)
         #expect(install.stderr.contains("Unknown model 'enormous'"), "\(install.stderr)")
+        // The usage line is the subcommand's, though the name is checked after parsing.
+        #expect(install.stderr.contains("Usage: fm model install [<names> ...]") && install.stderr.contains("See 'fm model install --help'"),
+                "\(install.stderr)")
         let respond = try Self.run(["respond", "--model", "enormous", "hi"])
         #expect(respond.status == 64, "\(respond.stderr)")
         // The environment's choice is checked as --model is, not replaced by the default model.
