@@ -102,6 +102,8 @@ struct ChatCompletionRequestTests {
             }
         }
         #expect(try request(#","user":"u1","metadata":{"a":"b"},"store":false,"service_tier":"auto","cache_prompt":true"#).maximumTokens == 64)
+        // llama-server's settings of a sampler that is off (its on-switch at the neutral value) change nothing.
+        #expect(try request(#","mirostat":0,"mirostat_tau":5,"dry_multiplier":0,"dry_base":1.75,"id_slot":-1"#).maximumTokens == 64)
         #expect(try request(#","guided_json":null,"max_token":null"#).maximumTokens == 64)
     }
 
