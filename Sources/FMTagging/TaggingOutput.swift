@@ -33,7 +33,6 @@ public enum TaggingOutput {
     /// lines (a run killed mid-write leaves a partial last line, which is cut off before appending).
     public static func finishedRecords(in output: [UInt8])
         -> (ids: [String: Int], failed: [String: [Bool]], texts: [String: [String?]], validLength: Int) {
-        var ids: [String: Int] = [:]
         var failed: [String: [Bool]] = [:]
         var texts: [String: [String?]] = [:]
         var validLength = 0
@@ -53,24 +52,30 @@ public enum TaggingOutput {
                   case .structure(let properties, _) = content.kind,
                   case .string(let id)? = properties["id"]?.kind,
                   properties["result"] != nil || properties["error"] != nil else { break }
-            ids[id, default: 0] += 1
             failed[id, default: []].append(properties["result"] == nil)
             if case .string(let written)? = properties["text"]?.kind { texts[id, default: []].append(written) } else {
                 texts[id, default: []].append(nil)
             }
             validLength = index + 1
         }
-        return (ids, failed, texts, validLength)
+        return (failed.mapValues(\.count), failed, texts, validLength)
     }
 
-    /// The first record whose finished line (matched as in ``unfinished(_:finished:)``) carries another text than
-    /// the record's, with that text: the output then holds another input's results, which resuming would keep in
-    /// place of this input's. `nil` when every finished line that has a text has its record's.
-    public static func foreignLine(_ records: [TaggingRecord], texts: [String: [String?]]) -> (record: TaggingRecord, written: String)? {
+    /// Each record with the number of earlier records that share its id: a finished line accounts for the earliest
+    /// record with its id, so the n-th finished line of an id (from 0) is the one of the record numbered n.
+    private static func numbered(_ records: [TaggingRecord]) -> [(record: TaggingRecord, occurrence: Int)] {
         var seen: [String: Int] = [:]
-        for record in records {
-            let occurrence = seen[record.id, default: 0]
-            seen[record.id] = occurrence + 1
+        return records.map { record in
+            defer { seen[record.id, default: 0] += 1 }
+            return (record, seen[record.id, default: 0])
+        }
+    }
+
+    /// The first record whose finished line carries another text than the record's, with that text: the output
+    /// then holds another input's results, which resuming would keep in place of this input's. `nil` when every
+    /// finished line that has a text has its record's.
+    public static func foreignLine(_ records: [TaggingRecord], texts: [String: [String?]]) -> (record: TaggingRecord, written: String)? {
+        for (record, occurrence) in numbered(records) {
             guard let lines = texts[record.id], occurrence < lines.count, let written = lines[occurrence],
                   case .success(let text) = record.text, text != written else { continue }
             return (record, written)
@@ -78,26 +83,17 @@ public enum TaggingOutput {
         return nil
     }
 
-    /// How many of `records` already have an error line in the output: a finished line counts for the earliest
-    /// record with its id, as in ``unfinished(_:finished:)``, so lines of another input are not counted.
+    /// How many of `records` already have an error line in the output, lines of another input's ids not counted.
     public static func keptFailures(_ records: [TaggingRecord], failed: [String: [Bool]]) -> Int {
-        var seen: [String: Int] = [:]
-        return records.reduce(0) { count, record in
-            let occurrence = seen[record.id, default: 0]
-            seen[record.id] = occurrence + 1
-            guard let lines = failed[record.id], occurrence < lines.count else { return count }
-            return count + (lines[occurrence] ? 1 : 0)
-        }
+        numbered(records).count(where: { record, occurrence in
+            guard let lines = failed[record.id], occurrence < lines.count else { return false }
+            return lines[occurrence]
+        })
     }
 
-    /// The records still to do, in order, when output already holds `finished` lines of each id: a finished line
-    /// accounts for the earliest record with its id, so an input that repeats an id loses none of its records.
+    /// The records still to do, in order, when output already holds `finished` lines of each id, so an input that
+    /// repeats an id loses none of its records.
     public static func unfinished(_ records: [TaggingRecord], finished: [String: Int]) -> [TaggingRecord] {
-        var left = finished
-        return records.filter { record in
-            guard let count = left[record.id], count > 0 else { return true }
-            left[record.id] = count - 1
-            return false
-        }
+        numbered(records).filter { record, occurrence in occurrence >= finished[record.id, default: 0] }.map(\.record)
     }
 }

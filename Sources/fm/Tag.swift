@@ -83,14 +83,14 @@ extension FM {
             let sink = try OutputSink(path: outputFile, resume: resume)
             // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its results
             // would stand in for this input's records.
-            if let (record, written) = TaggingOutput.foreignLine(records, texts: sink.finishedTexts) {
+            if let (record, written) = TaggingOutput.foreignLine(records, texts: sink.finished.texts) {
                 throw CommandFailure("""
                     Cannot resume \(sink.name): its line for id \(record.id) is of another text ("\(written.prefix(60))", \
                     not "\((try? record.text.get())?.prefix(60) ?? "")"), so it holds another input's results. Resume \
                     with the input that wrote it, or choose another --output.
                     """)
             }
-            let remaining = TaggingOutput.unfinished(records, finished: sink.finishedIDs)
+            let remaining = TaggingOutput.unfinished(records, finished: sink.finished.ids)
             if records.count != remaining.count {
                 Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
             }
@@ -101,7 +101,7 @@ extension FM {
             // Started after the glossary, so the rate and ETA count texts only.
             var progress = ProgressLine(total: remaining.count)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
-            var failed = TaggingOutput.keptFailures(records, failed: sink.finishedFailures)
+            var failed = TaggingOutput.keptFailures(records, failed: sink.finished.failed)
             try await runner.run(remaining) { record, outcome in
                 progress.clear()
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
@@ -124,12 +124,9 @@ final class OutputSink {
     let handle: FileHandle
     /// Where the lines go, for messages.
     let name: String
-    /// How many finished lines of the output carry each id.
-    let finishedIDs: [String: Int]
-    /// Whether each finished line of an id, in order, is an error line.
-    let finishedFailures: [String: [Bool]]
-    /// The text each finished line of an id carries, in order.
-    let finishedTexts: [String: [String?]]
+    /// The finished lines of the output: how many carry each id, whether each (in order, per id) is an error line,
+    /// and the text it carries.
+    let finished: (ids: [String: Int], failed: [String: [Bool]], texts: [String: [String?]])
 
     init(path: String?, resume: Bool) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
@@ -137,9 +134,7 @@ final class OutputSink {
         guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
             handle = FileHandle.standardOutput
             name = path ?? "standard output"
-            finishedIDs = [:]
-            finishedFailures = [:]
-            finishedTexts = [:]
+            finished = ([:], [:], [:])
             return
         }
         name = path
@@ -147,9 +142,7 @@ final class OutputSink {
         do {
             if resume, let existing = try Self.resumable(path) {
                 let (ids, failed, texts, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
-                finishedIDs = ids
-                finishedFailures = failed
-                finishedTexts = texts
+                finished = (ids, failed, texts)
                 handle = try FileHandle(forWritingTo: url)
                 try handle.truncate(atOffset: UInt64(validLength))
                 try handle.seekToEnd()
@@ -160,9 +153,7 @@ final class OutputSink {
                 let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
                 guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
                 handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-                finishedIDs = [:]
-                finishedFailures = [:]
-                finishedTexts = [:]
+                finished = ([:], [:], [:])
             }
         } catch let failure as CommandFailure {
             throw failure
