@@ -108,16 +108,17 @@ struct ChatCompletionRequest: Sendable {
     }
 
     /// Every top-level field this server reads or refuses by name, and the fields that do not change an answer,
-    /// which it accepts and ignores: OpenAI's `user`, `metadata`, `store` and `service_tier`, llama-server's
-    /// `cache_prompt` and `id_slot`, and the settings of llama-server's samplers that only act when the sampler is
-    /// on (`mirostat_tau` with `mirostat`, `dry_base` with `dry_multiplier` …), since turning one on is refused.
+    /// which it accepts and ignores: OpenAI's `user`, `safety_identifier`, `prompt_cache_key`, `metadata`, `store` and
+    /// `service_tier`, llama-server's `cache_prompt` and `id_slot`, and the settings of llama-server's samplers that
+    /// only act when the sampler is on (`mirostat_tau` with `mirostat`, `dry_base` with `dry_multiplier`,
+    /// `repeat_last_n` with the penalties …), since turning one on is refused.
     static let knownFields: Set<String> = Set([
         "model", "messages", "stream", "stream_options", "n", "stop", "logprobs", "top_logprobs", "max_tokens",
         "max_completion_tokens", "tools", "tool_choice", "parallel_tool_calls", "response_format", "temperature",
         "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "n_predict", "ignore_eos",
         "user", "metadata", "store", "service_tier", "cache_prompt", "id_slot",
         "mirostat_tau", "mirostat_eta", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",
-        "xtc_threshold", "dynatemp_exponent", "penalty_last_n",
+        "xtc_threshold", "dynatemp_exponent", "repeat_last_n", "prompt_cache_key", "safety_identifier",
     ]).union(neutralSamplerValues.map(\.0)).union(unsupportedFields.map(\.0))
 
     /// llama-server's sampling fields that this server does not implement, each with the value that leaves

@@ -102,8 +102,13 @@ struct ChatCompletionRequestTests {
             }
         }
         #expect(try request(#","user":"u1","metadata":{"a":"b"},"store":false,"service_tier":"auto","cache_prompt":true"#).maximumTokens == 64)
-        // llama-server's settings of a sampler that is off (its on-switch at the neutral value) change nothing.
+        #expect(try request(#","safety_identifier":"hash-1","prompt_cache_key":"tagger""#).maximumTokens == 64)
+        // llama-server's settings of a sampler that is off (its on-switch at the neutral value) change nothing;
+        // `repeat_last_n` is the window of its penalties, which are refused unless neutral.
         #expect(try request(#","mirostat":0,"mirostat_tau":5,"dry_multiplier":0,"dry_base":1.75,"id_slot":-1"#).maximumTokens == 64)
+        #expect(try request(#","repeat_penalty":1,"repeat_last_n":64"#).maximumTokens == 64)
+        // Not llama-server's name for that window: an unknown field.
+        #expect(throws: APIError.self) { try request(#","penalty_last_n":64"#) }
         #expect(try request(#","guided_json":null,"max_token":null"#).maximumTokens == 64)
     }
 
