@@ -25,22 +25,26 @@ extension FM {
 
         func run() async throws {
             let session = LanguageModelSession(model: modelOptions.systemModel(), instructions: instructions.map { Instructions($0) })
+            // Streamed either way, so that an answer that ran into the end of the context window is still printed
+            // before the error, as `--stream` has printed it. Text a guardrail stopped is not.
+            var text = ""
             do {
-                if stream {
-                    var printed = ""
-                    for try await snapshot in session.streamResponse(to: prompt, options: sampling.generationOptions) {
-                        let text = snapshot.content
-                        if text.hasPrefix(printed) {
-                            try Console.write(String(text.dropFirst(printed.count)))
-                        }
-                        printed = text
+                for try await snapshot in session.streamResponse(to: prompt, options: sampling.generationOptions) {
+                    if stream, snapshot.content.hasPrefix(text) {
+                        try Console.write(String(snapshot.content.dropFirst(text.count)))
                     }
-                    print()
-                } else {
-                    print(try await session.respond(to: prompt, options: sampling.generationOptions).content)
+                    text = snapshot.content
                 }
+                print(stream ? "" : text)
             } catch let error as LanguageModelSession.GenerationError {
-                throw CommandFailure(error.errorDescription ?? "\(error)")
+                var cut = ""
+                if case .exceededContextWindowSize = error, !text.isEmpty {
+                    print(stream ? "" : text)
+                    cut = " The text above is what was generated before that."
+                } else if stream, !text.isEmpty {
+                    print()
+                }
+                throw CommandFailure((error.errorDescription ?? "\(error)") + cut)
             }
         }
     }

@@ -305,6 +305,28 @@ struct ReportCommandTests {
         guard case .response = kept.last else { Issue.record("the new reply was not saved"); return }
     }
 
+    /// An answer that runs into the end of the context window is printed before the error, as `--stream` prints
+    /// it, instead of being lost with it.
+    @Test func respondPrintsAnAnswerCutByTheContextWindow() async throws {
+        let model = SystemLanguageModel.default
+        let sentence = "Tell me a long story about a lighthouse keeper and the sea. "
+        func tokens(_ count: Int) async throws -> Int {
+            let text = String(repeating: sentence, count: count)
+            return try await model.tokenCount(for: [.prompt(Transcript.Prompt(segments: [.text(.init(content: text))]))])
+        }
+        let perSentence = try await tokens(11) - tokens(10)
+        let overhead = try await tokens(10) - 10 * perSentence
+        // The prompt fits with a few tokens to spare once the assistant's role marker is added: fewer than the
+        // answer takes (a sentence, on `tiny`).
+        let count = (model.contextSize - overhead - 4) / perSentence
+        let respond = try Self.run(["respond", "--greedy", String(repeating: sentence, count: count)])
+        #expect(respond.status == 1, "\(respond.stdout)")
+        #expect(respond.stderr.contains("reached the end of the context window"), "\(respond.stderr)")
+        #expect(respond.stderr.contains("The text above is what was generated before that."), "\(respond.stderr)")
+        #expect(!respond.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(respond.stdout.hasSuffix("\n"), "the error starts on a line of its own")
+    }
+
     /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
     /// fails with the reason.
     @Test func evalSaysWhichLinesItCannotScore() throws {
