@@ -51,7 +51,8 @@ struct FM: AsyncParsableCommand {
                 message = "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information."
             }
             if !message.isEmpty {
-                if code == .success { print(message) } else { Console.note(message + "\n") }
+                // What the command printed before it failed goes out first, so that with `2>&1` the error follows it.
+                if code == .success { print(message) } else { _ = try? Console.flush(); Console.note(message + "\n") }
             }
             _ = try? Console.flush()
             _exit(code.rawValue)

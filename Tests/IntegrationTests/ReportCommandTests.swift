@@ -309,22 +309,35 @@ struct ReportCommandTests {
     /// it, instead of being lost with it.
     @Test func respondPrintsAnAnswerCutByTheContextWindow() async throws {
         let model = SystemLanguageModel.default
-        let sentence = "Tell me a long story about a lighthouse keeper and the sea. "
-        func tokens(_ count: Int) async throws -> Int {
-            let text = String(repeating: sentence, count: count)
-            return try await model.tokenCount(for: [.prompt(Transcript.Prompt(segments: [.text(.init(content: text))]))])
+        func tokens(_ text: String) async throws -> Int {
+            try await model.tokenCount(for: [.prompt(Transcript.Prompt(segments: [.text(.init(content: text))]))])
         }
-        let perSentence = try await tokens(11) - tokens(10)
-        let overhead = try await tokens(10) - 10 * perSentence
-        // The prompt fits with a few tokens to spare once the assistant's role marker is added: fewer than the
-        // answer takes (a sentence, on `tiny`).
-        let count = (model.contextSize - overhead - 4) / perSentence
-        let respond = try Self.run(["respond", "--greedy", String(repeating: sentence, count: count)])
-        #expect(respond.status == 1, "\(respond.stdout)")
-        #expect(respond.stderr.contains("reached the end of the context window"), "\(respond.stderr)")
-        #expect(respond.stderr.contains("The text above is what was generated before that."), "\(respond.stderr)")
-        #expect(!respond.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-        #expect(respond.stdout.hasSuffix("\n"), "the error starts on a line of its own")
+        let sentence = "Tell me a long story about a lighthouse keeper and the sea."
+        func sentences(_ count: Int) -> String { Array(repeating: sentence, count: count).joined(separator: " ") }
+        let perSentence = try await tokens(sentences(11)) - tokens(sentences(10))
+        // The prompt leaves the answer five tokens after the assistant's role marker (three tokens on `tiny`):
+        // fewer than the sentence `tiny` answers with. Sentences come near that, one-token words make it exact.
+        let target = model.contextSize - 3 - 5
+        var prompt = sentences(target / perSentence - 2)
+        while try await tokens(prompt) < target { prompt += " a" }
+        try #require(try await tokens(prompt) == target)
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = ["respond", "--greedy", prompt]
+        process.standardInput = FileHandle.nullDevice
+        // Both streams into one pipe, as `2>&1`: the error has to come after the text it speaks of.
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let combined = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(combined)")
+        let parts = combined.components(separatedBy: "Error: ")
+        try #require(parts.count == 2, "\(combined)")
+        #expect(!parts[0].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && parts[0].hasSuffix("\n"), "\(combined)")
+        #expect(parts[1].contains("reached the end of the context window"), "\(combined)")
+        #expect(parts[1].contains("The text above is what was generated before that."), "\(combined)")
     }
 
     /// Lines without a gold answer are not scored silently: `fm eval` says how many and why, and a file with none
