@@ -8,8 +8,10 @@ import Testing
 @Suite("HTML reports of fm eval and fm stats with the real default model", .serialized, .timeLimit(.minutes(20)))
 struct ReportCommandTests {
     /// Runs `fm` with `arguments`, `input` on stdin (none: an empty stdin) and, when given, stdout going to
-    /// `standardOutput` instead of being read back.
+    /// `standardOutput` instead of being read back. With `mergingStandardError`, stderr goes into stdout's pipe,
+    /// as `2>&1`, so `stdout` shows the order of both.
     static func run(_ arguments: [String], input: String = "", standardOutput: FileHandle? = nil,
+                    mergingStandardError: Bool = false,
                     environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = TagCommandTests.fm
@@ -24,7 +26,7 @@ struct ReportCommandTests {
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errors = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = standardOutput ?? output
-        process.standardError = errors
+        process.standardError = mergingStandardError ? output : errors
         try process.run()
         try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try inputPipe.fileHandleForWriting.close()
@@ -321,18 +323,10 @@ struct ReportCommandTests {
         var prompt = sentences(target / perSentence - 2)
         while try await tokens(prompt) < target { prompt += " a" }
         try #require(try await tokens(prompt) == target)
-        let process = Process()
-        process.executableURL = TagCommandTests.fm
-        process.arguments = ["respond", "--greedy", prompt]
-        process.standardInput = FileHandle.nullDevice
-        // Both streams into one pipe, as `2>&1`: the error has to come after the text it speaks of.
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let combined = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(combined)")
+        // Both streams into one pipe: the error has to come after the text it speaks of.
+        let respond = try Self.run(["respond", "--greedy", prompt], mergingStandardError: true)
+        let combined = respond.stdout
+        #expect(respond.status == 1, "\(combined)")
         let parts = combined.components(separatedBy: "Error: ")
         try #require(parts.count == 2, "\(combined)")
         #expect(!parts[0].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && parts[0].hasSuffix("\n"), "\(combined)")
