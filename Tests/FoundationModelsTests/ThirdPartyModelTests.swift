@@ -1,5 +1,6 @@
 import Foundation
 import FoundationModels
+import Observation
 import Synchronization
 import Testing
 
@@ -170,6 +171,28 @@ struct ThirdPartyModelTests {
         }
         #expect(instructions.segments.map(\.description) == ["Be nice."])
         #expect(prompt.segments.map(\.description) == ["Say hello."])
+    }
+
+    /// Like Apple's `@Observable` session, each state a view reads tells its observers when it changes: the
+    /// transcript, whether the session is responding, its usage, and its transcript error policy.
+    @Test func observersSeeEveryStateChange() async throws {
+        final class Changes: Sendable {
+            let names = Mutex<[String]>([])
+        }
+        let changes = Changes()
+        let session = LanguageModelSession(model: ScriptedModel(name: "observed"), instructions: "Be nice.")
+        func observe(_ name: String, _ read: () -> Void) {
+            withObservationTracking(read, onChange: { changes.names.withLock { $0.append(name) } })
+        }
+        observe("policy") { _ = session.transcriptErrorHandlingPolicy }
+        session.transcriptErrorHandlingPolicy = .preserveTranscript
+        #expect(changes.names.withLock { $0 } == ["policy"])
+
+        observe("transcript") { _ = session.transcript }
+        observe("isResponding") { _ = session.isResponding }
+        observe("usage") { _ = session.usage }
+        _ = try await session.respond(to: "Say hello.")
+        #expect(Set(changes.names.withLock { $0 }) == ["policy", "transcript", "isResponding", "usage"])
     }
 
     @Test func answersAGuidedRequest() async throws {

@@ -131,8 +131,11 @@ public final class LanguageModelSession: Sendable {
 
     /// The session's policy for managing the transcript when errors occur; `nil` reverts it.
     public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
-        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
-        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
+        get {
+            registrar.access(self, keyPath: \.transcriptErrorHandlingPolicy)
+            return state.withLock { $0.transcriptErrorHandlingPolicy }
+        }
+        set { mutate([\.transcriptErrorHandlingPolicy]) { $0.transcriptErrorHandlingPolicy = newValue } }
     }
 
     /// Changes state under the lock, telling observers about the key paths it touches.
@@ -147,6 +150,7 @@ public final class LanguageModelSession: Sendable {
         case \LanguageModelSession.transcript: registrar.willSet(self, keyPath: \.transcript)
         case \LanguageModelSession.isResponding: registrar.willSet(self, keyPath: \.isResponding)
         case \LanguageModelSession.usage: registrar.willSet(self, keyPath: \.usage)
+        case \LanguageModelSession.transcriptErrorHandlingPolicy: registrar.willSet(self, keyPath: \.transcriptErrorHandlingPolicy)
         default: break
         }
     }
@@ -156,6 +160,7 @@ public final class LanguageModelSession: Sendable {
         case \LanguageModelSession.transcript: registrar.didSet(self, keyPath: \.transcript)
         case \LanguageModelSession.isResponding: registrar.didSet(self, keyPath: \.isResponding)
         case \LanguageModelSession.usage: registrar.didSet(self, keyPath: \.usage)
+        case \LanguageModelSession.transcriptErrorHandlingPolicy: registrar.didSet(self, keyPath: \.transcriptErrorHandlingPolicy)
         default: break
         }
     }
