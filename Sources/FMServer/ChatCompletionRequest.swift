@@ -147,14 +147,29 @@ struct ChatCompletionRequest: Sendable {
         return request
     }
 
+    /// The most `stop` strings a request may give (OpenAI allows 4), and the longest one in UTF-8 bytes: every
+    /// generated token is checked against each of them on the engine's loop, which all requests share.
+    static let maximumStopSequences = 16
+    static let maximumStopSequenceBytes = 1_024
+
     /// `stop`: one string or a list of them; empty strings stop nothing and are left out.
     private static func stopSequences(in body: JSONField) throws(APIError) -> [String] {
         guard let stop = body["stop"] else { return [] }
-        if case .string(let text) = stop.value.kind { return text.isEmpty ? [] : [text] }
         var strings: [String] = []
-        for item in try stop.array() {
-            let text = try item.string()
+        if case .string(let text) = stop.value.kind {
             if !text.isEmpty { strings.append(text) }
+        } else {
+            let items = try stop.array()
+            guard items.count <= maximumStopSequences else {
+                throw APIError.invalid("stop", "At most \(maximumStopSequences) stop strings are allowed, not \(items.count).")
+            }
+            for item in items {
+                let text = try item.string()
+                if !text.isEmpty { strings.append(text) }
+            }
+        }
+        guard strings.allSatisfy({ $0.utf8.count <= maximumStopSequenceBytes }) else {
+            throw APIError.invalid("stop", "A stop string may be at most \(maximumStopSequenceBytes) bytes long.")
         }
         return strings
     }

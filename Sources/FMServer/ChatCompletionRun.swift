@@ -77,7 +77,7 @@ enum ChatCompletionRun {
         var writtenTokens = 0
         do {
             try await respond(request, backend: backend, calls: &calls, written: &written, writtenTokens: &writtenTokens, yield: yield)
-        } catch LanguageModelError.contextSizeExceeded(let info) where !written.isEmpty && request.schema == nil && request.enabledToolDefinitions.isEmpty {
+        } catch LanguageModelError.contextSizeExceeded(let info) where !written.isEmpty && request.schema == nil {
             // A text answer that ran into the end of the window is cut there, as OpenAI and llama-server answer
             // (finish_reason length), rather than lost behind an error about a prompt that did fit. The response
             // check a finished answer gets runs here, since the engine stopped before it.

@@ -35,7 +35,9 @@ struct TagRequest: Sendable {
             records = try texts.array().enumerated().map { index, text throws(APIError) in
                 let line: String
                 switch text.value.kind {
-                case .string(let value): line = GeneratedContent.text(value).compactJSONString
+                // As a record of its own text: the bare string would be read as a plain-text line, quotes and escapes
+                // and all.
+                case .string(let value): line = #"{"text":"# + GeneratedContent.text(value).compactJSONString + "}"
                 case .structure: line = text.value.compactJSONString
                 default: throw text.mismatch("a string or an object with 'text'")
                 }

@@ -43,6 +43,23 @@ struct ChatCompletionRequestTests {
         }
     }
 
+    /// `stop` takes up to 16 strings of up to 1,024 bytes: each is checked on every token of the shared engine
+    /// loop, so an unbounded list is a 400 naming the field, not a slower server for everyone.
+    @Test func stopIsBounded() throws {
+        let sixteen = (1...16).map { #""s\#($0)""# }.joined(separator: ",")
+        #expect(try request(#","stop":[\#(sixteen)]"#).generation.stopSequences.count == 16)
+        let long = String(repeating: "x", count: 1_024)
+        #expect(try request(#","stop":"\#(long)""#).generation.stopSequences == [long])
+        for fields in [#","stop":[\#(sixteen),"s17"]"#, #","stop":"\#(long)x""#, #","stop":["a","\#(long)x"]"#] {
+            do {
+                _ = try request(fields)
+                Issue.record("accepted \(fields.prefix(60))")
+            } catch {
+                #expect(error.status == .badRequest && error.param == "stop", "\(error)")
+            }
+        }
+    }
+
     /// An assistant message that says something before its tool calls keeps its words in the transcript, ahead of
     /// the calls; one without words (content null or empty) has the calls alone.
     @Test func anAssistantsWordsBeforeItsCallsAreKept() throws {

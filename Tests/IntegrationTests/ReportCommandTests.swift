@@ -92,6 +92,8 @@ struct ReportCommandTests {
             (["tag", "--concurrency", "2", "hello"], "--concurrency applies to --endpoint"),
             (["tag", "--endpoint", "http://127.0.0.1:9", "--parallel", "2", "hello"], "with --endpoint, set --concurrency"),
             (["eval", input.path, "--predictions", input.path, "--model", "tiny"], "--model shapes a run"),
+            // Past a week the server's nanosecond count would overflow.
+            (["serve", "--idle-timeout", "10000000000"], "--idle-timeout must be between 1 and 604800 seconds"),
             (["chat", "--resume", input.path, "--instructions", "Be brief."], "drop --instructions"),
             (["chat", "--save", directory.path + "/missing/chat.json"], "--save: no directory"),
             // Writing the output over the input would destroy the texts being tagged.

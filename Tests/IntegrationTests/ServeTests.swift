@@ -332,14 +332,18 @@ struct ServeTests {
 
             // The JSON form, with a schema of its own.
             let schema = #"{"type":"object","properties":{"positive":{"type":"boolean"}},"required":["positive"]}"#
-            let object = try await server.request("v1/tag", body: #"{"texts":["I love it.",{"id":"x","text":"I hate it."}],"schema":\#(schema)}"#)
+            // A string is the text as sent (not its JSON literal); a blank one is an error line, as in fm tag.
+            let object = try await server.request("v1/tag", body: #"{"texts":["I love it.",{"id":"x","text":"I hate it."},"Two\nlines \"quoted\"","  "]"# + #","schema":\#(schema)}"#)
             #expect(object.status == 200, "\(object.text)")
             let lines = object.text.split(separator: "\n").map { String($0) }
-            try #require(lines.count == 2)
-            for line in lines {
-                let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                #expect((record["result"] as? [String: Any])?["positive"] is Bool, "\(line)")
+            try #require(lines.count == 4)
+            let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            #expect(records.map { $0["id"] as? String } == ["1", "x", "3", "4"])
+            #expect(records.map { $0["text"] as? String } == ["I love it.", "I hate it.", "Two\nlines \"quoted\"", nil])
+            for record in records.prefix(3) {
+                #expect((record["result"] as? [String: Any])?["positive"] is Bool, "\(record)")
             }
+            #expect((records[3]["error"] as? [String: Any])?["code"] as? String == "empty-text", "\(records[3])")
         }
     }
 
