@@ -40,6 +40,6 @@ struct ChoiceLogEntry: Encodable {
 
     /// Writes ``line`` to standard error.
     func write() {
-        FileHandle.standardError.write(Data(line.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
     }
 }

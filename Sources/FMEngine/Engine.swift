@@ -474,7 +474,7 @@ extension Engine {
     private func promptTokens(for job: GenerationJob) -> Result<[Int32], GenerationFailure> {
         let llama = model.llama
         let rendered = job.promptText ?? llama.renderChat(job.messages, addAssistantPrefix: true)
-        if Generator.logsPrompts, !job.prefillOnly { FileHandle.standardError.write(Data("--- prompt\n\(rendered)\n".utf8)) }
+        if Generator.logsPrompts, !job.prefillOnly { try? FileHandle.standardError.write(contentsOf: Data("--- prompt\n\(rendered)\n".utf8)) }
         let tokens: [Int32]
         do { tokens = try llama.tokenize(rendered, addSpecial: llama.addsBeginningOfSequence) } catch {
             return .failure(.runtime(error.description))

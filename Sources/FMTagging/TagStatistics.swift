@@ -78,9 +78,10 @@ public struct TagStatistics: Sendable {
             var tags: [String] = []
             switch value.kind {
             case .array(let elements): tags = elements.compactMap(\.scalarText)
-            case .string(let text): tags = [text]
-            case .bool(let flag): tags = [flag ? "true" : "false"]
-            default: continue
+            default:
+                // A string, Bool or number (a rating); a nested object or null has no value to count.
+                guard let text = value.scalarText else { continue }
+                tags = [text]
             }
             for tag in Set(tags.map(Self.normalize)) where !tag.isEmpty {
                 tagCounts[key, default: [:]][tag, default: 0] += 1

@@ -83,6 +83,16 @@ public enum TaggingOutput {
         return nil
     }
 
+    /// An id with more finished lines than `records` has records of it, with its count of lines: the output then
+    /// holds lines of no record of this input (another input's, or of records since removed), which resuming would
+    /// keep beside this input's results. `nil` when every finished line accounts for a record.
+    public static func surplusLine(_ records: [TaggingRecord], finished: [String: Int]) -> (id: String, lines: Int)? {
+        var counts: [String: Int] = [:]
+        for record in records { counts[record.id, default: 0] += 1 }
+        return finished.sorted { $0.key < $1.key }.first { id, lines in lines > counts[id, default: 0] }
+            .map { (id: $0.key, lines: $0.value) }
+    }
+
     /// How many of `records` already have an error line in the output, lines of another input's ids not counted.
     public static func keptFailures(_ records: [TaggingRecord], failed: [String: [Bool]]) -> Int {
         numbered(records).count(where: { record, occurrence in

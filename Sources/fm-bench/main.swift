@@ -15,7 +15,7 @@ let usage = "usage: fm-bench [runtime | decoding [--walks N] [--vocabulary smol|
 
 /// Exits with the usage and status 64 (a usage error) after `message`.
 func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("fm-bench: \(message)\n\(usage)".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("fm-bench: \(message)\n\(usage)".utf8))
     exit(64)
 }
 
@@ -48,6 +48,6 @@ do {
         preconditionFailure("BenchOptions accepts only known suites")
     }
 } catch {
-    FileHandle.standardError.write(Data("fm-bench: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("fm-bench: \(error)\n".utf8))
     exit(1)
 }

@@ -46,7 +46,9 @@ extension FM.Eval {
             }
             stability = result
         }
-        try writeHTML(examples: examples, predictions: predictions, report: report, model: configuration.model.modelURL.path,
+        // With --endpoint the servers answered, not the local model the configuration still names.
+        let model = configuration.remoteEngines?.identity ?? configuration.model.modelURL.path
+        try writeHTML(examples: examples, predictions: predictions, report: report, model: model,
                       schema: configuration.schema, decoding: Self.describe(configuration.options), stability: stability)
     }
 

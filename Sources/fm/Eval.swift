@@ -51,17 +51,26 @@ extension FM {
             try validateReports()
             try tagging.validateSeed(seedsRuns: runs != nil)
             try tagging.validateEndpoint(modelOptions)
+            // Options that shape a run of the model, which scoring recorded results or printing the schema would
+            // silently ignore.
+            let runOptions = [("--model", modelOptions.model != nil), ("--examples", tagging.examples != nil),
+                              ("--endpoint", tagging.endpoint != nil), ("--parallel", tagging.parallel != nil),
+                              ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil),
+                              ("--seed", tagging.seed != nil), ("--instructions", tagging.instructions != nil),
+                              ("--greedy", tagging.greedy), ("--shots", tagging.shots != nil), ("--no-cache", tagging.noCache),
+                              ("--guardrails", modelOptions.guardrails != .default)]
             if predictions != nil {
-                // Recorded results are scored as they are: options that shape a run would be silently ignored.
-                let runOptions = [("--model", modelOptions.model != nil), ("--examples", tagging.examples != nil),
-                                  ("--endpoint", tagging.endpoint != nil), ("--parallel", tagging.parallel != nil),
-                                  ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil),
-                                  ("--instructions", tagging.instructions != nil), ("--greedy", tagging.greedy),
-                                  ("--shots", tagging.shots != nil), ("--no-cache", tagging.noCache),
-                                  ("--guardrails", modelOptions.guardrails != .default)]
                 if let (option, _) = runOptions.first(where: \.1) {
                     throw ValidationError("\(option) shapes a run of the model; --predictions scores results already made.")
                 }
+                // Recorded results are scored against the gold labels' shape; a schema only draws the HTML report.
+                if html == nil, let (option, _) = [("--preset", tagging.preset != nil), ("--schema", tagging.schema != nil)].first(where: \.1) {
+                    throw ValidationError("\(option) has no effect on scoring --predictions; it only shapes the --html report.")
+                }
+            }
+            // --limit stays allowed: it shows that a limited run's schema is still the whole file's.
+            if printSchema, let (option, _) = runOptions.first(where: \.1) {
+                throw ValidationError("--print-schema prints the schema and exits; \(option) would have no effect.")
             }
         }
 
@@ -122,6 +131,12 @@ extension FM {
                 progress.advance()
             }
             progress.finish()
+            // Nothing but failures would score as a model that gets everything wrong (0 %), and a script reading the
+            // report would record that as the model's quality.
+            if failures.count == examples.count, !examples.isEmpty {
+                let all = examples.count == 1 ? "The one text" : "Every one of the \(examples.count) texts"
+                throw CommandFailure("\(all) failed, so there is nothing to score: \(Self.firstFew(failures, separator: " "))")
+            }
             if !failures.isEmpty {
                 // A failed record counts as wrong: say why, so a low score is not read as the model's answers.
                 Console.note("warning: \(failures.count) of \(examples.count) texts failed and are scored as wrong: \(Self.firstFew(failures, separator: " "))\n")

@@ -16,6 +16,17 @@ enum InputFile {
         }
     }
 
+    /// All of standard input. Foundation's `readDataToEndOfFile()` traps on a read error (stdin a directory,
+    /// closed, or a terminal that went away); this throws the reason instead.
+    static func readStandardInput() throws -> Data {
+        do {
+            let data = try FileHandle.standardInput.readToEnd() ?? Data()
+            return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+        } catch {
+            throw CommandFailure("Cannot read standard input: \(reason(error))")
+        }
+    }
+
     /// Whether something (a file, a pipe, a device) is at `path`, following links.
     static func exists(_ path: String) -> Bool {
         var info = stat()

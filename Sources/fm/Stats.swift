@@ -28,8 +28,7 @@ extension FM {
 
         func run() async throws {
             var statistics = TagStatistics()
-            let inputs = files.isEmpty ? [FileHandle.standardInput.readDataToEndOfFile()]
-                : try files.map(InputFile.read)
+            let inputs = files.isEmpty ? [try InputFile.readStandardInput()] : try files.map(InputFile.read)
             for data in inputs {
                 // Split on bytes: in a Swift String "\r\n" is one character, so a CRLF file would be one line.
                 for (_, line) in TaggingRecord.lines(in: Array(data)) { statistics.add(line: String(decoding: line, as: UTF8.self)) }
@@ -42,6 +41,8 @@ extension FM {
                 guard statistics.records > 0 else { throw CommandFailure("No records: " + message) }
                 Console.note("warning: \(message) They are not counted.\n")
             }
+            // An empty input (an fm tag run that wrote nothing yet, the wrong file) is no report of zero records.
+            guard statistics.records > 0 else { throw CommandFailure("No records: the input has no lines of fm tag output.") }
             if statistics.undatedRecords > 0 {
                 let records = statistics.undatedRecords == 1 ? "1 record has a date" : "\(statistics.undatedRecords) records have a date"
                 Console.note("warning: \(records) that does not begin with a year and month (2024-05…); it is in no month's count.\n")

@@ -65,8 +65,7 @@ extension FM {
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }
             } else {
-                let data = try inputFile.map(InputFile.read)
-                    ?? FileHandle.standardInput.readDataToEndOfFile()
+                let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput()
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()
@@ -88,6 +87,14 @@ extension FM {
                     Cannot resume \(sink.name): its line for id \(record.id) is of another text ("\(written.prefix(60))", \
                     not "\((try? record.text.get())?.prefix(60) ?? "")"), so it holds another input's results. Resume \
                     with the input that wrote it, or choose another --output.
+                    """)
+            }
+            if let (id, lines) = TaggingOutput.surplusLine(records, finished: sink.finished.ids) {
+                let held = records.count(where: { $0.id == id })
+                throw CommandFailure("""
+                    Cannot resume \(sink.name): it holds \(lines) \(lines == 1 ? "line" : "lines") for id \(id), and this \
+                    input has \(held == 0 ? "no record" : held == 1 ? "1 record" : "\(held) records") with that id, so it \
+                    holds another input's results. Resume with the input that wrote it, or choose another --output.
                     """)
             }
             let remaining = TaggingOutput.unfinished(records, finished: sink.finished.ids)

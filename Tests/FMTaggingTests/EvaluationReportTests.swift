@@ -150,4 +150,16 @@ import Testing
         #expect(statistics.monthCounts == ["2024-12": 1])
         #expect(statistics.undatedRecords == 4)
     }
+
+    /// A number (a rating field, or a root that is a number) is a value like a string or a Bool, counted by its
+    /// JSON text as list elements are.
+    @Test func statisticsCountNumbers() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"rating":5,"scores":[1,2]}}"#)
+        statistics.add(line: #"{"id":"2","result":{"rating":4,"scores":[2]}}"#)
+        statistics.add(line: #"{"id":"3","result":4}"#)
+        #expect(statistics.tagCounts["rating"] == ["5": 1, "4": 1])
+        #expect(statistics.tagCounts["scores"] == ["1": 1, "2": 2])
+        #expect(statistics.tagCounts["result"] == ["4": 1])
+    }
 }

@@ -161,6 +161,19 @@ import Testing
         #expect(foreign?.record.id == "2" && foreign?.written == "beta two")
     }
 
+    /// Finished lines of ids this input does not have, or more lines of an id than it has records of it, are
+    /// another input's: resuming would keep them beside this input's lines.
+    @Test func resumeFindsLinesOfNoRecord() {
+        let records = ["a", "b", "a"].map { TaggingRecord(id: $0, text: .success("text")) }
+        #expect(TaggingOutput.surplusLine(records, finished: [:]) == nil)
+        #expect(TaggingOutput.surplusLine(records, finished: ["a": 2, "b": 1]) == nil)
+        #expect(TaggingOutput.surplusLine(records, finished: ["a": 1]) == nil)
+        let extra = TaggingOutput.surplusLine(records, finished: ["a": 3, "b": 1])
+        #expect(extra?.id == "a" && extra?.lines == 3)
+        let foreign = TaggingOutput.surplusLine(records, finished: ["a": 1, "z": 1])
+        #expect(foreign?.id == "z" && foreign?.lines == 1)
+    }
+
     /// Every preset lowers to an object the decoder can enforce, and its JSON Schema text (what `fm eval
     /// --print-schema` and the anchor send) imports back to the same decoder schema.
     @Test(arguments: TaggingPreset.allCases)

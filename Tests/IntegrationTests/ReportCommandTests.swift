@@ -10,7 +10,7 @@ struct ReportCommandTests {
     /// Runs `fm` with `arguments`, `input` on stdin (none: an empty stdin) and, when given, stdout going to
     /// `standardOutput` instead of being read back. With `mergingStandardError`, stderr goes into stdout's pipe,
     /// as `2>&1`, so `stdout` shows the order of both.
-    static func run(_ arguments: [String], input: String = "", standardOutput: FileHandle? = nil,
+    static func run(_ arguments: [String], input: String = "", standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
                     mergingStandardError: Bool = false,
                     environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
@@ -18,7 +18,7 @@ struct ReportCommandTests {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let inputPipe = Pipe()
-        process.standardInput = inputPipe
+        process.standardInput = standardInput ?? inputPipe
         let output = Pipe()
         // Standard error goes to a file, so neither stream can fill up while the other is read.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fm-stderr-\(UUID().uuidString)")
@@ -28,7 +28,7 @@ struct ReportCommandTests {
         process.standardOutput = standardOutput ?? output
         process.standardError = mergingStandardError ? output : errors
         try process.run()
-        try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        if standardInput == nil { try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try inputPipe.fileHandleForWriting.close()
         let stdout = standardOutput == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
@@ -92,6 +92,9 @@ struct ReportCommandTests {
             (["tag", "--concurrency", "2", "hello"], "--concurrency applies to --endpoint"),
             (["tag", "--endpoint", "http://127.0.0.1:9", "--parallel", "2", "hello"], "with --endpoint, set --concurrency"),
             (["eval", input.path, "--predictions", input.path, "--model", "tiny"], "--model shapes a run"),
+            (["eval", input.path, "--predictions", input.path, "--preset", "email"], "--preset has no effect on scoring --predictions"),
+            (["eval", input.path, "--print-schema", "--no-cache"], "--no-cache would have no effect"),
+            (["eval", input.path, "--print-schema", "--model", "tiny"], "--model would have no effect"),
             // Past a week the server's nanosecond count would overflow.
             (["serve", "--idle-timeout", "10000000000"], "--idle-timeout must be between 1 and 604800 seconds"),
             (["chat", "--resume", input.path, "--instructions", "Be brief."], "drop --instructions"),
@@ -188,6 +191,37 @@ struct ReportCommandTests {
         try Data(#"{"id":"1","result":{"topics":["picnic"]}}\#r\#n{"id":"2","result":{"topics":["beach"]}}\#r\#n"#.utf8).write(to: crlf)
         let crlfStats = try Self.run(["stats", crlf.path])
         #expect(crlfStats.status == 0 && crlfStats.stdout.contains("records: 2   errors: 0"), "\(crlfStats.stdout)\(crlfStats.stderr)")
+
+        // Nothing at all is no report either.
+        let nothing = try Self.run(["stats"], input: "")
+        #expect(nothing.status == 1 && nothing.stderr.contains("No records: the input has no lines of fm tag output"), "\(nothing.stderr)")
+    }
+
+    /// A run in which every text failed (a server that is down) scores nothing: exit 1 with the reason, not a
+    /// report of 0 % that a script would record as the model's quality.
+    @Test func anEvaluationWhoseEveryTextFailedIsAnError() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("gold.jsonl")
+        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n{"id":"2","text":"see you at lunch","label":"ham"}\#n"#.utf8)
+            .write(to: input)
+        let result = try Self.run(["eval", input.path, "--endpoint", "http://127.0.0.1:9", "--no-cache"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("Every one of the 2 texts failed, so there is nothing to score"), "\(result.stderr)")
+        #expect(!result.stdout.contains("accuracy"), "\(result.stdout)")
+    }
+
+    /// Standard input that cannot be read (here a directory) ends the command with the reason, not a trap.
+    @Test func unreadableStandardInputIsAnError() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for command in [["stats"], ["tag", "--no-cache"]] {
+            let handle = try #require(FileHandle(forReadingAtPath: directory.path))
+            defer { try? handle.close() }
+            let result = try Self.run(command, standardInput: handle)
+            #expect(result.status == 1 && result.stderr.contains("Cannot read standard input: Is a directory"),
+                    "\(command): \(result.status) \(result.stderr)")
+        }
     }
 
     /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a

@@ -194,6 +194,15 @@ struct TagCommandTests {
         let foreign = try Self.run(["tag", "--file", otherURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
         #expect(foreign.status == 1 && foreign.stderr.contains("its line for id good-2 is of another text"), "\(foreign.status) \(foreign.stderr)")
         #expect(try Data(contentsOf: outputURL) == before)
+
+        // An input that is this one's first record alone: the output's other lines answer no record of it, and
+        // would be kept beside its result.
+        let fewerURL = directory.appendingPathComponent("fewer.jsonl")
+        try Data((lines[0] + "\n").utf8).write(to: fewerURL)
+        let fewer = try Self.run(["tag", "--file", fewerURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
+        #expect(fewer.status == 1 && fewer.stderr.contains("holds 1 line for id 2, and this input has no record with that id"),
+                "\(fewer.status) \(fewer.stderr)")
+        #expect(try Data(contentsOf: outputURL) == before)
     }
 
     /// `-` is stdin for --file and stdout for --output, as for other tools, not a file named `-`.

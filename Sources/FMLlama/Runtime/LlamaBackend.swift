@@ -8,7 +8,7 @@ enum LlamaBackend {
     private static let initialized: Bool = {
         llama_log_set({ level, text, _ in
             guard let text, getenv("FM_LLAMA_LOG") != nil else { return }
-            FileHandle.standardError.write(Data(String(cString: text).utf8))
+            try? FileHandle.standardError.write(contentsOf: Data(String(cString: text).utf8))
         }, nil)
         llama_backend_init()
         return true

@@ -63,7 +63,7 @@ package enum LlamaComputeGate {
         let reason = change.availableCPUs.map { "the last \(milliseconds) ms left room for \(String(format: "%.1f", $0)) CPUs" }
             ?? "the evaluating thread waited for a CPU \(Int((change.waitedShare * 100).rounded())) % of the last \(milliseconds) ms"
         let message = "fm: evaluating with \(change.to) of \(LlamaThreads.processDefault) threads (was \(change.from)): \(reason)\n"
-        FileHandle.standardError.write(Data(message.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(message.utf8))
     }
 
     /// Threads the next evaluation would use at most: the governor's count as it sees the machine now, or

@@ -120,7 +120,7 @@ public enum ModelInstaller {
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { throw ModelCatalogError("Cannot run python3 to hash \(entry.fileURL.path).") }
-        let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let digest = String(decoding: (try? output.fileHandleForReading.readToEnd()) ?? Data(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         process.waitUntilExit()
         // A hash that was never computed says nothing about the file.
