@@ -78,7 +78,7 @@ for model in $MODELS; do
             $FM eval "$file" --print-schema "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
             python3 scripts/anchor-eval.py "http://127.0.0.1:$port" "$file" "$WORK/$name.schema.json" \
                 "$WORK/$model-$name-anchor.jsonl" ${LIMIT:+"$LIMIT"} >"$WORK/$model-$name-anchor.seconds"
-            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" \
+            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${LIMIT_ARGS[@]}" \
                 >"$WORK/$model-$name-anchor.json"
         fi
     done

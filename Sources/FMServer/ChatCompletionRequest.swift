@@ -159,13 +159,13 @@ struct ChatCompletionRequest: Sendable {
         if case .string(let text) = stop.value.kind {
             if !text.isEmpty { strings.append(text) }
         } else {
-            let items = try stop.array()
-            guard items.count <= maximumStopSequences else {
-                throw APIError.invalid("stop", "At most \(maximumStopSequences) stop strings are allowed, not \(items.count).")
-            }
-            for item in items {
+            for item in try stop.array() {
                 let text = try item.string()
                 if !text.isEmpty { strings.append(text) }
+            }
+            // Counted without the empty strings, which stop nothing and are dropped.
+            guard strings.count <= maximumStopSequences else {
+                throw APIError.invalid("stop", "At most \(maximumStopSequences) stop strings are allowed, not \(strings.count).")
             }
         }
         guard strings.allSatisfy({ $0.utf8.count <= maximumStopSequenceBytes }) else {

@@ -173,6 +173,7 @@ extension FM.Eval {
         // A failed record's error line holds its place (as a missing result), so the next result with its id
         // pairs with the next example.
         var results: [String: [GeneratedContent?]] = [:]
+        var errors: [String] = []
         var unreadable: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
             let text = String(decoding: line, as: UTF8.self)
@@ -185,6 +186,13 @@ extension FM.Eval {
             // A large integer id is matched as written, as `TaggingRecord` reads it.
             if case .number = properties["id"]?.kind, let written = JSONLiteral.integer(ofKey: "id", in: text) { id = String(written) }
             results[id, default: []].append(properties["result"])
+            if properties["result"] == nil, let error = properties["error"] {
+                if case .structure(let fields, _) = error.kind, let message = fields["message"]?.scalarText {
+                    errors.append(message)
+                } else {
+                    errors.append(error.jsonString)
+                }
+            }
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
@@ -212,13 +220,21 @@ extension FM.Eval {
             Console.note("warning: \(counted) no line in \(path) (ids \(firstFew(missing, separator: ", "))); counted as failed\n")
         }
         var seen: [String: Int] = [:]
-        return examples.map { example in
+        var scored = 0
+        let predictions = examples.map { example -> LabelledExample.Gold? in
             let occurrence = seen[example.record.id, default: 0]
             seen[example.record.id] = occurrence + 1
             guard let matching = results[example.record.id], occurrence < matching.count, let result = matching[occurrence] else {
                 return nil
             }
+            scored += 1
             return EvaluationTask.prediction(shapedLike: example.gold, in: result)
         }
+        // Error lines alone (a server that was down for the whole run) would score as a model that gets everything
+        // wrong.
+        if scored == 0, !examples.isEmpty {
+            throw CommandFailure("No scored example has a result in \(path), only error lines, so there is nothing to score: \(firstFew(errors, separator: " "))")
+        }
+        return predictions
     }
 }

@@ -51,7 +51,8 @@ extension FM {
             if maximumTokens < 1 { throw ValidationError("--max-tokens must be positive.") }
             if !(1...256).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 256.") }
             if !(0...100_000).contains(queue) { throw ValidationError("--queue must be between 0 and 100000.") }
-            // The upper bound (a week) keeps the nanoseconds the server counts in within 64 bits.
+            // A bound keeps the nanoseconds the server counts in within 64 bits (about 292 years); a week is more
+            // than any request or silent connection should be given.
             if !(1...604_800).contains(timeout) { throw ValidationError("--timeout must be between 1 and 604800 seconds (a week).") }
             if !(1...604_800).contains(idleTimeout) { throw ValidationError("--idle-timeout must be between 1 and 604800 seconds (a week).") }
             if let apiKeyEnv, (ProcessInfo.processInfo.environment[apiKeyEnv] ?? "").isEmpty {

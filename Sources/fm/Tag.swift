@@ -79,23 +79,26 @@ extension FM {
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
                 calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             )
-            let sink = try OutputSink(path: outputFile, resume: resume)
-            // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its results
-            // would stand in for this input's records.
-            if let (record, written) = TaggingOutput.foreignLine(records, texts: sink.finished.texts) {
-                throw CommandFailure("""
-                    Cannot resume \(sink.name): its line for id \(record.id) is of another text ("\(written.prefix(60))", \
-                    not "\((try? record.text.get())?.prefix(60) ?? "")"), so it holds another input's results. Resume \
-                    with the input that wrote it, or choose another --output.
-                    """)
-            }
-            if let (id, lines) = TaggingOutput.surplusLine(records, finished: sink.finished.ids) {
-                let held = records.count(where: { $0.id == id })
-                throw CommandFailure("""
-                    Cannot resume \(sink.name): it holds \(lines) \(lines == 1 ? "line" : "lines") for id \(id), and this \
-                    input has \(held == 0 ? "no record" : held == 1 ? "1 record" : "\(held) records") with that id, so it \
-                    holds another input's results. Resume with the input that wrote it, or choose another --output.
-                    """)
+            // Checked before the output is opened: a refused resume leaves the file as it was, partial last line and
+            // all.
+            let sink = try OutputSink(path: outputFile, resume: resume) { name, finished in
+                // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its
+                // results would stand in for this input's records.
+                if let (record, written) = TaggingOutput.foreignLine(records, texts: finished.texts) {
+                    throw CommandFailure("""
+                        Cannot resume \(name): its line for id \(record.id) is of another text ("\(written.prefix(60))", \
+                        not "\((try? record.text.get())?.prefix(60) ?? "")"), so it holds another input's results. Resume \
+                        with the input that wrote it, or choose another --output.
+                        """)
+                }
+                if let (id, lines) = TaggingOutput.surplusLine(records, finished: finished.ids) {
+                    let held = records.count(where: { $0.id == id })
+                    throw CommandFailure("""
+                        Cannot resume \(name): it holds \(lines) \(lines == 1 ? "line" : "lines") for id \(id), and this \
+                        input has \(held == 0 ? "no record" : held == 1 ? "1 record" : "\(held) records") with that id, so \
+                        it holds another input's results. Resume with the input that wrote it, or choose another --output.
+                        """)
+                }
             }
             let remaining = TaggingOutput.unfinished(records, finished: sink.finished.ids)
             if records.count != remaining.count {
@@ -133,9 +136,14 @@ final class OutputSink {
     let name: String
     /// The finished lines of the output: how many carry each id, whether each (in order, per id) is an error line,
     /// and the text it carries.
-    let finished: (ids: [String: Int], failed: [String: [Bool]], texts: [String: [String?]])
+    let finished: Finished
 
-    init(path: String?, resume: Bool) throws {
+    /// The finished lines of an output being resumed.
+    typealias Finished = (ids: [String: Int], failed: [String: [Bool]], texts: [String: [String?]])
+
+    /// Opens the output; when resuming, `check` sees the finished lines (and the output's name) first, and what it
+    /// throws leaves the file untouched.
+    init(path: String?, resume: Bool, check: (String, Finished) throws -> Void = { _, _ in }) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
         // would truncate a file the shell opened for appending, or one that already holds earlier output.
         guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
@@ -150,6 +158,7 @@ final class OutputSink {
             if resume, let existing = try Self.resumable(path) {
                 let (ids, failed, texts, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
                 finished = (ids, failed, texts)
+                try check(path, finished)
                 handle = try FileHandle(forWritingTo: url)
                 try handle.truncate(atOffset: UInt64(validLength))
                 try handle.seekToEnd()

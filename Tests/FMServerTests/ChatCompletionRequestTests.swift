@@ -48,6 +48,8 @@ struct ChatCompletionRequestTests {
     @Test func stopIsBounded() throws {
         let sixteen = (1...16).map { #""s\#($0)""# }.joined(separator: ",")
         #expect(try request(#","stop":[\#(sixteen)]"#).generation.stopSequences.count == 16)
+        // Empty strings stop nothing, are dropped, and do not count.
+        #expect(try request(#","stop":[\#(sixteen),""]"#).generation.stopSequences.count == 16)
         let long = String(repeating: "x", count: 1_024)
         #expect(try request(#","stop":"\#(long)""#).generation.stopSequences == [long])
         for fields in [#","stop":[\#(sixteen),"s17"]"#, #","stop":"\#(long)x""#, #","stop":["a","\#(long)x"]"#] {

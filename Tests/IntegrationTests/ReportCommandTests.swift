@@ -413,6 +413,12 @@ struct ReportCommandTests {
         let failed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(failed.status == 0, "\(failed.stderr)")
         #expect(failed.stdout.contains(#""accuracy":0.5"#), "\(failed.stdout)")
+        // Error lines alone (the anchor's server down for the whole run) are no score of 0 %: refused with the reasons.
+        try Data(#"{"id":"1","error":{"code":"x","message":"server down"}}\#n{"id":"1","error":{"code":"x","message":"server down"}}\#n"#.utf8)
+            .write(to: results)
+        let allFailed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
+        #expect(allFailed.status == 1, "\(allFailed.stdout)")
+        #expect(allFailed.stderr.contains("only error lines, so there is nothing to score: server down"), "\(allFailed.stderr)")
         // Numeric ids past a Double's exact range, differing in the last digit, pair with their own results
         // (written as numbers by another tool, or as strings by `fm tag`).
         let large = directory.appendingPathComponent("large.jsonl")

@@ -479,13 +479,16 @@ struct ServeTests {
             // comes back cut there with finish_reason length, not as an error about the prompt. The prompt is
             // measured with max_tokens 1 (the server reuses the shared prefix, so each probe is quick).
             let sentence = "The committee met on Monday to review the budget for the new library. "
-            func body(sentences: Int, words: Int, maxTokens: Int?) -> String {
+            // With `tools`, a tool the turn may not call (tool_choice none): the answer is text, in the tool turn's JSON.
+            let tool = #""tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}],"tool_choice":"none","#
+            func body(sentences: Int, words: Int, maxTokens: Int?, tools: Bool = false) -> String {
                 let text = String(repeating: sentence, count: sentences) + String(repeating: "a ", count: words)
                     + "Now count from 1 to 100, one number per line."
-                return #"{"model":"default","messages":[{"role":"user","content":"\#(text)"}]"# + (maxTokens.map { #","max_tokens":\#($0)}"# } ?? "}")
+                return #"{"model":"default",\#(tools ? tool : "")"messages":[{"role":"user","content":"\#(text)"}]"#
+                    + (maxTokens.map { #","max_tokens":\#($0)}"# } ?? "}")
             }
-            func promptTokens(sentences: Int, words: Int) async throws -> Int {
-                let reply = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: words, maxTokens: 1))
+            func promptTokens(sentences: Int, words: Int, tools: Bool = false) async throws -> Int {
+                let reply = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: words, maxTokens: 1, tools: tools))
                 return try #require((try reply.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int, "\(reply.text)")
             }
             let window = 4_096
@@ -505,6 +508,20 @@ struct ServeTests {
             #expect(usage["completion_tokens"] as? Int == 2, "\(cut.text)")
             #expect(usage["prompt_tokens"] as? Int == window - 2, "\(cut.text)")
             #expect(usage["total_tokens"] as? Int == window, "\(cut.text)")
+
+            // The same in a turn with tools: five tokens to spare, three of them the JSON around the text. The text is
+            // cut there too, not lost behind a 400, and no tool call comes with it.
+            let overhead = try await promptTokens(sentences: 280, words: 0, tools: true) - first
+            let toolSentences = 280 + (window - 5 - first - overhead) / perSentence
+            let toolPadding = window - 5 - (try await promptTokens(sentences: toolSentences, words: 0, tools: true))
+            try #require(try await promptTokens(sentences: toolSentences, words: toolPadding, tools: true) == window - 5)
+            let toolCut = try await server.request("v1/chat/completions", body: body(sentences: toolSentences, words: toolPadding, maxTokens: nil, tools: true))
+            #expect(toolCut.status == 200, "\(toolCut.text)")
+            let toolChoice = try #require((try toolCut.json["choices"] as? [[String: Any]])?.first)
+            #expect(toolChoice["finish_reason"] as? String == "length", "\(toolCut.text)")
+            let toolMessage = toolChoice["message"] as? [String: Any]
+            #expect(!(toolMessage?["content"] as? String ?? "").isEmpty && toolMessage?["tool_calls"] == nil, "\(toolCut.text)")
+            #expect((try toolCut.json["usage"] as? [String: Any])?["total_tokens"] as? Int == window, "\(toolCut.text)")
         }
     }
 

@@ -190,6 +190,11 @@ struct TagCommandTests {
         let otherURL = directory.appendingPathComponent("other.jsonl")
         try Data(#"{"id":"good-1","text":"Today we had a lovely picnic with friends at the beach."}\#n{"id":"good-2","text":"Another text."}\#n"#.utf8)
             .write(to: otherURL)
+        // A partial last line as a killed run leaves it: a refused resume must not cut it off either.
+        let handle = try FileHandle(forWritingTo: outputURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"id":"next","te"#.utf8))
+        try handle.close()
         let before = try Data(contentsOf: outputURL)
         let foreign = try Self.run(["tag", "--file", otherURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
         #expect(foreign.status == 1 && foreign.stderr.contains("its line for id good-2 is of another text"), "\(foreign.status) \(foreign.stderr)")
