@@ -78,8 +78,11 @@ for model in $MODELS; do
             $FM eval "$file" --print-schema "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
             python3 scripts/anchor-eval.py "http://127.0.0.1:$port" "$file" "$WORK/$name.schema.json" \
                 "$WORK/$model-$name-anchor.jsonl" ${LIMIT:+"$LIMIT"} >"$WORK/$model-$name-anchor.seconds"
+            # An anchor that answered no text of a file (its server refused the schema, say) leaves that cell empty
+            # ("—") rather than ending the whole run; fm eval has said why on stderr.
             $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${LIMIT_ARGS[@]}" \
-                >"$WORK/$model-$name-anchor.json"
+                >"$WORK/$model-$name-anchor.json" \
+                || echo "[quality] the anchor answered no text of $name ($model): its cell stays empty" >&2
         fi
     done
     if [[ $ANCHOR == 1 ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; fi

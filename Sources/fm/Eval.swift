@@ -173,7 +173,8 @@ extension FM.Eval {
         // A failed record's error line holds its place (as a missing result), so the next result with its id
         // pairs with the next example.
         var results: [String: [GeneratedContent?]] = [:]
-        var errors: [String] = []
+        // Each error line's message, paired with its line as the results are.
+        var errors: [String: [String]] = [:]
         var unreadable: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
             let text = String(decoding: line, as: UTF8.self)
@@ -188,10 +189,12 @@ extension FM.Eval {
             results[id, default: []].append(properties["result"])
             if properties["result"] == nil, let error = properties["error"] {
                 if case .structure(let fields, _) = error.kind, let message = fields["message"]?.scalarText {
-                    errors.append(message)
+                    errors[id, default: []].append(message)
                 } else {
-                    errors.append(error.jsonString)
+                    errors[id, default: []].append(error.jsonString)
                 }
+            } else {
+                errors[id, default: []].append("")
             }
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
@@ -221,10 +224,12 @@ extension FM.Eval {
         }
         var seen: [String: Int] = [:]
         var scored = 0
+        var reasons: [String] = []
         let predictions = examples.map { example -> LabelledExample.Gold? in
             let occurrence = seen[example.record.id, default: 0]
             seen[example.record.id] = occurrence + 1
             guard let matching = results[example.record.id], occurrence < matching.count, let result = matching[occurrence] else {
+                if let messages = errors[example.record.id], occurrence < messages.count { reasons.append(messages[occurrence]) }
                 return nil
             }
             scored += 1
@@ -233,7 +238,10 @@ extension FM.Eval {
         // Error lines alone (a server that was down for the whole run) would score as a model that gets everything
         // wrong.
         if scored == 0, !examples.isEmpty {
-            throw CommandFailure("No scored example has a result in \(path), only error lines, so there is nothing to score: \(firstFew(errors, separator: " "))")
+            throw CommandFailure("""
+                No scored example has a result line in \(path) (only error lines, or no line), so there is nothing to \
+                score: \(firstFew(reasons, separator: " "))
+                """)
         }
         return predictions
     }

@@ -418,7 +418,8 @@ struct ReportCommandTests {
             .write(to: results)
         let allFailed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(allFailed.status == 1, "\(allFailed.stdout)")
-        #expect(allFailed.stderr.contains("only error lines, so there is nothing to score: server down"), "\(allFailed.stderr)")
+        #expect(allFailed.stderr.contains("No scored example has a result line"), "\(allFailed.stderr)")
+        #expect(allFailed.stderr.contains("so there is nothing to score: server down"), "\(allFailed.stderr)")
         // Numeric ids past a Double's exact range, differing in the last digit, pair with their own results
         // (written as numbers by another tool, or as strings by `fm tag`).
         let large = directory.appendingPathComponent("large.jsonl")
