@@ -172,9 +172,7 @@ extension FM.Eval {
         let data = Array(try InputFile.read(path))
         // A failed record's error line holds its place (as a missing result), so the next result with its id
         // pairs with the next example.
-        var results: [String: [GeneratedContent?]] = [:]
-        // Each error line's message, paired with its line as the results are.
-        var errors: [String: [String]] = [:]
+        var results: [String: [(result: GeneratedContent?, error: String)]] = [:]
         var unreadable: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
             let text = String(decoding: line, as: UTF8.self)
@@ -186,16 +184,13 @@ extension FM.Eval {
             }
             // A large integer id is matched as written, as `TaggingRecord` reads it.
             if case .number = properties["id"]?.kind, let written = JSONLiteral.integer(ofKey: "id", in: text) { id = String(written) }
-            results[id, default: []].append(properties["result"])
-            if properties["result"] == nil, let error = properties["error"] {
-                if case .structure(let fields, _) = error.kind, let message = fields["message"]?.scalarText {
-                    errors[id, default: []].append(message)
-                } else {
-                    errors[id, default: []].append(error.jsonString)
-                }
-            } else {
-                errors[id, default: []].append("")
+            // An error line's message, for the refusal below when no example has a result.
+            let error = properties["error"]
+            let message: String
+            if case .structure(let fields, _)? = error?.kind, let reason = fields["message"]?.scalarText { message = reason } else {
+                message = error?.jsonString ?? ""
             }
+            results[id, default: []].append((properties["result"], message))
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
@@ -228,8 +223,9 @@ extension FM.Eval {
         let predictions = examples.map { example -> LabelledExample.Gold? in
             let occurrence = seen[example.record.id, default: 0]
             seen[example.record.id] = occurrence + 1
-            guard let matching = results[example.record.id], occurrence < matching.count, let result = matching[occurrence] else {
-                if let messages = errors[example.record.id], occurrence < messages.count { reasons.append(messages[occurrence]) }
+            guard let matching = results[example.record.id], occurrence < matching.count else { return nil }
+            guard let result = matching[occurrence].result else {
+                reasons.append(matching[occurrence].error)
                 return nil
             }
             scored += 1

@@ -5,25 +5,27 @@ enum InputFile {
     /// The whole of `path`. Read through a file handle rather than `Data(contentsOf:)`, which on Linux refuses
     /// pipes, so `--schema <(jq … s.json)` and named pipes work as they do for every other command-line tool.
     static func read(_ path: String) throws -> Data {
-        do {
+        try contents(named: path) {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
-            let data = try handle.readToEnd() ?? Data()
-            // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
-            return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        } catch {
-            throw CommandFailure("Cannot read \(path): \(reason(error))")
+            return try handle.readToEnd()
         }
     }
 
     /// All of standard input. Foundation's `readDataToEndOfFile()` traps on a read error (stdin a directory,
     /// closed, or a terminal that went away); this throws the reason instead.
     static func readStandardInput() throws -> Data {
+        try contents(named: "standard input") { try FileHandle.standardInput.readToEnd() }
+    }
+
+    /// What `read` returns, without a leading byte-order mark; a read error becomes a message naming `name`.
+    private static func contents(named name: String, _ read: () throws -> Data?) throws -> Data {
         do {
-            let data = try FileHandle.standardInput.readToEnd() ?? Data()
+            let data = try read() ?? Data()
+            // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
             return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         } catch {
-            throw CommandFailure("Cannot read standard input: \(reason(error))")
+            throw CommandFailure("Cannot read \(name): \(reason(error))")
         }
     }
 
