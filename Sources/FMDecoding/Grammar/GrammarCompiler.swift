@@ -421,9 +421,11 @@ struct GrammarCompiler {
         case .null: return [literal("null")]
         case .literal(let text): return [literal(text)]
         case .string(.choices(let choices)): return Array(Set(choices.map { ByteNFA.jsonQuoted($0) }))
-        case .integer(let minimum?, let maximum?)
-            where maximum >= minimum && maximum.subtractingReportingOverflow(minimum).overflow == false
-                && maximum - minimum < Self.maximumFiniteValues:
+        case .integer(var minimum?, var maximum?):
+            // Only the values the automaton writes (at most 18 digits, as `build` clamps them) count.
+            let hardLimit = Self.power10(18) - 1
+            (minimum, maximum) = (max(minimum, -hardLimit), min(maximum, hardLimit))
+            guard maximum >= minimum, maximum - minimum < Self.maximumFiniteValues else { return nil }
             return (minimum...maximum).map { Array(String($0).utf8) }
         case .anyOf(let alternatives):
             var values = Set<[UInt8]>()

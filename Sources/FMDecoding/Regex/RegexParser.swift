@@ -2,9 +2,11 @@
 ///
 /// Supported: literals, `.`, classes with ranges and negation, `\d \w \s \D \W \S`, escapes
 /// (`\n \t \r \f \v \0 \xHH \uHHHH \u{H…}` and escaped punctuation), groups `(…)`, `(?:…)` and `(?<name>…)`,
-/// alternation, quantifiers `* + ? {m} {m,} {m,n}` (lazy and possessive suffixes are treated as greedy), and
+/// alternation, quantifiers `* + ? {m} {m,} {m,n}` (a lazy suffix is treated as greedy: same language), and
 /// `^`/`$` at the ends (`$` also ending a branch, inside groups only where they end the pattern). Anything else
-/// throws ``GrammarError`` naming the construct.
+/// throws ``GrammarError`` naming the construct, as do the constructs JSON Schema's ECMAScript and Swift's `Regex`
+/// read differently (`{,n}`, possessive quantifiers, `[]`, set operations in classes). Class escapes and
+/// wildcards match in both dialects (``ScalarSet`` "Dialects").
 struct RegexParser {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -123,7 +125,11 @@ struct RegexParser {
                 maximum = high
             default: return node
             }
-            if peek == "?" || peek == "+" { index += 1 }  // lazy / possessive: same language
+            if peek == "?" { index += 1 }  // lazy: the same language
+            if peek == "+" {
+                // Possessive in Swift's Regex (it never gives back, so `a++a` matches nothing), an error in ECMAScript.
+                throw unsupported("possessive quantifier `\(scalar)+`", "it matches less than the greedy one, and JSON Schema's regexes have none")
+            }
             stacked += 1
             if stacked > Self.maximumStackedQuantifiers {
                 throw unsupported(
@@ -138,6 +144,9 @@ struct RegexParser {
     private mutating func parseBraces() throws(GrammarError) -> (Int, Int?)? {
         let start = index
         index += 1
+        if peek == "," {
+            throw unsupported("quantifier `{,n}`", "Swift's Regex reads it as {0,n}, JSON Schema's as text; write {0,n}, or \\{ for the text")
+        }
         func number(_ parser: inout RegexParser) -> Int? {
             var value: Int? = nil
             while let s = parser.peek, let digit = s.properties.numericType == .decimal ? Int(String(s)) : nil,
@@ -175,7 +184,7 @@ struct RegexParser {
         index += 1
         switch scalar {
         case ".":
-            return .set(ScalarSet.complement(ScalarSet.lineTerminators))
+            return .set(ScalarSet.wildcard(excluding: ScalarSet.lineTerminators))
         case "[":
             return .set(try parseClass())
         case "(":
@@ -222,30 +231,39 @@ struct RegexParser {
         case "*", "+", "?":
             throw invalid("quantifier `\(scalar)` without a target")
         case "\\":
-            return try parseEscape(inClass: false)
+            return try parseEscape(inClass: false, negated: false)
         default:
             return .set([scalar.value...scalar.value])
         }
     }
 
-    /// Parses after `\`.
-    private mutating func parseEscape(inClass: Bool) throws(GrammarError) -> RegexNode {
+    /// Parses after `\`. In a negated class (`negated`) a class escape stands for the most either dialect reads
+    /// it as, since the class is its complement.
+    private mutating func parseEscape(inClass: Bool, negated: Bool) throws(GrammarError) -> RegexNode {
         guard let scalar = peek else { throw invalid("trailing `\\`") }
         index += 1
         func single(_ value: UInt32) -> RegexNode { .set([value...value]) }
+        func escape(narrow: [ClosedRange<UInt32>], wide: [ClosedRange<UInt32>], complemented: Bool) -> RegexNode {
+            switch (complemented, negated) {
+            case (false, false): .set(narrow)
+            case (false, true): .set(wide)
+            case (true, false): .set(ScalarSet.wildcard(excluding: wide))
+            case (true, true): .set(ScalarSet.complement(narrow))
+            }
+        }
         switch scalar {
-        case "d": return .set(ScalarSet.digits)
-        case "D": return .set(ScalarSet.complement(ScalarSet.digits))
-        case "w": return .set(ScalarSet.word)
-        case "W": return .set(ScalarSet.complement(ScalarSet.word))
-        case "s": return .set(ScalarSet.space)
-        case "S": return .set(ScalarSet.complement(ScalarSet.space))
+        case "d", "D": return escape(narrow: ScalarSet.narrowDigits, wide: ScalarSet.wideDigits, complemented: scalar == "D")
+        case "w", "W": return escape(narrow: ScalarSet.narrowWord, wide: ScalarSet.wideWord, complemented: scalar == "W")
+        case "s", "S": return escape(narrow: ScalarSet.narrowSpace, wide: ScalarSet.wideSpace, complemented: scalar == "S")
         case "n": return single(0x0A)
         case "t": return single(0x09)
         case "r": return single(0x0D)
         case "f": return single(0x0C)
         case "v": return single(0x0B)
-        case "0": return single(0)
+        case "0":
+            // `\01` is an octal escape in ECMAScript's web syntax and in Swift's Regex, an error in Unicode mode.
+            if let next = peek, ("0"..."9").contains(next) { throw invalid("`\\0` followed by a digit (an octal escape)") }
+            return single(0)
         case "b" where inClass: return single(0x08)
         case "b", "B":
             throw unsupported("word boundary `\\\(scalar)`", "assertions are not supported")
@@ -312,20 +330,34 @@ struct RegexParser {
         }
         var ranges: [ClosedRange<UInt32>] = []
         var first = true
+        // Class escapes seen, to read `[\s\S]` (and `[\d\D]`, `[\w\W]`) as every scalar, as both dialects do.
+        var escapes: Set<Unicode.Scalar> = []
         while true {
             guard let scalar = peek else { throw invalid("unterminated character class") }
-            if scalar == "]" && !first {
+            if scalar == "]" {
+                // `[]` matches nothing and `[^]` anything in ECMAScript; other dialects take the `]` as a literal.
+                guard !first else { throw unsupported("empty class `[]` or `[^]`", "dialects read it differently; escape the `]` as \\]") }
                 index += 1
                 break
             }
             if scalar == "[", index + 1 < scalars.count, scalars[index + 1] == ":" {
                 throw unsupported("POSIX class `[:`", "use \\d, \\w, \\s or explicit ranges")
             }
+            if scalar == "[" {
+                throw unsupported("`[` inside a class", "Swift's Regex reads it as a nested class, JSON Schema's as text; escape it as \\[")
+            }
+            if ["-", "&", "~"].contains(scalar), index + 1 < scalars.count, scalars[index + 1] == scalar {
+                throw unsupported("`\(scalar)\(scalar)` inside a class", "Swift's Regex reads it as a set operation, JSON Schema's as text; escape one of them")
+            }
             first = false
-            let low = try parseClassAtom()
+            if scalar == "\\", index + 1 < scalars.count { escapes.insert(scalars[index + 1]) }
+            let low = try parseClassAtom(negated: negated)
             if peek == "-", index + 1 < scalars.count, scalars[index + 1] != "]" {
                 index += 1
-                let high = try parseClassAtom()
+                if peek == "-" {
+                    throw unsupported("`--` inside a class", "Swift's Regex reads it as a set operation, JSON Schema's as text; escape one of them")
+                }
+                let high = try parseClassAtom(negated: negated)
                 guard case .set(let lowSet) = low, lowSet.count == 1, lowSet[0].count == 1,
                     case .set(let highSet) = high, highSet.count == 1, highSet[0].count == 1
                 else { throw invalid("class range with a class escape as an end") }
@@ -337,14 +369,17 @@ struct RegexParser {
                 ranges += set
             }
         }
+        if !negated, ["d", "w", "s"].contains(where: { escapes.contains($0) && escapes.contains(Unicode.Scalar($0.value - 0x20)!) }) {
+            return ScalarSet.all
+        }
         let normalized = ScalarSet.normalized(ranges)
-        return negated ? ScalarSet.complement(normalized) : normalized
+        return negated ? ScalarSet.wildcard(excluding: normalized) : normalized
     }
 
-    private mutating func parseClassAtom() throws(GrammarError) -> RegexNode {
+    private mutating func parseClassAtom(negated: Bool) throws(GrammarError) -> RegexNode {
         let scalar = scalars[index]
         index += 1
-        if scalar == "\\" { return try parseEscape(inClass: true) }
+        if scalar == "\\" { return try parseEscape(inClass: true, negated: negated) }
         return .set([scalar.value...scalar.value])
     }
 }

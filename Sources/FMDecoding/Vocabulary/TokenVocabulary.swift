@@ -99,6 +99,9 @@ public final class TokenVocabulary: Sendable {
     /// Whether `id` may ever be part of generated text (false for control and special tokens and EOS).
     public func isUsableInText(_ id: Int) -> Bool { id >= 0 && id < count && isUsable[id] }
 
+    /// The most bytes of token text a model file may hold (real vocabularies hold a few MB).
+    static let maximumTextBytes = 256 << 20
+
     /// Loads the vocabulary of a GGUF model file.
     ///
     /// Reads `tokenizer.ggml.model`, `tokenizer.ggml.tokens`, `tokenizer.ggml.token_type`, and the EOS/EOT ids.
@@ -121,11 +124,18 @@ public final class TokenVocabulary: Sendable {
         var tokens: [[UInt8]] = []
         tokens.reserveCapacity(texts.count)
         var excluded = Set<Int>()
+        var totalBytes = 0
         for (id, text) in texts.enumerated() {
             let type = id < types.count ? types[id] : 1
             // 1 normal, 2 unknown, 3 control, 4 user-defined, 5 unused, 6 byte.
             if type != 1 && type != 6 { excluded.insert(id) }
             tokens.append(decoder.bytes(of: text, isByteToken: type == 6))
+            totalBytes += tokens[id].count
+            // The tables index token bytes with 32-bit offsets; real vocabularies hold a few MB of text.
+            guard totalBytes <= Self.maximumTextBytes else {
+                throw VocabularyError(
+                    .malformedFile, "\(path): its tokens' text exceeds \(Self.maximumTextBytes >> 20) MiB, far beyond any real vocabulary")
+            }
         }
         var eos: [Int] = []
         for key in ["tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"] {
