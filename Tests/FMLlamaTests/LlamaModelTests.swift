@@ -32,6 +32,35 @@ struct LlamaModelTests {
         #expect(model.isControl(tokens[0]), "special-token spellings become control tokens")
     }
 
+    /// A NUL in a message does not end it: llama.cpp's template reads C strings, so it is rendered as U+FFFD and
+    /// the rest of the message still reaches the model.
+    @Test func aNulCharacterDoesNotCutTheMessage() throws {
+        let model = try TestModel.load()
+        let text = model.renderChat([ChatMessage(role: "user", content: "abc\u{0}rest")], addAssistantPrefix: true)
+        #expect(text.contains("abc\u{FFFD}rest<|im_end|>"))
+    }
+
+    /// A string longer than the first buffer (a chat template past 1 KB) is read again whole, never cut with
+    /// its terminating NUL inside; the same helper reads the real model's metadata.
+    @Test func stringsLongerThanTheBufferAreReadWhole() throws {
+        let text = Array("tokenizer.chat_template".utf8CString)
+        var calls = 0
+        let read = LlamaModel.string(capacity: 4) { buffer, size in
+            calls += 1
+            // snprintf: at most size - 1 bytes and a NUL, and the full length returned.
+            let written = min(size - 1, text.count - 1)
+            for index in 0..<written { buffer[index] = text[index] }
+            buffer[written] = 0
+            return Int32(text.count - 1)
+        }
+        #expect(read == "tokenizer.chat_template")
+        #expect(calls == 2)
+        #expect(LlamaModel.string(capacity: 8) { _, _ in -1 } == nil)
+        let model = try TestModel.load()
+        #expect(model.allMetadata["tokenizer.chat_template"] == model.chatTemplate)
+        #expect(!model.summary.isEmpty && !model.summary.contains("\u{0}"))
+    }
+
     /// A message that spells the template's control tokens stays inside its own turn.
     @Test func spelledControlTokensInAMessageStayText() throws {
         let model = try TestModel.load()

@@ -30,6 +30,21 @@ struct TokenSamplerTests {
         #expect([1, 2].contains(infinite.withUnsafeBufferPointer { sampler.sample($0) }))
     }
 
+    /// NaN logits (a broken model or quantisation) under a mask: greedy picks an allowed token with a number if
+    /// there is one, and sampling returns an allowed token instead of trapping on an empty candidate list.
+    @Test func nanLogitsUnderAMaskYieldAnAllowedToken() {
+        let nan: [Float] = [.nan, .nan, 0.5, .nan, 2.0]
+        let mask: [UInt64] = [0b1_0101]  // tokens 0, 2 and 4
+        var greedy = TokenSampler(.greedy)
+        #expect(nan.withUnsafeBufferPointer { l in mask.withUnsafeBufferPointer { greedy.sample(l, allowed: $0) } } == 4)
+        let allNaN = [Float](repeating: .nan, count: 5)
+        for strategy in [SamplingParameters.Strategy.topK(3), .nucleus(0.9)] {
+            var sampler = TokenSampler(.init(strategy: strategy, temperature: 0.8, seed: 5))
+            let token = allNaN.withUnsafeBufferPointer { l in mask.withUnsafeBufferPointer { sampler.sample(l, allowed: $0) } }
+            #expect(token.map { [0, 2, 4].contains($0) } == true)
+        }
+    }
+
     @Test func anEmptyMaskYieldsNoToken() {
         var sampler = TokenSampler(.init(strategy: .topK(3), temperature: 0.8, seed: 1))
         let mask: [UInt64] = [0]

@@ -37,6 +37,8 @@ public final class LlamaContext {
     private var restrictedLogits: [[UnsafeMutableBufferPointer<Float>]]
     /// How many outputs had only their allowed tokens' logits computed, over the context's life.
     public private(set) var restrictedOutputCount = 0
+    /// The adapters applied: llama.cpp keeps their pointers, so they must live as long as they are applied.
+    private var appliedAdapters: [LlamaAdapter] = []
 
     private enum LogitsLocation {
         case none
@@ -404,6 +406,7 @@ public final class LlamaContext {
                 if case .output = logitsLocation[index] { logitsLocation[index] = .none }
             }
             guard status == 0 else {
+                if status == 1 { throw LlamaError(.contextFull, "no room in the KV cache to score continuations") }
                 throw LlamaError(.decode, "llama_decode returned \(status) while scoring continuations")
             }
             var normalizers: [Int: Double] = [:]
@@ -432,6 +435,7 @@ public final class LlamaContext {
         var scales = adapters.map(\.1)
         let status = llama_set_adapters_lora(pointer, &pointers, pointers.count, &scales)
         guard status == 0 else { throw LlamaError(.adapter, "llama.cpp could not apply the adapters (\(status))") }
+        appliedAdapters = adapters.map(\.0)
         // An adapter on the output layer changes the graph's last product.
         projection.reset()
         // Cached activations were computed with other weights.

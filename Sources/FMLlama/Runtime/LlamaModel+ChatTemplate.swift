@@ -23,11 +23,17 @@ extension LlamaModel {
     /// A model without a template, or with one llama.cpp does not know, gets ChatML, the format most
     /// small instruction-tuned models use.
     ///
-    /// The contents are plain text (``plainText(_:)``): a spelled-out control token in a message stays text.
+    /// The contents are plain text (``plainText(_:)``): a spelled-out control token in a message stays text. A NUL
+    /// character becomes U+FFFD: llama.cpp reads the template's messages as C strings, which would end at it.
     ///
     /// - Parameter addAssistantPrefix: Ends with the tokens that open the assistant's reply.
     public func renderChat(_ messages: [ChatMessage], addAssistantPrefix: Bool) -> String {
-        let messages = messages.map { ChatMessage(role: $0.role, content: plainText($0.content)) }
+        let messages = messages.map { message in
+            let content = message.content.unicodeScalars.contains("\u{0}")
+                ? String(String.UnicodeScalarView(message.content.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+                : message.content
+            return ChatMessage(role: message.role, content: plainText(content))
+        }
         if let rendered = applyTemplate(chatTemplate, messages, addAssistantPrefix) { return rendered }
         return Self.renderChatML(messages, addAssistantPrefix: addAssistantPrefix)
     }

@@ -68,37 +68,37 @@ public final class LlamaModel: @unchecked Sendable {
 
     /// A short description from llama.cpp, e.g. `llama 135M Q4_1`.
     public var summary: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let count = llama_model_desc(pointer, &buffer, buffer.count)
-        return count > 0 ? String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        Self.string(capacity: 256) { llama_model_desc(pointer, $0, $1) } ?? ""
     }
 
     /// The string value of a GGUF metadata key, e.g. `general.name`.
     public func metadata(_ key: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
-        var count = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
-        if count >= buffer.count {
-            buffer = [CChar](repeating: 0, count: Int(count) + 1)
-            count = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
-        }
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Self.string(capacity: 512) { llama_model_meta_val_str(pointer, key, $0, $1) }
     }
 
     /// All GGUF metadata as key/value strings.
     public var allMetadata: [String: String] {
         var result: [String: String] = [:]
         for index in 0..<llama_model_meta_count(pointer) {
-            var key = [CChar](repeating: 0, count: 256)
-            var value = [CChar](repeating: 0, count: 1024)
-            let keyCount = llama_model_meta_key_by_index(pointer, index, &key, key.count)
-            let valueCount = llama_model_meta_val_str_by_index(pointer, index, &value, value.count)
-            guard keyCount > 0, valueCount >= 0 else { continue }
-            let k = String(decoding: key.prefix(Int(keyCount)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let v = String(decoding: value.prefix(min(Int(valueCount), value.count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            result[k] = v
+            guard let key = Self.string(capacity: 256, { llama_model_meta_key_by_index(pointer, index, $0, $1) }), !key.isEmpty,
+                  let value = Self.string(capacity: 1024, { llama_model_meta_val_str_by_index(pointer, index, $0, $1) })
+            else { continue }
+            result[key] = value
         }
         return result
+    }
+
+    /// A string llama.cpp writes `snprintf`-style: `read` fills a buffer of the given size and returns the full
+    /// length (negative when there is none), so a longer string is read again into a buffer that holds it.
+    static func string(capacity: Int, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: capacity)
+        var count = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+        if count >= buffer.count {
+            buffer = [CChar](repeating: 0, count: Int(count) + 1)
+            count = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+        }
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer.prefix(min(Int(count), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The Jinja chat template stored in the GGUF file, if any.

@@ -46,6 +46,8 @@ public struct TokenSampler: Sendable {
                 candidates.append((Int32(token), logits[token]))
             }
         }
+        // Logits that are NaN pass no floor: the best allowed token is then the only answer there is.
+        guard !candidates.isEmpty else { return best }
         candidates.sort { $0.logit > $1.logit }
         if case .topK(let k) = parameters.strategy, candidates.count > max(k, 1) {
             candidates.removeSubrange(max(k, 1)...)
@@ -76,7 +78,7 @@ public struct TokenSampler: Sendable {
         return candidates[weights.count - 1].token
     }
 
-    /// The allowed token with the highest logit.
+    /// The allowed token with the highest logit; one whose logit is NaN only when every allowed one is.
     public static func argmax(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>?) -> Int32? {
         var best = -1
         var bestLogit = -Float.infinity
@@ -85,7 +87,8 @@ public struct TokenSampler: Sendable {
                 var bits = allowed[wordIndex]
                 while bits != 0 {
                     let token = wordIndex &* 64 &+ bits.trailingZeroBitCount
-                    if token < logits.count, best < 0 || logits[token] > bestLogit {
+                    // Any allowed token beats none, and any number beats a NaN.
+                    if token < logits.count, best < 0 || logits[token] > bestLogit || (bestLogit.isNaN && !logits[token].isNaN) {
                         bestLogit = logits[token]
                         best = token
                     }
