@@ -576,7 +576,10 @@ extension Engine {
                 return ended
             } catch where error.code == .contextFull {
                 if dropIdleCaches(in: context, active: active) { continue }
-                if batched.count > 1, let youngest = batched.max(by: { active[$0].started < active[$1].started }) {
+                // The youngest job starts over later. One that has streamed nothing yet restarts unseen, so it goes
+                // first; a restarted stream sends nothing until its new text passes what it had sent.
+                let unseen = batched.filter { active[$0].reportedBytes == 0 }
+                if batched.count > 1, let youngest = (unseen.isEmpty ? batched : unseen).max(by: { active[$0].started < active[$1].started }) {
                     let slot = active.remove(at: youngest)
                     if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
                     waiting.insert(slot.request, at: 0)
@@ -712,6 +715,15 @@ extension Engine {
                         continue
                     }
                 } catch {
+                    // The batch cache had no room for the candidates. Idle sequences' caches are kept until room
+                    // runs out: drop them, and have the job evaluate its last token again for fresh logits (scoring
+                    // used them up) and choose on its next step.
+                    if case .contextOverflow = error, case .batch = active[index].placement, model.llama.keepsPartialSequences,
+                       dropIdleCaches(in: context, active: active), let last = context.cachedTokens[sequence].last {
+                        context.truncate(sequence: sequence, to: context.cachedTokens[sequence].count - 1)
+                        active[index].decoder.pending = [last]
+                        continue
+                    }
                     results[index] = .failure(error)
                     continue
                 }

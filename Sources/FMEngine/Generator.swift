@@ -54,6 +54,7 @@ extension Generator {
         }
         let tokenScores: [[Double]]
         do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
+            if error.code == .contextFull { throw .contextOverflow("No room was left in the context to score the candidate values.") }
             throw .runtime("Scoring the candidate values failed: \(error.description)")
         }
         if ChoiceLogEntry.isEnabled {

@@ -93,6 +93,37 @@ struct TextReporterTests {
         #expect(appended == "cafe\u{301} au lait")
     }
 
+    /// A generation started over (the engine sent it back for lack of cache space) grows from nothing again. While
+    /// it writes what was already sent, nothing is sent; then only the new text, all as appends, so the stream reads
+    /// as one answer. A final text that differs is still sent as a replacement.
+    @Test func aRestartedGenerationGoesOnWhereTheStreamWas() async throws {
+        for blocking in [false, true] {
+            let channel = LanguageModelExecutorGenerationChannel()
+            let reporter = blocking
+                ? Self.reporter(channel, blocking: "bomb")
+                : TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) })
+            reporter.update(bytes: Array("One two three ".utf8), tokens: 3)
+            reporter.update(bytes: Array("One ".utf8), tokens: 1)
+            reporter.update(bytes: Array("One two three four ".utf8), tokens: 4)
+            channel.finish()
+            var appended = ""
+            for try await event in channel {
+                guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
+                guard case .appendText(let fragment) = response.action else {
+                    Issue.record("not an append: \(response.action)")
+                    continue
+                }
+                appended += fragment.content
+            }
+            #expect(appended == "One two three four ")
+        }
+        let channel = LanguageModelExecutorGenerationChannel()
+        let reporter = TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) })
+        reporter.update(bytes: Array("Hello there".utf8), tokens: 2)
+        reporter.send("Hello", tokens: 1)
+        #expect(try await Self.sent(channel) == "Hello")
+    }
+
     /// An invisible character inside a word (which the deny list drops) does not end the word, so the stream does
     /// not show the first half of a blocked term.
     @Test func anInvisibleCharacterDoesNotEndAWord() async throws {

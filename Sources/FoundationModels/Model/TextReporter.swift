@@ -38,15 +38,19 @@ final class TextReporter: Sendable {
     }
 
     /// Called by the engine as the output grows.
+    ///
+    /// A generation the engine started over (sent back for lack of cache space) grows from nothing again: while
+    /// its text is still a beginning of what was sent, nothing is sent, so a stream that writes the same again
+    /// goes on where it was instead of showing its text twice.
     func update(bytes: [UInt8], tokens: Int) {
         guard let current = text(bytes) else { return }
-        guard blocks != nil else { return send(current, tokens: tokens) }
+        guard blocks != nil else { return send(current, tokens: tokens, holdingRepeats: true) }
         state.withLock { $0.latest = current; $0.latestTokens = tokens }
         // A word cut short can read as a blocked term ("bomb" of "bombastic"): the check sees whole words. The
         // deny list drops invisible characters inside a word, so they do not end one here either.
         let end = current.lastIndex { !Self.isWordCharacter($0) }.map(current.index(after:)) ?? current.startIndex
         let whole = current.distance(from: end, to: current.endIndex) > Self.longestHeldWord ? current : String(current[..<end])
-        if !whole.isEmpty, check(whole) { send(whole, tokens: tokens) }
+        if !whole.isEmpty, check(whole) { send(whole, tokens: tokens, holdingRepeats: true) }
     }
 
     /// Sends what the stream has held back when the generation stops without finishing (the end of the context
@@ -73,14 +77,16 @@ final class TextReporter: Sendable {
         }
     }
 
-    /// Brings the channel's text up to `current`.
-    func send(_ current: String, tokens: Int) {
+    /// Brings the channel's text up to `current`; with `holdingRepeats`, a `current` that is a beginning of the
+    /// text sent sends nothing (a restarted generation catching up).
+    func send(_ current: String, tokens: Int, holdingRepeats: Bool = false) {
         let event: LanguageModelExecutorGenerationChannel.Response? = state.withLock { state in
-            defer { state.text = current; state.tokens = tokens }
             if current == state.text { return nil }
             // Compared by scalars, not characters: a combining mark or joiner that arrives with the next token
             // changes the last character sent, yet the text still only grows.
             let sent = state.text.unicodeScalars
+            if holdingRepeats, sent.starts(with: current.unicodeScalars) { return nil }
+            defer { state.text = current; state.tokens = tokens }
             if current.unicodeScalars.starts(with: sent) {
                 let added = String(String.UnicodeScalarView(current.unicodeScalars.dropFirst(sent.count)))
                 return .response(action: .appendText(added, tokenCount: max(0, tokens - state.tokens)))
