@@ -2,22 +2,13 @@ import FoundationModels
 
 /// Aggregates `fm tag` output: the most frequent tags per field, co-occurring tag pairs, and records per month.
 ///
-/// Tags that mean the same are grouped by ``normalize(_:)``: lowercase, hyphens and underscores as spaces, and a
-/// trailing plural `s` dropped from each word longer than three letters that does not end in `ss`
-/// ("Beaches" → "beache" is avoided by also dropping `es` after `ch`, `sh`, `x`). Nothing semantic is merged.
+/// Tags that mean the same are grouped: case, hyphens and underscores (as spaces) and the singular or plural form
+/// of each word do not matter ("Beaches", "beach"; "movie", "movies"; "outdoor-activities", "outdoor activity").
+/// Each group is named by its most frequent spelling, lowercased, so a name is always a tag as some record wrote
+/// it. Nothing semantic is merged.
 public struct TagStatistics: Sendable {
-    /// Tag counts per field name.
-    public private(set) var tagCounts: [String: [String: Int]] = [:]
-    /// Counts of tag pairs within one record (across all fields), keyed `"a + b"` with `a < b`.
-    public private(set) var pairCounts: [String: Int] = [:]
     /// Records per month (`yyyy-mm`) for records with a `date` field.
     public private(set) var monthCounts: [String: Int] = [:]
-    /// Per field, per month (`yyyy-mm`), how many of that month's records carry each tag.
-    public private(set) var monthTagCounts: [String: [String: [String: Int]]] = [:]
-    /// How many records carry each tag in some list field (the tags ``pairCounts`` pairs up).
-    public private(set) var listTagCounts: [String: Int] = [:]
-    /// Pair counts by first tag, then second tag, stored both ways round.
-    private var pairs: [String: [String: Int]] = [:]
     /// Records read.
     public private(set) var records = 0
     /// Records with an error instead of a result.
@@ -27,19 +18,79 @@ public struct TagStatistics: Sendable {
     /// Records whose `date` does not begin with a year and month (`2024-05…`), so they are in no month's count.
     public private(set) var undatedRecords = 0
 
+    // The counts below are keyed by ``normalize(_:)``'s grouping key, which is not shown: a group's name is
+    // chosen from `spellings` once all records are in.
+    private var keyedTagCounts: [String: [String: Int]] = [:]
+    private var keyedMonthTagCounts: [String: [String: [String: Int]]] = [:]
+    private var keyedListTagCounts: [String: Int] = [:]
+    /// Pair counts by first tag, then second tag, stored both ways round.
+    private var pairs: [String: [String: Int]] = [:]
+    /// Per grouping key, how often each spelling (``EvaluationReport/normalizeTag(_:)``) occurred.
+    private var spellings: [String: [String: Int]] = [:]
+
     /// Creates empty statistics.
     public init() {}
 
-    /// The grouping form of a tag.
+    /// Per field, how many records carry each tag.
+    public var tagCounts: [String: [String: Int]] { keyedTagCounts.mapValues(named) }
+    /// Per field, per month (`yyyy-mm`), how many of that month's records carry each tag.
+    public var monthTagCounts: [String: [String: [String: Int]]] { keyedMonthTagCounts.mapValues { $0.mapValues(named) } }
+    /// How many records carry each tag in some list field (the tags ``cooccurrences(_:_:)`` pairs up).
+    public var listTagCounts: [String: Int] { named(keyedListTagCounts) }
+
+    /// The most frequent pairs of tags that records carry together in their list fields, each pair once with its
+    /// names in order, most frequent first (ties by name).
+    public func topPairs(limit: Int) -> [(first: String, second: String, count: Int)] {
+        var all: [(first: String, second: String, count: Int)] = []
+        for (key, others) in pairs {
+            let name = self.name(of: key)
+            for (other, count) in others {
+                let otherName = self.name(of: other)
+                if name < otherName { all.append((name, otherName, count)) }
+            }
+        }
+        all.sort { ($1.count, $0.first, $0.second) < ($0.count, $1.first, $1.second) }
+        return Array(all.prefix(limit))
+    }
+
+    /// The grouping key of a tag: ``EvaluationReport/normalizeTag(_:)``, then each word's singular and plural
+    /// spellings folded together. A key is for comparing and need not be a word ("movies" → "movi").
     public static func normalize(_ tag: String) -> String {
-        EvaluationReport.normalizeTag(tag).split(separator: " ").map { word -> String in
-            var word = String(word)
-            guard word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is") else { return word }
-            if word.hasSuffix("ies"), word.count > 4 { return String(word.dropLast(3)) + "y" }
-            if word.hasSuffix("ches") || word.hasSuffix("shes") || word.hasSuffix("xes") { return String(word.dropLast(2)) }
+        EvaluationReport.normalizeTag(tag).split(separator: " ").map { groupingKey(word: String($0)) }.joined(separator: " ")
+    }
+
+    /// Words whose trailing `s` is not a plural's and whose stem is another word.
+    private static let singularWordsEndingInS: Set<String> = ["news"]
+
+    private static func groupingKey(word: String) -> String {
+        var word = word
+        // A plural `s`: not in `ss` (glass), `us` (campus) or `is` (analysis), nor on short words (gas, bus, yes).
+        if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is"),
+           !singularWordsEndingInS.contains(word) {
             word.removeLast()
-            return word
-        }.joined(separator: " ")
+        }
+        // The stems that differ between a singular and its plural: activity/activitie, movie/movi(e).
+        if word.count > 3, word.hasSuffix("ie") {
+            word.removeLast()
+        } else if word.count > 2, word.hasSuffix("y") {
+            word.removeLast()
+            word += "i"
+        } else if word.count > 3, word.hasSuffix("e"),
+                  ["che", "she", "xe", "oe", "sse", "zze"].contains(where: word.hasSuffix) {
+            // beach/beache, headache/headache, box/boxe, class/classe, tomato/tomatoe: one key with or without `e`.
+            word.removeLast()
+        }
+        return word
+    }
+
+    /// The name of a group: its most frequent spelling, ties to the shorter, then the first in order.
+    private func name(of key: String) -> String {
+        guard let spelled = spellings[key] else { return key }
+        return spelled.min { ($1.value, $0.key.count, $0.key) < ($0.value, $1.key.count, $1.key) }?.key ?? key
+    }
+
+    private func named(_ counts: [String: Int]) -> [String: Int] {
+        Dictionary(counts.map { (name(of: $0.key), $0.value) }, uniquingKeysWith: +)
     }
 
     /// Adds one output line; lines that are not `fm tag` output (a JSON object with a `result` or an `error`) are
@@ -83,23 +134,31 @@ public struct TagStatistics: Sendable {
                 guard let text = value.scalarText else { continue }
                 tags = [text]
             }
-            for tag in Set(tags.map(Self.normalize)) where !tag.isEmpty {
-                tagCounts[key, default: [:]][tag, default: 0] += 1
-                if let month { monthTagCounts[key, default: [:]][month, default: [:]][tag, default: 0] += 1 }
-                if case .array = value.kind { all.insert(tag) }
+            var grouped: Set<String> = []
+            for tag in tags {
+                let spelling = EvaluationReport.normalizeTag(tag)
+                let group = Self.normalize(tag)
+                guard !group.isEmpty else { continue }
+                spellings[group, default: [:]][spelling, default: 0] += 1
+                grouped.insert(group)
+            }
+            for group in grouped {
+                keyedTagCounts[key, default: [:]][group, default: 0] += 1
+                if let month { keyedMonthTagCounts[key, default: [:]][month, default: [:]][group, default: 0] += 1 }
+                if case .array = value.kind { all.insert(group) }
             }
         }
-        let sorted = all.sorted()
-        for i in sorted.indices { for j in sorted.indices where j > i { pairCounts["\(sorted[i]) + \(sorted[j])", default: 0] += 1 } }
-        for tag in all {
-            listTagCounts[tag, default: 0] += 1
-            for other in all where other != tag { pairs[tag, default: [:]][other, default: 0] += 1 }
+        for group in all {
+            keyedListTagCounts[group, default: 0] += 1
+            for other in all where other != group { pairs[group, default: [:]][other, default: 0] += 1 }
         }
     }
 
-    /// How many records carry both tags in their list fields; for a tag with itself, how many carry it.
+    /// How many records carry both tags (any spelling of their groups) in their list fields; for a tag with
+    /// itself, how many carry it.
     public func cooccurrences(_ first: String, _ second: String) -> Int {
-        first == second ? listTagCounts[first] ?? 0 : pairs[first]?[second] ?? 0
+        let (first, second) = (Self.normalize(first), Self.normalize(second))
+        return first == second ? keyedListTagCounts[first] ?? 0 : pairs[first]?[second] ?? 0
     }
 
     /// Whether `bytes` are `YYYY-MM`.
@@ -118,15 +177,17 @@ public struct TagStatistics: Sendable {
     /// A readable report.
     public func text(limit: Int) -> String {
         var lines = ["records: \(records)   errors: \(errors)"]
+        let tagCounts = self.tagCounts
         for field in tagCounts.keys.sorted() {
             lines.append("")
             lines.append("\(field):")
             for (tag, count) in Self.top(tagCounts[field] ?? [:], limit: limit) { lines.append("  \(count)\t\(tag)") }
         }
-        if !pairCounts.isEmpty {
+        let pairs = topPairs(limit: limit)
+        if !pairs.isEmpty {
             lines.append("")
             lines.append("co-occurring tags:")
-            for (pair, count) in Self.top(pairCounts, limit: limit) { lines.append("  \(count)\t\(pair)") }
+            for pair in pairs { lines.append("  \(pair.count)\t\(pair.first) + \(pair.second)") }
         }
         if !monthCounts.isEmpty {
             lines.append("")

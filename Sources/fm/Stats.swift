@@ -8,7 +8,7 @@ extension FM {
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Most frequent tags per field, co-occurring tags, and records per month from `fm tag` output.",
-            discussion: "Tags are grouped case-insensitively, with hyphens as spaces and plural -s dropped."
+            discussion: "Tags are grouped case-insensitively, with hyphens as spaces and singular and plural forms together, each group under its most frequent spelling."
         )
 
         @Argument(help: "`fm tag` output files (default: stdin).")

@@ -38,7 +38,19 @@ import Testing
             answers: [[[.set(["salt", "bread"])], [.set(["bread", "Salt"])], [.set(["salt"])]]])
         #expect(report.scoreName == "tag F1")
         #expect(report.conditions[0].distinctAnswers == [2])
-        #expect(report.inputs[0].gold == "[bread, salt]")
+        #expect(report.inputs[0].gold == #"["bread", "salt"]"#)
+    }
+
+    /// A result with no label for a single-label gold (only lists) did generate: it is a missing label, a wrong
+    /// answer, not a failed record.
+    @Test func aResultWithoutALabelIsMissingNotFailed() throws {
+        let result = try GeneratedContent(json: #"{"tags":["x"]}"#)
+        let prediction = EvaluationTask.prediction(shapedLike: .single("spam"), in: result)
+        #expect(prediction == .single(EvaluationReport.missingLabel))
+        let report = EvaluationReport(gold: [.single("spam")], predictions: [prediction])
+        #expect(report.failures == 0)
+        #expect(report.fields.first?.missing == 1)
+        #expect(report.tableText.hasPrefix("examples: 1   failed: 0   fields missing from results: 1"))
     }
 
     /// Fields the gold does not have are never scored, so they are dropped from a prediction: a changing
@@ -75,8 +87,16 @@ import Testing
     }
 
     @Test func answerKeysIgnoreFieldOrder() {
-        #expect(EvaluationTask.answerKey(.fields(["b": "1", "a": "2"])) == "a=2, b=1")
+        #expect(EvaluationTask.answerKey(.fields(["b": "1", "a": "2"])) == "a=\"2\", b=\"1\"")
         #expect(EvaluationTask.answerKey(nil) == EvaluationReport.failureLabel)
+    }
+
+    /// A tag or value holding the separator is one answer, not two: the answers score differently, so they are
+    /// different answers.
+    @Test func answerKeysKeepSeparatorsInsideValues() {
+        #expect(EvaluationTask.answerKey(.set(["pepper", "salt"])) != EvaluationTask.answerKey(.set(["pepper, salt"])))
+        #expect(EvaluationTask.answerKey(.fields(["a": "x, b=\"y\""])) != EvaluationTask.answerKey(.fields(["a": "x", "b": "y"])))
+        #expect(EvaluationTask.answerKey(.set(["Salt", "pepper"])) == EvaluationTask.answerKey(.set(["pepper", "salt"])))
     }
 }
 

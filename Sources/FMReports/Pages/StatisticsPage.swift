@@ -44,7 +44,7 @@ public struct StatisticsPage: Sendable {
         }
         page.append("<header><h1>Tag statistics of \(Markup.escape(name))</h1><p class=\"subtitle\">fm stats · \(Markup.escape(stamp))</p>"
             + HTMLPage.summary(summary)
-            + "<p class=\"note\">Tags are grouped case-insensitively, with hyphens and underscores as spaces and plural -s dropped.</p></header>\n")
+            + "<p class=\"note\">Tags are grouped case-insensitively, with hyphens and underscores as spaces and singular and plural forms together, each group under its most frequent spelling.</p></header>\n")
         page.append(frequencySection)
         if let cooccurrence = cooccurrenceSection { page.append(cooccurrence) }
         if !months.isEmpty { page.append(trendSection(months: months)) }
