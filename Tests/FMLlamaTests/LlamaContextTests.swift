@@ -67,6 +67,23 @@ struct LlamaContextTests {
         }
     }
 
+    /// Scoring candidates in a cache with no room left for them is a full context (which the engine answers by
+    /// making room), not a failed decode.
+    @Test func scoringWithoutRoomThrowsContextFull() throws {
+        let model = try TestModel.load()
+        let context = try model.makeContext(contextLength: 256, sequences: 4)
+        let prompt = Array(try model.tokenize(String(repeating: "word ", count: 400)).prefix(context.contextLength - 4))
+        try context.prepare(prompt)
+        let continuations = try ["\"alpha beta gamma\"", "\"delta epsilon zeta\"", "\"eta theta iota\""]
+            .map { try model.tokenize($0, addSpecial: false, parseSpecial: false) }
+        #expect(continuations.allSatisfy { $0.count > 3 })
+        #expect {
+            _ = try context.tokenLogProbabilities(of: continuations, after: 0)
+        } throws: { error in
+            (error as? LlamaError)?.code == .contextFull
+        }
+    }
+
     @Test func severalSequencesDecodeInOneBatch() throws {
         let model = try TestModel.load()
         let context = try model.makeContext(contextLength: 512, sequences: 2)
