@@ -147,6 +147,15 @@ struct RegexPatternTests {
         #expect(try PatternMatcher(pattern: #"e[\s\S]"#).matches("e\u{301}"))
     }
 
+    /// A pattern no string matches is unsatisfiable, said as such, not an unending value.
+    @Test(arguments: [#"[^\s\S]"#, #"a[^\d\D]b"#, #"(?:[^\w\W])+|[^\s\S]"#])
+    func aPatternThatMatchesNothingIsUnsatisfiable(_ pattern: String) throws {
+        #expect { try Grammar(compiling: SchemaNode.string(.pattern(pattern)).document) } throws: { error in
+            (error as? GrammarError)?.code == .unsatisfiable && (error as? GrammarError)?.construct == "string constraints"
+        }
+        #expect(try PatternMatcher(pattern: #"(?:[^\s\S])*x"#).matches("x"))
+    }
+
     @Test(arguments: [#"(ab"#, #"ab)"#, #"[ab"#, #"*a"#, #"a{3,1}"#, #"[z-a]"#, #"\01"#])
     func malformedPatternsAreInvalid(_ pattern: String) {
         #expect(throws: GrammarError.self) { try Grammar(compiling: SchemaNode.string(.pattern(pattern)).document) }

@@ -200,6 +200,10 @@ struct GrammarCompiler {
             for choice in Set(choices) { addLiteral(ByteNFA.jsonQuoted(choice), from: from, to: to) }
         case .pattern(let pattern):
             let regex = try RegexParser.parse(pattern)
+            // Said here: an empty language would otherwise surface as a value that can never end.
+            if regex.matchesNothing {
+                throw GrammarError(.unsatisfiable, construct: "string constraints", "no string matches /\(pattern)/")
+            }
             let open = nfa.addLiteral([0x22], from: from)
             let close = nfa.addState()
             try buildRegex(regex, from: open, to: close)

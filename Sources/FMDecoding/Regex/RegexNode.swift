@@ -10,6 +10,18 @@ indirect enum RegexNode: Sendable, Equatable {
     case repetition(RegexNode, minimum: Int, maximum: Int?)
 }
 
+extension RegexNode {
+    /// Whether no string matches: an empty set (`[^\s\S]`) the pattern cannot avoid.
+    var matchesNothing: Bool {
+        switch self {
+        case .set(let ranges): ranges.isEmpty
+        case .concatenation(let parts): parts.contains(where: \.matchesNothing)
+        case .alternation(let branches): branches.allSatisfy(\.matchesNothing)
+        case .repetition(let inner, let minimum, _): minimum > 0 && inner.matchesNothing
+        }
+    }
+}
+
 /// Operations on sorted, disjoint scalar range sets.
 enum ScalarSet {
     static let all: [ClosedRange<UInt32>] = [0...0xD7FF, 0xE000...0x10FFFF]
