@@ -54,30 +54,31 @@ public struct TagStatistics: Sendable {
     }
 
     /// The grouping key of a tag: ``EvaluationReport/normalizeTag(_:)``, then each word's singular and plural
-    /// spellings folded together. A key is for comparing and need not be a word ("movies" → "movi").
+    /// spellings folded together. A key is for comparing and need not be a word ("activity" → "activitie").
     public static func normalize(_ tag: String) -> String {
         EvaluationReport.normalizeTag(tag).split(separator: " ").map { groupingKey(word: String($0)) }.joined(separator: " ")
     }
 
-    /// Words whose trailing `s` is not a plural's and whose stem is another word.
-    private static let singularWordsEndingInS: Set<String> = ["news"]
+    /// Words whose trailing `s` is not a plural's, each of which would otherwise meet another word.
+    private static let singularWordsEndingInS: Set<String> = [
+        "news", "aids", "mars", "physics", "mathematics", "economics", "politics", "ethics",
+    ]
 
     private static func groupingKey(word: String) -> String {
         var word = word
-        // A plural `s`: not in `ss` (glass), `us` (campus) or `is` (analysis), nor on short words (gas, bus, yes).
+        // A plural `s`: not in `ss` (glass), `us` (campus) or `is` (analysis), nor on short words (gas, bus, yes)
+        // or numbers (1990s).
         if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is"),
-           !singularWordsEndingInS.contains(word) {
+           !word.contains(where: \.isNumber), !singularWordsEndingInS.contains(word) {
             word.removeLast()
         }
-        // The stems that differ between a singular and its plural: activity/activitie, movie/movi(e).
-        if word.count > 3, word.hasSuffix("ie") {
+        // The stems that differ between a singular and its plural: activity/activitie, beach/beache.
+        if word.count > 2, word.hasSuffix("y") {
             word.removeLast()
-        } else if word.count > 2, word.hasSuffix("y") {
-            word.removeLast()
-            word += "i"
+            word += "ie"
         } else if word.count > 3, word.hasSuffix("e"),
                   ["che", "she", "xe", "oe", "sse", "zze"].contains(where: word.hasSuffix) {
-            // beach/beache, headache/headache, box/boxe, class/classe, tomato/tomatoe: one key with or without `e`.
+            // headache/headache, box/boxe, class/classe, tomato/tomatoe: one key with or without `e`.
             word.removeLast()
         }
         return word

@@ -146,7 +146,8 @@ import Testing
         for (singular, plural) in sameGroup {
             #expect(TagStatistics.normalize(singular) == TagStatistics.normalize(plural), "\(singular) / \(plural)")
         }
-        for (one, other) in [("news", "new"), ("glass", "glas"), ("rate", "rat"), ("campus", "campu")] {
+        for (one, other) in [("news", "new"), ("glass", "glas"), ("rate", "rat"), ("campus", "campu"), ("sky", "ski"),
+                             ("skies", "skis"), ("guy", "gui"), ("1990s", "1990"), ("mars", "mar")] {
             #expect(TagStatistics.normalize(one) != TagStatistics.normalize(other), "\(one) / \(other)")
         }
         var statistics = TagStatistics()

@@ -5,8 +5,8 @@
 /// alternation, quantifiers `* + ? {m} {m,} {m,n}` (a lazy suffix is treated as greedy: same language), and
 /// `^`/`$` at the ends (`$` also ending a branch, inside groups only where they end the pattern). Anything else
 /// throws ``GrammarError`` naming the construct, as do the constructs JSON Schema's ECMAScript and Swift's `Regex`
-/// read differently (`{,n}`, possessive quantifiers, `[]`, set operations in classes). Class escapes and
-/// wildcards match in both dialects (``ScalarSet`` "Dialects").
+/// read differently (`{,n}`, possessive quantifiers, `[]`, set operations in classes). `\d`, `\w`, `\s` and `\S`
+/// match in both dialects (``ScalarSet`` "Dialects"); `\D`, `\W`, `.` and negated classes as in ECMAScript.
 struct RegexParser {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -184,7 +184,7 @@ struct RegexParser {
         index += 1
         switch scalar {
         case ".":
-            return .set(ScalarSet.wildcard(excluding: ScalarSet.lineTerminators))
+            return .set(ScalarSet.complement(ScalarSet.lineTerminators))
         case "[":
             return .set(try parseClass())
         case "(":
@@ -237,24 +237,19 @@ struct RegexParser {
         }
     }
 
-    /// Parses after `\`. In a negated class (`negated`) a class escape stands for the most either dialect reads
-    /// it as, since the class is its complement.
+    /// Parses after `\`. In a negated class (`negated`) `\s` and `\S` stand for the most either dialect reads
+    /// them as, since the class is their complement.
     private mutating func parseEscape(inClass: Bool, negated: Bool) throws(GrammarError) -> RegexNode {
         guard let scalar = peek else { throw invalid("trailing `\\`") }
         index += 1
         func single(_ value: UInt32) -> RegexNode { .set([value...value]) }
-        func escape(narrow: [ClosedRange<UInt32>], wide: [ClosedRange<UInt32>], complemented: Bool) -> RegexNode {
-            switch (complemented, negated) {
-            case (false, false): .set(narrow)
-            case (false, true): .set(wide)
-            case (true, false): .set(ScalarSet.wildcard(excluding: wide))
-            case (true, true): .set(ScalarSet.complement(narrow))
-            }
-        }
         switch scalar {
-        case "d", "D": return escape(narrow: ScalarSet.narrowDigits, wide: ScalarSet.wideDigits, complemented: scalar == "D")
-        case "w", "W": return escape(narrow: ScalarSet.narrowWord, wide: ScalarSet.wideWord, complemented: scalar == "W")
-        case "s", "S": return escape(narrow: ScalarSet.narrowSpace, wide: ScalarSet.wideSpace, complemented: scalar == "S")
+        case "d": return .set(ScalarSet.digits)
+        case "D": return .set(ScalarSet.complement(ScalarSet.digits))
+        case "w": return .set(ScalarSet.word)
+        case "W": return .set(ScalarSet.complement(ScalarSet.word))
+        case "s": return .set(negated ? ScalarSet.wideSpace : ScalarSet.narrowSpace)
+        case "S": return .set(ScalarSet.complement(negated ? ScalarSet.narrowSpace : ScalarSet.wideSpace))
         case "n": return single(0x0A)
         case "t": return single(0x09)
         case "r": return single(0x0D)
@@ -373,7 +368,7 @@ struct RegexParser {
             return ScalarSet.all
         }
         let normalized = ScalarSet.normalized(ranges)
-        return negated ? ScalarSet.wildcard(excluding: normalized) : normalized
+        return negated ? ScalarSet.complement(normalized) : normalized
     }
 
     private mutating func parseClassAtom(negated: Bool) throws(GrammarError) -> RegexNode {
