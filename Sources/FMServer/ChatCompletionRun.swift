@@ -97,20 +97,34 @@ enum ChatCompletionRun {
         calls: inout [(id: String, name: String, arguments: String)], written: inout String, writtenTokens: inout Int,
         yield: @Sendable (ChatCompletionEvent) -> Void
     ) async throws {
+        // A generation the engine started over (sent back for lack of cache space) sends its text again as a
+        // replacement when it writes something else than before; a chat completion cannot take text back.
+        var restartedDifferently = false
         try await backend.respond(to: request) { event in
             if let response = event as? LanguageModelExecutorGenerationChannel.Response {
                 switch response.action {
                 case .appendText(let fragment):
+                    guard !restartedDifferently else { break }
                     written += fragment.content
                     writtenTokens += fragment.tokenCount
                     yield(.text(fragment.content))
+                case .replaceTextSegment(let segment):
+                    guard !restartedDifferently else { break }
+                    guard segment.content.unicodeScalars.starts(with: written.unicodeScalars) else {
+                        restartedDifferently = true
+                        break
+                    }
+                    let added = String(String.UnicodeScalarView(segment.content.unicodeScalars.dropFirst(written.unicodeScalars.count)))
+                    written = segment.content
+                    writtenTokens = segment.tokenCount
+                    if !added.isEmpty { yield(.text(added)) }
                 case .updateUsage(let usage):
                     yield(Self.usage(usage))
                 case .updateMetadata(let metadata):
                     if let reason = metadata.values[Transcript.Response.finishReasonKey] as? String { yield(.finish(reason: reason)) }
                     if let logprobs = metadata.values[Transcript.Response.tokenLogprobsKey] as? [TokenLogprob] { yield(.logprobs(logprobs)) }
-                // The on-device executor only appends text and sends metadata; the rest has no chat form.
-                case .replaceTextSegment, .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
+                // The on-device executor sends no segments of these kinds; they have no chat form.
+                case .updateCustomSegment, .addAttachmentSegment, .removeAttachmentSegment:
                     break
                 }
             } else if let toolCalls = event as? LanguageModelExecutorGenerationChannel.ToolCalls {
@@ -130,6 +144,10 @@ enum ChatCompletionRun {
                     break
                 }
             }
+        }
+        if restartedDifferently {
+            throw APIError(.serviceUnavailable, type: "server_error", code: "generation_restarted",
+                           "The server ran out of cache space, started the response over, and it came out different from the part already sent. Send the request again.")
         }
     }
 
