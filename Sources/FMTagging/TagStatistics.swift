@@ -41,12 +41,12 @@ public struct TagStatistics: Sendable {
     /// The most frequent pairs of tags that records carry together in their list fields, each pair once with its
     /// names in order, most frequent first (ties by name).
     public func topPairs(limit: Int) -> [(first: String, second: String, count: Int)] {
+        let names = Dictionary(uniqueKeysWithValues: pairs.keys.map { ($0, name(of: $0)) })
         var all: [(first: String, second: String, count: Int)] = []
         for (key, others) in pairs {
-            let name = self.name(of: key)
             for (other, count) in others {
-                let otherName = self.name(of: other)
-                if name < otherName { all.append((name, otherName, count)) }
+                guard let name = names[key], let otherName = names[other], name < otherName else { continue }
+                all.append((name, otherName, count))
             }
         }
         all.sort { ($1.count, $0.first, $0.second) < ($0.count, $1.first, $1.second) }
@@ -78,7 +78,7 @@ public struct TagStatistics: Sendable {
             word += "ie"
         } else if word.count > 3, word.hasSuffix("e"),
                   ["che", "she", "xe", "oe", "sse", "zze"].contains(where: word.hasSuffix) {
-            // headache/headache, box/boxe, class/classe, tomato/tomatoe: one key with or without `e`.
+            // headache/headache(s), box/boxe, class/classe, tomato/tomatoe: one key with or without `e`.
             word.removeLast()
         }
         return word

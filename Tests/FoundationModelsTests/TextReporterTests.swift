@@ -19,6 +19,22 @@ struct TextReporterTests {
         return text
     }
 
+    /// The text a reporter has sent, which must be appends only (a chat completion stream cannot carry a
+    /// replacement).
+    private static func appended(_ channel: LanguageModelExecutorGenerationChannel) async throws -> String {
+        channel.finish()
+        var text = ""
+        for try await event in channel {
+            guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
+            guard case .appendText(let fragment) = response.action else {
+                Issue.record("not an append: \(response.action)")
+                continue
+            }
+            text += fragment.content
+        }
+        return text
+    }
+
     private static func reporter(_ channel: LanguageModelExecutorGenerationChannel, blocking term: String) -> TextReporter {
         TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) }, blocks: { text in
             DenyListChecker(terms: ["test": [term]]).violation(in: text, source: .response)
@@ -80,17 +96,7 @@ struct TextReporterTests {
         let reporter = TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) })
         reporter.update(bytes: Array("cafe".utf8), tokens: 1)
         reporter.update(bytes: Array("cafe\u{301} au lait".utf8), tokens: 3)
-        channel.finish()
-        var appended = ""
-        for try await event in channel {
-            guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
-            guard case .appendText(let fragment) = response.action else {
-                Issue.record("not an append: \(response.action)")
-                continue
-            }
-            appended += fragment.content
-        }
-        #expect(appended == "cafe\u{301} au lait")
+        #expect(try await Self.appended(channel) == "cafe\u{301} au lait")
     }
 
     /// A generation started over (the engine sent it back for lack of cache space) grows from nothing again. While
@@ -105,17 +111,7 @@ struct TextReporterTests {
             reporter.update(bytes: Array("One two three ".utf8), tokens: 3)
             reporter.update(bytes: Array("One ".utf8), tokens: 1)
             reporter.update(bytes: Array("One two three four ".utf8), tokens: 4)
-            channel.finish()
-            var appended = ""
-            for try await event in channel {
-                guard let response = event as? LanguageModelExecutorGenerationChannel.Response else { continue }
-                guard case .appendText(let fragment) = response.action else {
-                    Issue.record("not an append: \(response.action)")
-                    continue
-                }
-                appended += fragment.content
-            }
-            #expect(appended == "One two three four ")
+            #expect(try await Self.appended(channel) == "One two three four ")
         }
         let channel = LanguageModelExecutorGenerationChannel()
         let reporter = TextReporter(channel: channel, text: { String(decoding: $0, as: UTF8.self) })

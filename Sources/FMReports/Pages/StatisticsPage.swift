@@ -53,16 +53,18 @@ public struct StatisticsPage: Sendable {
 
     private var frequencySection: String {
         var content = "<div class=\"charts\">"
-        for (index, field) in statistics.tagCounts.keys.sorted().enumerated() {
-            let counts = TagStatistics.top(statistics.tagCounts[field] ?? [:], limit: top)
+        // Computed from the grouped counts on each read: read once.
+        let tagCounts = statistics.tagCounts
+        for (index, field) in tagCounts.keys.sorted().enumerated() {
+            let counts = TagStatistics.top(tagCounts[field] ?? [:], limit: top)
             var chart = BarChart(series: [("records", ColorRamp.series(index))],
                                  rows: counts.map { BarChart.Row(label: $0.0, values: [Double($0.1)]) }, isPercent: false)
             chart.plotWidth = 260
             content += HTMLPage.figure(chart.svg(caption: "Most frequent \(field)"),
-                                       caption: "\(field): the \(counts.count) most frequent of \(statistics.tagCounts[field]?.count ?? 0) tags, by records carrying each.",
+                                       caption: "\(field): the \(counts.count) most frequent of \(tagCounts[field]?.count ?? 0) tags, by records carrying each.",
                                        classes: "frequency")
         }
-        if statistics.tagCounts.isEmpty { content += "<p class=\"note\">No tagged records.</p>" }
+        if tagCounts.isEmpty { content += "<p class=\"note\">No tagged records.</p>" }
         return HTMLPage.section("frequency", title: "Tag frequency", content: content + "</div>")
     }
 
@@ -87,8 +89,9 @@ public struct StatisticsPage: Sendable {
         var content = ""
         let records = LineChart(categories: months, series: [("records", months.map { Double(statistics.monthCounts[$0] ?? 0) })])
         content += HTMLPage.figure(records.svg(caption: "Records per month"), caption: "Records per month.", classes: "trend records")
-        for field in statistics.monthTagCounts.keys.sorted() {
-            let perMonth = statistics.monthTagCounts[field] ?? [:]
+        let monthTagCounts = statistics.monthTagCounts
+        for field in monthTagCounts.keys.sorted() {
+            let perMonth = monthTagCounts[field] ?? [:]
             var totals: [String: Int] = [:]
             for counts in perMonth.values { for (tag, count) in counts { totals[tag, default: 0] += count } }
             let tags = TagStatistics.top(totals, limit: Self.trendSeries).map(\.0)
