@@ -154,6 +154,32 @@ struct ChatCompletionsWireTests {
         #expect(ids.allSatisfy { $0.hasPrefix("call_") && $0.count > 5 }, "\(ids)")
     }
 
+    /// A server or proxy that gives every call one fixed id would have the session merge them into one call with
+    /// both calls' arguments; the second gets an id of its own, and keeps its name and arguments.
+    @Test func callsSharingAnIdAreKeptApart() throws {
+        var state = ChatCompletionsStreamState()
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_0","function":{"name":"getWeather","arguments":"{\"city\":\"Oslo\"}"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_0","function":{"name":"getTime","arguments":"{}"}}]}}]}"#))
+        // A later piece of the second call repeating the shared id does not take the first call's id back.
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_0","function":{"arguments":""}}]}}]}"#))
+        #expect(state.toolCalls.map(\.name) == ["getWeather", "getTime"])
+        #expect(state.toolCalls.map(\.arguments) == [#"{"city":"Oslo"}"#, "{}"])
+        #expect(state.toolCalls[0].id == "call_0" && state.toolCalls[1].id != "call_0")
+    }
+
+    /// Pieces without an `index` go on with the call before them unless they name a new one: each used to open a
+    /// call of its own without a name, and the real call kept only the start of its arguments.
+    @Test func piecesWithoutAnIndexContinueTheLastCall() throws {
+        var state = ChatCompletionsStreamState()
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_a","function":{"name":"getWeather","arguments":"{\"ci"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":"ty\":\"Oslo\"}"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_b","function":{"name":"getTime","arguments":"{}"}}]}}]}"#))
+        _ = try state.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_b","function":{"arguments":""}}]}}]}"#))
+        #expect(state.toolCalls.map(\.name) == ["getWeather", "getTime"])
+        #expect(state.toolCalls.map(\.id) == ["call_a", "call_b"])
+        #expect(state.toolCalls[0].arguments == #"{"city":"Oslo"}"#)
+    }
+
     // MARK: How the answer ended
 
     /// `length` is a token limit, the request's or the server's own (`fm serve`'s `--max-tokens`, a hosted
@@ -370,6 +396,24 @@ struct ChatCompletionsWireTests {
         #expect(policy.delay(beforeRetry: 1, retryAfter: 120) == 4, "a server's Retry-After is bounded")
         #expect(policy.delay(beforeRetry: 1_000, retryAfter: nil) == 4)
         #expect(ChatCompletionsRetryPolicy(maximumRetries: -2).maximumRetries == 0)
+    }
+
+    /// Every delay is one `Duration.seconds` can hold and a request can outlive, whatever the policy's properties
+    /// hold: NaN and infinity trapped there, and an infinite cap let a server's `Retry-After` wait for ages.
+    @Test func delaysAreFiniteWhateverThePolicySays() {
+        var uncapped = ChatCompletionsRetryPolicy(maximumRetries: 3, initialDelay: 1, maximumDelay: .infinity)
+        var delays = [uncapped.delay(beforeRetry: 1, retryAfter: 1e300), uncapped.delay(beforeRetry: 63, retryAfter: nil)]
+        uncapped.initialDelay = .nan
+        delays.append(uncapped.delay(beforeRetry: 2, retryAfter: nil))
+        uncapped.initialDelay = .infinity
+        uncapped.maximumDelay = .nan
+        delays.append(uncapped.delay(beforeRetry: 2, retryAfter: nil))
+        delays.append(uncapped.delay(beforeRetry: 1, retryAfter: .infinity))
+        for delay in delays {
+            #expect(delay.isFinite && delay >= 0 && delay <= PlainHTTPStream.longestWait, "\(delay)")
+            _ = Duration.seconds(delay)
+        }
+        #expect(delays[0] == PlainHTTPStream.longestWait && delays[2] == 0 && delays[3] == 0)
     }
 
     @Test func retryAfterIsReadAsSecondsOrAnHTTPDate() {

@@ -58,4 +58,13 @@ import Testing
         #expect(throws: URLError.self) { try Self.read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nx\r\n", cuts: []) }
         #expect(throws: URLError.self) { try Self.read("SMTP ready\r\n\r\n", cuts: []) }
     }
+
+    /// A length that counts nothing is refused rather than read: a negative one took a negative number of bytes
+    /// off the buffer, which traps.
+    @Test(arguments: ["-1", "-9223372036854775808", "ten", "1e3", "99999999999999999999"])
+    func aContentLengthThatIsNoCountIsAnError(length: String) {
+        #expect(throws: URLError.self) {
+            try Self.read("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n{\"a\":1}", cuts: [])
+        }
+    }
 }

@@ -222,4 +222,51 @@ struct CountingWeather: Tool {
         }
         #expect(texts == ["Let me check.", "Done after 2 rounds."])
     }
+
+    /// A model that answers without the call `required` asks for (a server that ignores `tool_choice`) fails the
+    /// request instead of passing its answer off as one made after the calls.
+    @Test func anAnswerWithoutTheRequiredCallIsAnError() async throws {
+        let model = LoopingModel(name: "loop-answering", plan: .reasonThenAnswer)
+        let tool = CountingWeather()
+        let session = LanguageModelSession(model: model, tools: [tool])
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try await session.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
+        }
+        #expect(tool.calls.count == 0)
+        // Without tools there is nothing to call, and the answer stands.
+        let plain = LanguageModelSession(model: model)
+        let response = try await plain.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content.hasPrefix("Done after"))
+    }
+
+    /// Two different tools under one name would have one never run, with the other's arguments; the same tool
+    /// listed twice is one tool.
+    @Test func twoDifferentToolsUnderOneNameAreRefused() async throws {
+        let model = LoopingModel(name: "loop-clash", plan: .callOnceThenAnswer)
+        let clash = LanguageModelSession(model: model, tools: [CountingWeather(), NamesakeWeather()])
+        do {
+            _ = try await clash.respond(to: "Weather?")
+            Issue.record("two tools named cityWeather were accepted")
+        } catch LanguageModelError.unsupportedCapability(let context) {
+            #expect(context.debugDescription.contains("'cityWeather'"), "\(context.debugDescription)")
+        }
+        #expect(model.log.callingModes.isEmpty, "refused before the model is asked")
+        let tool = CountingWeather()
+        let twice = LanguageModelSession(model: model, tools: [tool, tool])
+        let response = try await twice.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "Done after 2 rounds." && tool.calls.count == 1)
+    }
+}
+
+/// Another tool that takes `CountingWeather`'s name.
+struct NamesakeWeather: Tool {
+    let name = "cityWeather"
+    let description = "The weather somewhere else."
+
+    @Generable
+    struct Arguments {
+        var place: String
+    }
+
+    func call(arguments: Arguments) async throws -> String { "rain in \(arguments.place)" }
 }

@@ -231,6 +231,86 @@ struct ChatCompletionsTests {
         #expect(Date().timeIntervalSince(started) < 5, "the answer ends at [DONE], not when the connection does")
     }
 
+    /// A server's answer is data, not something to trust: a `Content-Length` of -1 once took a negative count of
+    /// bytes off the reader's buffer, which traps and ends the whole process.
+    @Test func aNegativeContentLengthIsAnErrorNotACrash() async throws {
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n",
+            body: #"{"choices":[{"index":0,"message":{"content":"Hi."},"finish_reason":"stop"}]}"#))
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        await #expect(throws: ChatCompletionsError.self) {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        }
+    }
+
+    /// Token counts near `Int`'s end (or below zero) are held to what a count can be: adding them up for the
+    /// response's and the session's totals trapped.
+    @Test func usageCountsPastWhatACountCanBeAreHeld() async throws {
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer([
+            #"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":"stop"}]}"#,
+            #"{"id":"c","choices":[],"usage":{"prompt_tokens":9223372036854775807,"completion_tokens":9,"prompt_tokens_details":{"cached_tokens":-4}}}"#,
+        ]))
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        let session = LanguageModelSession(model: model)
+        let first = try await session.respond(to: "Hello")
+        #expect(first.content == "Hi.")
+        #expect(first.usage.input.totalTokenCount == Int(Int32.max) && first.usage.input.cachedTokenCount == 0)
+        #expect(first.usage.totalTokenCount == Int(Int32.max) + 9)
+        _ = try await session.respond(to: "Again")
+        #expect(session.usage.totalTokenCount == 2 * (Int(Int32.max) + 9))
+    }
+
+    /// An answer ended "for tool calls" that holds none, or a call that names no tool, is an error, not an empty
+    /// reply.
+    @Test func toolCallsWithoutANameOrWithoutCallsAreErrors() async throws {
+        let streams = [
+            [#"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#],
+            [#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"arguments":"{\"city\":\"Oslo\"}"}}]}}]}"#,
+             #"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#],
+        ]
+        for events in streams {
+            let server = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(events))
+            defer { server.stop() }
+            let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+            do {
+                let response = try await LanguageModelSession(model: model, tools: [WeatherTool()]).respond(to: "Weather?")
+                Issue.record("answered \"\(response.content)\"")
+            } catch let error as ChatCompletionsError {
+                guard case .invalidResponse = error else { Issue.record("\(error)"); continue }
+            }
+        }
+    }
+
+    /// Arguments a server sends are held to the tool's schema as a structured answer is: a value outside a
+    /// guide's range never reaches the tool. A `null` for an optional parameter means it was left out.
+    @Test func toolArgumentsOutsideTheirSchemaNeverReachTheTool() async throws {
+        func call(_ arguments: String) -> [String] {
+            let quoted = "\"" + arguments.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return [#"{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"rollDice","arguments":\#(quoted)}}]}}]}"#,
+                    #"{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#]
+        }
+        let tool = DiceTool()
+        let outside = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(call(#"{"count":500}"#)))
+        defer { outside.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: outside.url, model: "scripted", retryPolicy: .none)
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try await LanguageModelSession(model: model, tools: [tool]).respond(to: "Roll.")
+        }
+        #expect(tool.log.counts.withLock { $0 }.isEmpty)
+
+        // Within the range, with the optional parameter written as null: the tool runs, then the model is asked
+        // again (this server calls the tool every time, so the session ends at its round limit).
+        let inside = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(call(#"{"count":3,"sides":null}"#)))
+        defer { inside.stop() }
+        let accepting = ChatCompletionsLanguageModel(endpoint: inside.url, model: "scripted", retryPolicy: .none)
+        await #expect(throws: GeneratedContent.ParsingError.self) {
+            _ = try await LanguageModelSession(model: accepting, tools: [tool]).respond(to: "Roll.")
+        }
+        #expect(tool.log.counts.withLock { $0 }.first == 3, "the call within the schema ran")
+    }
+
     @Test func toolCallsStreamedByTheServerAreRunAndTheirOutputSentBack() async throws {
         let server = try await ScriptedChatServer()
         defer { server.stop() }
@@ -257,4 +337,29 @@ struct ChatCompletionsTests {
         #expect(messages[3]["tool_call_id"] as? String == "call_7")
         #expect((messages[3]["content"] as? String)?.contains("sunny") == true)
     }
+}
+
+/// Rolls dice: a tool whose arguments have a range.
+struct DiceTool: Tool {
+    let name = "rollDice"
+    let description = "Rolls some dice."
+    let log = RollLog()
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "How many dice", .range(1...5))
+        var count: Int
+        @Guide(description: "Sides per die")
+        var sides: Int?
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        log.counts.withLock { $0.append(arguments.count) }
+        return "rolled \(arguments.count)"
+    }
+}
+
+/// The counts `DiceTool` was called with, shared by its copies.
+final class RollLog: Sendable {
+    let counts = Mutex<[Int]>([])
 }

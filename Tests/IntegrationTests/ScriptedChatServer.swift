@@ -96,6 +96,32 @@ final class ScriptedChatServer: Sendable {
     http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
     """#
 
+    /// Answers every request with exactly `head` (status line and headers, with their blank line) and `body`,
+    /// whatever they say: for answers no well-behaved server sends.
+    static func rawAnswer(head: String, body: String) -> String {
+        let parts = [head, body].map { Data($0.utf8).base64EncodedString() }
+        return """
+        import base64, http.server, sys
+        port = int(sys.argv[1])
+        ANSWER = base64.b64decode("\(parts[0])") + base64.b64decode("\(parts[1])")
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.wfile.write(ANSWER)
+                self.wfile.flush()
+                self.close_connection = True
+            def log_message(self, *args):
+                pass
+        http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+        """
+    }
+
+    /// An event stream of `events` (each a JSON chunk) and `[DONE]`, with its `Content-Length`.
+    static func eventStreamAnswer(_ events: [String]) -> String {
+        let body = events.map { "data: \($0)\n\n" }.joined() + "data: [DONE]\n\n"
+        return rawAnswer(head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: \(body.utf8.count)\r\n\r\n", body: body)
+    }
+
     /// Starts `script` (by default the tool-call script) on a free port.
     init(script: String = ScriptedChatServer.script) async throws {
         port = try LlamaServer.freePort()

@@ -209,15 +209,40 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     ) async throws {
         let maximumTokens = request.generationOptions.maximumResponseTokens
         try state.checkEnding(maximumTokens: maximumTokens)
+        // A server's counts are taken as far as they can be counts: never negative, never near Int's end, where
+        // the session's running totals would reach it.
+        func count(_ value: Int?, else fallback: Int = 0) -> Int { min(max(value ?? fallback, 0), Int(Int32.max)) }
         let usage = state.usage.map { usage in
             LanguageModelExecutorGenerationChannel.Usage(
-                input: .init(totalTokenCount: usage.promptTokens ?? 0,
-                             cachedTokenCount: usage.promptTokensDetails?.cachedTokens ?? 0),
-                output: .init(totalTokenCount: usage.completionTokens ?? state.textChunks,
-                              reasoningTokenCount: usage.completionTokensDetails?.reasoningTokens ?? 0))
+                input: .init(totalTokenCount: count(usage.promptTokens),
+                             cachedTokenCount: count(usage.promptTokensDetails?.cachedTokens)),
+                output: .init(totalTokenCount: count(usage.completionTokens, else: state.textChunks),
+                              reasoningTokenCount: count(usage.completionTokensDetails?.reasoningTokens)))
         }
         let calls = state.namedToolCalls
+        // A call that names no tool cannot be run, and an answer ended for tool calls that holds none is no answer
+        // either: dropped, they would pass for a shorter or an empty reply.
+        if state.toolCalls.contains(where: { $0.name.isEmpty && !$0.arguments.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+            throw ChatCompletionsError.invalidResponse("The server sent a tool call that names no tool.")
+        }
+        if calls.isEmpty, state.finishReason == "tool_calls", state.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ChatCompletionsError.invalidResponse("The server ended the answer for tool calls (finish_reason tool_calls) but sent none.")
+        }
         if !calls.isEmpty {
+            // Checked as a structured answer is: local generation's grammar keeps arguments to the tool's schema
+            // (ranges, choices, patterns), and a server's arguments must not reach a tool that could not get them
+            // here. A tool the request did not offer is left to the session, which reports it by name.
+            var validators: [String: StructuredOutputValidator] = [:]
+            for call in calls {
+                guard let definition = request.enabledToolDefinitions.first(where: { $0.name == call.name }) else { continue }
+                let validator = try validators[call.name] ?? StructuredOutputValidator(schema: definition.parameters)
+                validators[call.name] = validator
+                let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
+                do { _ = try validator.validate(arguments.isEmpty ? "{}" : arguments) } catch {
+                    throw GeneratedContent.ParsingError(rawContent: arguments, underlyingError: error, debugDescription:
+                        "The arguments of the call to \(call.name) do not follow its parameters' schema: \(arguments)")
+                }
+            }
             for call in calls {
                 // Empty arguments mean none: checkEnding has thrown if the token limit cut them off.
                 let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -40,11 +40,22 @@ public struct ChatCompletionsRetryPolicy: Hashable, Sendable {
     /// The delay before retry number `retry` (1 for the first), in seconds.
     ///
     /// - Parameter retryAfter: The server's `Retry-After`, in seconds from now, when it sent one.
+    ///
+    /// The result is a finite number of seconds from 0 to ``PlainHTTPStream/longestWait``, whatever the properties
+    /// were set to: `Duration.seconds` traps on NaN and infinity, and a cap of `.infinity` would let a server's
+    /// `Retry-After` hold the request for years.
     func delay(beforeRetry retry: Int, retryAfter: TimeInterval?) -> TimeInterval {
-        if let retryAfter { return min(max(0, retryAfter), maximumDelay) }
+        let cap = Self.waitable(maximumDelay)
+        if let retryAfter { return min(Self.waitable(retryAfter), cap) }
         // 2^(retry - 1), without overflowing for absurd retry counts.
         let factor = pow(2, Double(min(max(retry - 1, 0), 62)))
-        return min(initialDelay * factor, maximumDelay)
+        return min(Self.waitable(Self.waitable(initialDelay) * factor), cap)
+    }
+
+    /// `seconds` within 0 ... ``PlainHTTPStream/longestWait``; NaN and negative values wait not at all.
+    private static func waitable(_ seconds: TimeInterval) -> TimeInterval {
+        guard seconds > 0 else { return 0 }  // also NaN, which compares false
+        return min(seconds, PlainHTTPStream.longestWait)
     }
 
     /// The seconds a `Retry-After` header value asks to wait: a number of seconds, or an HTTP date.

@@ -24,6 +24,8 @@ struct ChatCompletionsStreamState: Sendable {
     /// The calls by their index in the stream, in the order they started.
     private(set) var toolCalls: [ToolCall] = []
     private var toolCallIndex: [Int: Int] = [:]
+    /// The stream index of the call started last.
+    private var lastToolCallIndex = 0
     /// All response text so far.
     private(set) var text = ""
     private(set) var usage: ChatCompletionsChunk.Usage?
@@ -66,18 +68,24 @@ struct ChatCompletionsStreamState: Sendable {
             outputs.append(.text(content))
         }
         for piece in delta.toolCalls ?? [] {
-            let index = piece.index ?? toolCallIndex.count
+            let pieceID = piece.id ?? "", pieceName = piece.function?.name ?? ""
+            // A piece with no index and no name (and no id, or the last call's) goes on with the call before it;
+            // only one that names something new starts another.
+            let continuesLast = piece.index == nil && pieceName.isEmpty && toolCalls.last.map { pieceID.isEmpty || pieceID == $0.id } == true
+            let index = piece.index ?? (continuesLast ? lastToolCallIndex : toolCallIndex.count)
             if let position = toolCallIndex[index] {
-                if let id = piece.id, !id.isEmpty { toolCalls[position].id = id }
-                if let name = piece.function?.name, !name.isEmpty { toolCalls[position].name = name }
+                if !pieceID.isEmpty, !toolCalls.indices.contains(where: { $0 != position && toolCalls[$0].id == pieceID }) {
+                    toolCalls[position].id = pieceID
+                }
+                if !pieceName.isEmpty { toolCalls[position].name = pieceName }
                 toolCalls[position].arguments += piece.function?.arguments ?? ""
             } else {
                 toolCallIndex[index] = toolCalls.count
-                // Some servers (old llama-server, LM Studio) send `"id":""`; the session tells calls apart by id.
-                var id = piece.id ?? ""
-                if id.isEmpty { id = uniqueCallID() }
-                toolCalls.append(ToolCall(id: id, name: piece.function?.name ?? "",
-                                          arguments: piece.function?.arguments ?? ""))
+                lastToolCallIndex = index
+                // Some servers (old llama-server, LM Studio) send `"id":""`, and some one fixed id for every call;
+                // the session tells calls apart by id, so a missing or repeated one is made up.
+                let id = pieceID.isEmpty || toolCalls.contains(where: { $0.id == pieceID }) ? uniqueCallID() : pieceID
+                toolCalls.append(ToolCall(id: id, name: pieceName, arguments: piece.function?.arguments ?? ""))
             }
         }
         return outputs

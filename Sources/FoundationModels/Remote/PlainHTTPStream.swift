@@ -318,7 +318,9 @@ package struct ResponseReader {
         let framing: Framing
         if lowered["transfer-encoding"]?.lowercased().contains("chunked") == true {
             framing = .chunked
-        } else if let length = lowered["content-length"].flatMap({ Int($0) }) {
+        } else if let field = lowered["content-length"] {
+            // A length that is no count (negative, not a number) cannot frame the body.
+            guard let length = Int(field), length >= 0 else { throw URLError(.cannotParseResponse) }
             framing = .length(length)
         } else {
             framing = (status == 204 || status == 304) ? .length(0) : .untilClose

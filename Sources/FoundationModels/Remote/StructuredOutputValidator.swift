@@ -71,7 +71,13 @@ package struct StructuredOutputValidator: Sendable {
             guard let target = definitions[name] else { return content }
             return ordered(content, as: target, depth: depth + 1)
         case (.object(let object), .structure(let properties, let keys)):
-            let declared = object.properties.filter { properties[$0.name] != nil }
+            // A `null` for an optional property means it was left out, as servers that write every parameter
+            // (OpenAI-style calls) say it; the grammar writes it only where the schema represents nil explicitly.
+            let declared = object.properties.filter { property in
+                guard let value = properties[property.name] else { return false }
+                guard case .null = value.kind else { return true }
+                return !property.isOptional || object.representsNilExplicitly
+            }
             var members = declared.map { ($0.name, ordered(properties[$0.name]!, as: $0.node, depth: depth + 1)) }
             let names = Set(object.properties.map(\.name))
             members += keys.filter { !names.contains($0) }.map { ($0, properties[$0]!) }

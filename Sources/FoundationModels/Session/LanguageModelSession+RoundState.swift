@@ -41,7 +41,7 @@ extension LanguageModelSession {
         private mutating func apply(_ action: LanguageModelExecutorGenerationChannel.Response.Action) {
             switch action {
             case .appendText(let fragment):
-                outputTokens += fragment.tokenCount
+                outputTokens = Usage.sum(outputTokens, fragment.tokenCount)
                 appendText(fragment.content, segmentID: fragment.segmentID, to: &segments, current: &currentTextSegment)
             case .replaceTextSegment(let replacement):
                 replaceText(replacement.content, segmentID: replacement.segmentID, in: &segments, current: &currentTextSegment)
@@ -72,7 +72,7 @@ extension LanguageModelSession {
             var current: Int? = entry.segments.lastIndex { if case .text = $0 { true } else { false } }
             switch event.action {
             case .appendText(let fragment):
-                outputTokens += fragment.tokenCount
+                outputTokens = Usage.sum(outputTokens, fragment.tokenCount)
                 appendText(fragment.content, segmentID: fragment.segmentID, to: &entry.segments, current: &current)
             case .replaceTextSegment(let replacement):
                 replaceText(replacement.content, segmentID: replacement.segmentID, in: &entry.segments, current: &current)
@@ -96,7 +96,7 @@ extension LanguageModelSession {
                 }()
                 switch call.action {
                 case .appendArguments(let fragment):
-                    outputTokens += fragment.tokenCount
+                    outputTokens = Usage.sum(outputTokens, fragment.tokenCount)
                     toolCalls[index].arguments += fragment.content
                 case .updateMetadata(let update):
                     toolCalls[index].metadata.merge(update.values) { $1 }

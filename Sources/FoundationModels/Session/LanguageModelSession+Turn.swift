@@ -289,6 +289,12 @@ extension LanguageModelSession {
                 continue
             }
 
+            // Local generation's grammar allows only calls under `required`; a remote server may not enforce
+            // `tool_choice`, and its answer would pass for one made after the calls the caller asked for.
+            if mode == .required, !definitions.isEmpty {
+                throw GeneratedContent.ParsingError(rawContent: round.text, debugDescription:
+                    "The model answered without calling a tool although tool calling was required.")
+            }
             let content = try round.finalContent(schema: request.schema, id: id)
             do { try request.accepts?(content) } catch {
                 throw GeneratedContent.ParsingError(rawContent: content.jsonString, underlyingError: error, debugDescription: "\(error)")
@@ -323,6 +329,16 @@ extension LanguageModelSession {
         }
         if request.schema != nil { try require(.guidedGeneration, "The request asks for guided generation.") }
         if !setup.tools.isEmpty { try require(.toolCalling, "The session has tools.") }
+        // A model calls a tool by its name, so two different tools under one name would have one of them never
+        // run, with the other's arguments. The same tool listed twice (dynamic instructions joining lists) is one.
+        var toolTypes: [String: ObjectIdentifier] = [:]
+        for tool in setup.tools {
+            let type = ObjectIdentifier(Swift.type(of: tool))
+            if let earlier = toolTypes.updateValue(type, forKey: tool.name), earlier != type {
+                throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling, debugDescription:
+                    "Two different tools are named '\(tool.name)'; a model calls tools by name, so each needs a name of its own."))
+            }
+        }
         if request.contextOptions.reasoningLevel != nil { try require(.reasoning, "The request sets a reasoning level.") }
         let segments = request.prompt.segments + state.withLock { $0.transcript }.flatMap(Self.segments(of:))
         if segments.contains(where: { if case .attachment = $0 { true } else { false } }) {

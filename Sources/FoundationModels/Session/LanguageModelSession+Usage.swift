@@ -19,7 +19,7 @@ extension LanguageModelSession {
         public var metadata: [String: any Sendable & Codable & Equatable]
 
         /// The total number of tokens involved, combining input and output counts.
-        public var totalTokenCount: Int { input.totalTokenCount + output.totalTokenCount }
+        public var totalTokenCount: Int { Self.sum(input.totalTokenCount, output.totalTokenCount) }
 
         /// Input token counts.
         public struct Input: Sendable {
@@ -62,11 +62,17 @@ extension LanguageModelSession {
         /// The sum of two usages; `other`'s metadata wins on equal keys.
         func adding(_ other: Usage) -> Usage {
             Usage(
-                input: .init(totalTokenCount: input.totalTokenCount + other.input.totalTokenCount,
-                             cachedTokenCount: input.cachedTokenCount + other.input.cachedTokenCount),
-                output: .init(totalTokenCount: output.totalTokenCount + other.output.totalTokenCount,
-                              reasoningTokenCount: output.reasoningTokenCount + other.output.reasoningTokenCount),
+                input: .init(totalTokenCount: Self.sum(input.totalTokenCount, other.input.totalTokenCount),
+                             cachedTokenCount: Self.sum(input.cachedTokenCount, other.input.cachedTokenCount)),
+                output: .init(totalTokenCount: Self.sum(output.totalTokenCount, other.output.totalTokenCount),
+                              reasoningTokenCount: Self.sum(output.reasoningTokenCount, other.output.reasoningTokenCount)),
                 metadata: metadata.merging(other.metadata) { $1 })
+        }
+
+        /// `a + b`, held at the ends of `Int` instead of trapping: counts can come from a remote server.
+        static func sum(_ a: Int, _ b: Int) -> Int {
+            let (total, overflow) = a.addingReportingOverflow(b)
+            return overflow ? (b > 0 ? .max : .min) : total
         }
     }
 }
