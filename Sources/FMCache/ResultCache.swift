@@ -28,7 +28,8 @@ public final class ResultCache: Sendable {
                 return pool
             } catch {
                 attempt += 1
-                guard attempt < 5 else { throw error }
+                // A damaged file stays damaged: only a race of two processes setting up a new file passes.
+                guard attempt < 5, !isDamaged(error) else { throw error }
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
         }
@@ -83,6 +84,24 @@ public final class ResultCache: Sendable {
     /// The number of stored results.
     public func count() throws -> Int {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM result") ?? 0 }
+    }
+
+    /// Whether `error` says the database file is damaged or is no SQLite database at all, so that the file (and
+    /// its journal) can only be removed, not opened and cleared.
+    public static func isDamaged(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    }
+
+    /// Removes the database file at `url` with its write-ahead log and shared-memory index; returns whether there
+    /// was a file.
+    public static func removeFiles(at url: URL) throws -> Bool {
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        for suffix in ["", "-wal", "-shm"] {
+            let path = url.path + suffix
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        }
+        return existed
     }
 
     /// Removes every stored result; returns how many there were.

@@ -6,6 +6,15 @@ package enum JSONLiteral {
     /// (`-?[0-9]+`); `nil` for another value, a missing key or text that is not an object. Of repeated keys the
     /// last counts, as in `GeneratedContent`.
     package static func integer(ofKey key: String, in json: String) -> Substring? {
+        guard let value = members(in: json)?.last(where: { $0.key == key })?.value else { return nil }
+        let digits = value.first == "-" ? value.dropFirst() : value
+        return !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? value : nil
+    }
+
+    /// The top-level members of the JSON object `json` as written: each key's text between its quotes (escapes
+    /// unread) and its value's text, in order, repeated keys included. `nil` when `json` is not an object whose
+    /// members can be told apart.
+    package static func members(in json: String) -> [(key: Substring, value: Substring)]? {
         let bytes = json.utf8
         var index = bytes.startIndex
         func skipSpace() {
@@ -57,23 +66,19 @@ package enum JSONLiteral {
         skipSpace()
         guard index < bytes.endIndex, bytes[index] == 0x7B else { return nil }
         index = bytes.index(after: index)
-        var found: Substring?
+        var members: [(key: Substring, value: Substring)] = []
         while true {
             skipSpace()
-            guard index < bytes.endIndex, bytes[index] == 0x22, let name = skipString() else { return found }
+            guard index < bytes.endIndex, bytes[index] == 0x22, let name = skipString() else { return members }
             skipSpace()
             guard index < bytes.endIndex, bytes[index] == 0x3A else { return nil }
             index = bytes.index(after: index)
             skipSpace()
             let start = index
             guard skipValue() else { return nil }
-            if name == key {
-                let value = json[start..<index]
-                let digits = value.first == "-" ? value.dropFirst() : value
-                found = !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? value : nil
-            }
+            members.append((name, json[start..<index]))
             skipSpace()
-            guard index < bytes.endIndex, bytes[index] == 0x2C else { return found }
+            guard index < bytes.endIndex, bytes[index] == 0x2C else { return members }
             index = bytes.index(after: index)
         }
     }

@@ -5,27 +5,23 @@ public import FoundationModels
 public enum TaggingOutput {
     /// The output line (without newline) for a record and its outcome.
     public static func line(for record: TaggingRecord, outcome: Result<GeneratedContent, TaggingFailure>) -> String {
-        var keys = ["id"]
-        var properties: [String: GeneratedContent] = ["id": GeneratedContent(kind: .string(record.id))]
+        var members: [(key: String, json: String)] = [("id", GeneratedContent(kind: .string(record.id)).compactJSONString)]
         if case .success(let text) = record.text {
-            keys.append("text")
-            properties["text"] = GeneratedContent(kind: .string(text))
+            members.append(("text", GeneratedContent(kind: .string(text)).compactJSONString))
         }
-        for (key, value) in record.extraFields where properties[key] == nil {
-            keys.append(key)
-            properties[key] = value
+        for (key, value) in record.extraFields where !members.contains(where: { $0.key == key }) {
+            // Copied as the input wrote it where a parsed number would have changed.
+            members.append((key, record.extraFieldTexts[key] ?? value.compactJSONString))
         }
         switch outcome {
         case .success(let result):
-            keys.append("result")
-            properties["result"] = result
+            members.append(("result", result.compactJSONString))
         case .failure(let failure):
-            keys.append("error")
-            properties["error"] = GeneratedContent(kind: .structure(
+            members.append(("error", GeneratedContent(kind: .structure(
                 properties: ["code": GeneratedContent(kind: .string(failure.code)), "message": GeneratedContent(kind: .string(failure.message))],
-                orderedKeys: ["code", "message"]))
+                orderedKeys: ["code", "message"])).compactJSONString))
         }
-        return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).compactJSONString
+        return "{" + members.map { GeneratedContent(kind: .string($0.key)).compactJSONString + ":" + $0.json }.joined(separator: ",") + "}"
     }
 
     /// How many complete records in existing output carry each id, whether each of them (in order, per id) is an

@@ -9,6 +9,10 @@ public struct TaggingRecord: Sendable {
     public var text: Result<String, TaggingFailure>
     /// The input line's other fields, in order.
     public var extraFields: [(key: String, value: GeneratedContent)]
+    /// The JSON text the input line wrote for those of ``extraFields`` whose numbers a `GeneratedContent`
+    /// (which holds numbers as `Double`) would change: 16 digits or more, such as a 64-bit post id. The output
+    /// copies these as written.
+    package var extraFieldTexts: [String: String] = [:]
 
     /// Creates a record.
     public init(id: String, text: Result<String, TaggingFailure>, extraFields: [(key: String, value: GeneratedContent)] = []) {
@@ -44,14 +48,28 @@ public struct TaggingRecord: Sendable {
         let extra = keys.filter { !["id", "text", "result", "error"].contains($0) }.compactMap { key in
             properties[key].map { (key: key, value: $0) }
         }
+        var extraTexts: [String: String] = [:]
+        if trimmed.utf8.hasDigitRun(of: Self.longestExactDigits + 1) {
+            // Of repeated keys the last counts, as in `GeneratedContent`; a key written with escapes is matched by
+            // its text and so left to the parsed value.
+            for member in JSONLiteral.members(in: trimmed) ?? [] where member.value.utf8.hasDigitRun(of: Self.longestExactDigits + 1) {
+                let key = String(member.key)
+                if extra.contains(where: { $0.key == key }) { extraTexts[key] = String(member.value) }
+            }
+        }
         let text: Result<String, TaggingFailure>
         switch properties["text"]?.kind {
         case .string(let value) where !value.trimmingWhitespace.isEmpty: text = .success(value)
         case .string: text = .failure(.init(code: "empty-text", message: "Record \(id) has an empty text."))
         default: text = .failure(.init(code: "missing-text", message: "Record \(id) has no \"text\" string."))
         }
-        return TaggingRecord(id: id, text: text, extraFields: extra)
+        var record = TaggingRecord(id: id, text: text, extraFields: extra)
+        record.extraFieldTexts = extraTexts
+        return record
     }
+
+    /// The most digits a `Double` always keeps: a number written with more may come back as another.
+    static let longestExactDigits = 15
 
     /// Splits input bytes into lines and parses each; a trailing `\r` and blank lines are dropped.
     public static func parse(input: [UInt8]) -> [TaggingRecord] {
@@ -73,6 +91,18 @@ public struct TaggingRecord: Sendable {
             lines.append((lineNumber, line))
         }
         return lines
+    }
+}
+
+extension Collection<UInt8> {
+    /// Whether `count` ASCII digits follow each other somewhere in these bytes.
+    func hasDigitRun(of count: Int) -> Bool {
+        var run = 0
+        for byte in self {
+            run = (0x30...0x39).contains(byte) ? run + 1 : 0
+            if run >= count { return true }
+        }
+        return false
     }
 }
 

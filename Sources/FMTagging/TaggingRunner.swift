@@ -14,11 +14,18 @@ public struct TaggingRunner: Sendable {
     /// it for each record's two cache lookups would cost a job with a large example pool more than its cache hits.
     private let fingerprint: String
 
+    /// Called when a result could not be stored (a full disk, a read-only database); the job goes on without it.
+    private let storeFailed: @Sendable (any Error) -> Void
+
     /// Creates a runner.
-    public init(tagger: Tagger, cache: ResultCache? = nil, parallel: Int = 1) {
+    ///
+    /// - Parameter storeFailed: Told each time a result could not be stored in `cache`, so the job can say that
+    ///   its results are not being kept; the result itself is still reported.
+    public init(tagger: Tagger, cache: ResultCache? = nil, parallel: Int = 1, storeFailed: @escaping @Sendable (any Error) -> Void = { _ in }) {
         self.tagger = tagger
         self.cache = cache
         self.parallel = max(1, parallel)
+        self.storeFailed = storeFailed
         fingerprint = tagger.configuration.fingerprint
     }
 
@@ -71,7 +78,7 @@ public struct TaggingRunner: Sendable {
             for (item, result) in zip(pending, results) {
                 outcomes[item.index] = result
                 if cacheable, tagger.configuration.remoteEngines?.storesResults ?? true, let cache, case .success(let content) = result {
-                    try? cache.store(content.compactJSONString, forKey: cacheKey(for: item.text))
+                    do { try cache.store(content.compactJSONString, forKey: cacheKey(for: item.text)) } catch { storeFailed(error) }
                 }
             }
             for (record, outcome) in zip(chunk, outcomes) {

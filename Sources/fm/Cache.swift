@@ -20,6 +20,14 @@ extension FM {
                 do {
                     let removed = try ResultCache(url: ResultCache.defaultURL).clear()
                     print("removed \(removed) cached results from \(ResultCache.defaultURL.path)")
+                } catch where ResultCache.isDamaged(error) {
+                    // A damaged file cannot be opened to clear it; removing it is what clearing it means.
+                    do {
+                        _ = try ResultCache.removeFiles(at: ResultCache.defaultURL)
+                        print("removed the damaged cache file \(ResultCache.defaultURL.path) (\(error))")
+                    } catch {
+                        throw CommandFailure("The damaged cache at \(ResultCache.defaultURL.path) cannot be removed: \(error)")
+                    }
                 } catch {
                     throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be cleared: \(error)")
                 }

@@ -19,14 +19,28 @@ enum InputFile {
     }
 
     /// What `read` returns, without a leading byte-order mark; a read error becomes a message naming `name`.
+    ///
+    /// Text in UTF-16 or UTF-32 (a byte-order mark says so) is refused: read as bytes, every line after the first
+    /// would pass for text with a NUL between its letters.
     private static func contents(named name: String, _ read: () throws -> Data?) throws -> Data {
-        do {
-            let data = try read() ?? Data()
-            // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
-            return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
-        } catch {
+        let data: Data
+        do { data = try read() ?? Data() } catch {
             throw CommandFailure("Cannot read \(name): \(reason(error))")
         }
+        if let encoding = wideEncoding(of: data) {
+            throw CommandFailure("Cannot read \(name): it is \(encoding) text; convert it to UTF-8 (for example `iconv -f \(encoding) -t UTF-8`).")
+        }
+        // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
+        return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+    }
+
+    /// The encoding a UTF-16 or UTF-32 byte-order mark at the start of `data` names, `nil` for any other start.
+    static func wideEncoding(of data: Data) -> String? {
+        if data.starts(with: [0xFF, 0xFE, 0, 0]) { return "UTF-32LE" }
+        if data.starts(with: [0, 0, 0xFE, 0xFF]) { return "UTF-32BE" }
+        if data.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        if data.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        return nil
     }
 
     /// Whether something (a file, a pipe, a device) is at `path`, following links.

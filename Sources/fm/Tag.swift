@@ -79,9 +79,11 @@ extension FM {
                 // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
                 calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             )
+            // What made the output's lines: a resume with other settings would put other answers beside them.
+            let job = tagging.jobIdentity(configuration: configuration, model: model)
             // Checked before the output is opened: a refused resume leaves the file as it was, partial last line and
             // all.
-            let sink = try OutputSink(path: outputFile, resume: resume) { name, finished in
+            let sink = try OutputSink(path: outputFile, resume: resume, job: job) { name, finished in
                 // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its
                 // results would stand in for this input's records.
                 if let (record, written) = TaggingOutput.foreignLine(records, texts: finished.texts) {
@@ -104,6 +106,7 @@ extension FM {
             if records.count != remaining.count {
                 Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
             }
+            if !remaining.isEmpty { try await tagging.checkLoads(model) }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
             if let cache, !remaining.isEmpty { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
@@ -119,6 +122,7 @@ extension FM {
                 progress.advance()
             }
             progress.finish()
+            sink.finishJob()
             // Every record has its line either way; a script still has to learn that some of them are errors.
             if failed > 0 {
                 let which = failed == 1 ? "1 record failed; its line" : "\(failed) records failed; their lines"
@@ -130,10 +134,17 @@ extension FM {
 }
 
 /// Where `fm tag` writes lines: stdout, or a file (appended to after the finished part when resuming).
+///
+/// A file output is locked while the job writes it, so a second job given the same file stops instead of writing
+/// over the first one's lines. Until every record has its line, a job record beside it
+/// (``jobRecordPath(for:)``) holds the identity of the settings that wrote it, so a resume with other settings is
+/// refused rather than mixing two jobs' answers in one file.
 final class OutputSink {
     let handle: FileHandle
     /// Where the lines go, for messages.
     let name: String
+    /// The job record beside a file output, `nil` for stdout, a pipe or a device.
+    private let jobRecord: String?
     /// The finished lines of the output: how many carry each id, whether each (in order, per id) is an error line,
     /// and the text it carries.
     let finished: Finished
@@ -143,39 +154,79 @@ final class OutputSink {
 
     /// Opens the output; when resuming, `check` sees the finished lines (and the output's name) first, and what it
     /// throws leaves the file untouched.
-    init(path: String?, resume: Bool, check: (String, Finished) throws -> Void = { _, _ in }) throws {
+    ///
+    /// - Parameter job: The identity of the job's settings, kept in the job record while the output is partial.
+    init(path: String?, resume: Bool, job: String = "", check: (String, Finished) throws -> Void = { _, _ in }) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
         // would truncate a file the shell opened for appending, or one that already holds earlier output.
         guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
             handle = FileHandle.standardOutput
             name = path ?? "standard output"
             finished = ([:], [:], [:])
+            jobRecord = nil
             return
         }
         name = path
-        let url = URL(fileURLWithPath: path)
+        let record = Self.jobRecordPath(for: path)
         do {
+            var validLength: Int?
             if resume, let existing = try Self.resumable(path) {
-                let (ids, failed, texts, validLength) = TaggingOutput.finishedRecords(in: Array(existing))
+                let (ids, failed, texts, length) = TaggingOutput.finishedRecords(in: Array(existing))
                 finished = (ids, failed, texts)
                 try check(path, finished)
-                handle = try FileHandle(forWritingTo: url)
-                try handle.truncate(atOffset: UInt64(validLength))
-                try handle.seekToEnd()
+                // A record left by a job that stopped early names its settings; an output without one finished,
+                // or was written before records were kept, and is resumed as it is.
+                if length > 0, let started = try? String(contentsOfFile: record, encoding: .utf8), started != job {
+                    throw CommandFailure("""
+                        Cannot resume \(path): it was started with other settings (model, schema or preset, \
+                        instructions, examples or generation options), and its lines would sit beside answers made \
+                        otherwise. Resume with the settings that started it, or choose another --output.
+                        """)
+                }
+                validLength = length
             } else {
-                // Opened in place with O_TRUNC rather than created anew: a pipe, a device or /dev/stdout can be
-                // the output too (truncating those is a no-op; seeking them would fail), and an existing file
-                // keeps its inode, owner and mode.
-                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-                guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
-                handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                 finished = ([:], [:], [:])
+            }
+            // Opened in place rather than created anew: a pipe, a device or /dev/stdout can be the output too, and
+            // an existing file keeps its inode, owner and mode. Cut only once the lock is held, so a second job
+            // cannot empty the file under a running one.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            var info = stat()
+            let isFile = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            // A file system without locks (some network mounts) lets the job run unlocked, as before locks.
+            if isFile, flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
+                throw CommandFailure("Cannot write \(path): another fm tag is writing it. Wait for that job, or choose another --output.")
+            }
+            if isFile {
+                try handle.truncate(atOffset: UInt64(validLength ?? 0))
+                try handle.seekToEnd()
+            }
+            // Not for `-o /dev/stdout`, whose folder is /dev. Best effort: a folder that takes no new files still
+            // lets the job run, only without the check.
+            if isFile, !InputFile.isStandardOutput(path) {
+                try? Data(job.utf8).write(to: URL(fileURLWithPath: record), options: .atomic)
+                jobRecord = record
+            } else {
+                jobRecord = nil
             }
         } catch let failure as CommandFailure {
             throw failure
         } catch {
             throw CommandFailure("Cannot write \(path): \(InputFile.reason(error))")
         }
+    }
+
+    /// The job record of the output at `path`: a hidden file beside it, `.NAME.fm-job`.
+    static func jobRecordPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".fm-job").path
+    }
+
+    /// Called once every record has its line: the output is whole, so its job record goes.
+    func finishJob() {
+        if let jobRecord { try? FileManager.default.removeItem(atPath: jobRecord) }
     }
 
     /// The finished output to resume from: a regular file's bytes, `nil` when there is none (or the output is a

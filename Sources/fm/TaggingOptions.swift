@@ -3,6 +3,7 @@ import FMCache
 import FMTagging
 import Foundation
 import FoundationModels
+import Synchronization
 
 /// Options that choose what `fm tag` and `fm eval` generate: the schema, instructions, sampling, batching, cache.
 struct TaggingOptions: ParsableArguments {
@@ -147,6 +148,24 @@ struct TaggingOptions: ParsableArguments {
         return model
     }
 
+    /// What decides a job's answers, for the job record that keeps a resume from mixing two jobs' lines: the
+    /// model file's identity (or the endpoints'), and every setting of `configuration`.
+    func jobIdentity(configuration: TaggingConfiguration, model: SystemLanguageModel) -> String {
+        // The endpoints and model names only: what they serve is learned later, and may be learned differently.
+        let engine = remoteEngines?.identity ?? ModelIdentity.of(model.modelURL)
+        return ResultCache.key([engine, configuration.fingerprint])
+    }
+
+    /// Loads the model before the first record is tagged. A file with a GGUF header that llama.cpp cannot load
+    /// (cut short, an architecture it does not know) would otherwise fail every record alike, and a resume would
+    /// keep those error lines as finished; this way the job stops with one message instead.
+    func checkLoads(_ model: SystemLanguageModel) async throws {
+        guard endpoint == nil else { return }
+        do { _ = try await model.tokenCount(for: "") } catch {
+            throw CommandFailure("The model \(model.modelURL.path) cannot be loaded: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")")
+        }
+    }
+
     var generationOptions: GenerationOptions {
         if let temperature, temperature > 0 {
             let nucleus = GenerationOptions.SamplingMode.defaultProbabilityThreshold
@@ -170,13 +189,23 @@ struct TaggingOptions: ParsableArguments {
     func runner(configuration: TaggingConfiguration, cache: ResultCache?, progress: ProgressLine) -> TaggingRunner {
         var tagger = Tagger(configuration: configuration, calibrationProgress: progress.calibration)
         tagger.storesCalibration = !noCache
-        return TaggingRunner(tagger: tagger, cache: cache, parallel: width)
+        // Said once: a full disk fails every store after the first alike.
+        let warned = Mutex(false)
+        return TaggingRunner(tagger: tagger, cache: cache, parallel: width) { error in
+            let alreadyWarned = warned.withLock { warned in
+                defer { warned = true }
+                return warned
+            }
+            guard !alreadyWarned else { return }
+            Console.note("warning: results are not being stored in the cache (\(error)); a later run will compute them again\n")
+        }
     }
 
     func cache() -> ResultCache? {
         if noCache { return nil }
         do { return try ResultCache(url: ResultCache.defaultURL) } catch {
-            Console.note("warning: the result cache is unavailable (\(error)); continuing without it\n")
+            let remedy = ResultCache.isDamaged(error) ? " (`fm cache clear` removes the damaged file)" : ""
+            Console.note("warning: the result cache is unavailable (\(error))\(remedy); continuing without it\n")
             return nil
         }
     }

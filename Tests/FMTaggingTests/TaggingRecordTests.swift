@@ -35,6 +35,19 @@ import Testing
         #expect(ids == ["1234567890123456789", "1234567890123456788", "-98765432109876543210", "12", String(1.5e300)], "\(ids)")
     }
 
+    /// Other fields are copied to the output as the input wrote them where a parsed number would change (16
+    /// digits or more, nested ones too); shorter numbers and everything else are written as before.
+    @Test func copiedFieldsKeepTheirLongNumbers() {
+        let line = #"{"id":"a","text":"t","tweet_id":1234567890123456789,"meta":{"ids":[9007199254740993, 2]},"n":1.50,"name":"x","tweet_id":1234567890123456787}"#
+        let record = TaggingRecord.parse(line: Array(line.utf8), lineNumber: 1)
+        let output = TaggingOutput.line(for: record, outcome: .success(GeneratedContent(kind: .structure(properties: [:], orderedKeys: []))))
+        #expect(output == #"{"id":"a","text":"t","tweet_id":1234567890123456787,"meta":{"ids":[9007199254740993, 2]},"n":1.5,"name":"x","result":{}}"#,
+                "\(output)")
+        let short = TaggingRecord.parse(line: Array(#"{"text":"t","n":123456789012345,"s":"1234567890123456789"}"#.utf8), lineNumber: 2)
+        #expect(TaggingOutput.line(for: short, outcome: .failure(.init(code: "c", message: "m")))
+                == #"{"id":"2","text":"t","n":123456789012345,"s":"1234567890123456789","error":{"code":"c","message":"m"}}"#)
+    }
+
     /// The scanner gives an integer's text only for a well-formed top-level member.
     @Test func integerLiteralsAreReadFromTheTopLevelOnly() {
         #expect(JSONLiteral.integer(ofKey: "id", in: #" { "id" : 42 } "#) == "42")

@@ -283,6 +283,105 @@ struct TagCommandTests {
         }
     }
 
+    /// One output, one job, one set of settings: a second job given a running job's output stops instead of
+    /// writing over its lines; while the output is partial (the job was killed), a resume with other settings is
+    /// refused and leaves it as it was; the same settings finish it, and the job record beside it goes.
+    @Test func anOutputIsWrittenByOneJobWithOneSetOfSettings() async throws {
+        _ = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-job-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Enough records that the first job is still running when the second starts, on a fast machine too.
+        let ids = (0..<40).map { "r\($0)" }
+        let input = ids.map { #"{"id":"\#($0)","text":"A short note about item \#($0)."}"# }.joined(separator: "\n") + "\n"
+        let inputURL = directory.appendingPathComponent("in.jsonl")
+        let outputURL = directory.appendingPathComponent("out.jsonl")
+        let jobRecord = directory.appendingPathComponent(".out.jsonl.fm-job")
+        try Data(input.utf8).write(to: inputURL)
+        func arguments(_ extra: [String]) -> [String] {
+            ["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "moderation"] + extra
+        }
+        func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
+
+        let first = Process()
+        first.executableURL = Self.fm
+        first.arguments = arguments([])
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        let deadline = Date().addingTimeInterval(300)
+        while first.isRunning, writtenLines() == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(first.isRunning, "the first job ended before a second could start")
+        let second = try Self.run(arguments([]))
+        #expect(second.status == 1 && second.stderr.contains("another fm tag is writing it"), "\(second.status) \(second.stderr)")
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let written = writtenLines()
+        #expect(written >= 1 && written < ids.count, "\(written) lines")
+        #expect(FileManager.default.fileExists(atPath: jobRecord.path), "a partial output keeps its job record")
+
+        let before = try Data(contentsOf: outputURL)
+        let other = try Self.run(arguments(["--resume", "--instructions", "Answer briefly."]))
+        #expect(other.status == 1 && other.stderr.contains("started with other settings"), "\(other.status) \(other.stderr)")
+        #expect(try Data(contentsOf: outputURL) == before)
+
+        let same = try Self.run(arguments(["--resume"]))
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(try Self.lines(outputURL).map { $0["id"] as? String } == ids)
+        #expect(!FileManager.default.fileExists(atPath: jobRecord.path), "a whole output has no job record")
+    }
+
+    /// A file with a GGUF header that llama.cpp cannot load stops the job with one message before any line is
+    /// written, instead of an error line for every record that a resume would keep as finished.
+    @Test func aModelThatCannotLoadStopsTheJobOnce() throws {
+        let model = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = directory.appendingPathComponent("cut.gguf")
+        let handle = try FileHandle(forReadingFrom: model.modelURL)
+        try handle.read(upToCount: 4 << 20)?.write(to: cut)
+        try handle.close()
+        let inputURL = directory.appendingPathComponent("in.txt")
+        try Data("first text\nsecond text\n".utf8).write(to: inputURL)
+        let outputURL = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--model", cut.path])
+        #expect(run.status == 1 && run.stderr.contains("cannot be loaded"), "\(run.status) \(run.stderr)")
+        #expect(((try? Data(contentsOf: outputURL)) ?? Data()).isEmpty, "no line was written")
+    }
+
+    /// Text saved as UTF-16 (Windows Notepad's "Unicode") is refused with what to do, instead of a first line of
+    /// invalid UTF-8 and every later one read as letters with NULs between them.
+    @Test func utf16InputIsRefusedWithWhatToDo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-utf16-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputURL = directory.appendingPathComponent("in.txt")
+        try (Data([0xFF, 0xFE]) + "first text\nsecond text\n".data(using: .utf16LittleEndian)!).write(to: inputURL)
+        let run = try Self.run(["tag", "--file", inputURL.path, "--no-cache"])
+        #expect(run.status == 1 && run.stderr.contains("it is UTF-16LE text; convert it to UTF-8"), "\(run.status) \(run.stderr)")
+    }
+
+    /// `fm cache clear` removes a cache file that is no database (a damaged one cannot be opened to be cleared),
+    /// and `fm tag` says that it is the remedy.
+    @Test func cacheClearRemovesADamagedCacheFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-damaged-\(UUID().uuidString)")
+        let cacheFolder = directory.appendingPathComponent("foundation-models")
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = cacheFolder.appendingPathComponent("cache.sqlite")
+        try Data(String(repeating: "not a database ", count: 512).utf8).write(to: database)
+        // The model stays where it is; only the cache moves.
+        let environment = ["XDG_CACHE_HOME": directory.path, "FM_MODEL_PATH": DefaultModel.model.modelURL.path]
+        let tagged = try CommandRun.run(Self.fm, ["tag", "--preset", "moderation", "Win a free cruise now!"], environment: environment)
+        #expect(tagged.status == 0 && tagged.stderr.contains("`fm cache clear` removes the damaged file"), "\(tagged.stderr)")
+        let cleared = try CommandRun.run(Self.fm, ["cache", "clear"], environment: environment)
+        #expect(cleared.status == 0 && cleared.stdout.contains("removed the damaged cache file"), "\(cleared.status) \(cleared.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: database.path))
+        let info = try CommandRun.run(Self.fm, ["cache", "info"], environment: environment)
+        #expect(info.status == 0 && info.stdout.contains("0 results"), "\(info.stderr)")
+    }
+
     /// A text the default guardrails block is an error line; `--guardrails off` lets a crisis-detection job classify
     /// it, as the seed's `SafetyClassification` is meant to.
     @Test func guardrailsOffClassifiesATextTheDefaultChecksBlock() throws {

