@@ -28,6 +28,15 @@ import Testing
         #expect(EvaluationPage.isFreeTagSchema(free))
         #expect(!EvaluationPage.isFreeTagSchema(enumerated))
         #expect(!EvaluationPage.isFreeTagSchema(referenced))
+        // Choices written as alternatives of constants, directly or through references, are a label set too.
+        let constants = #"{"type":"object","properties":{"labels":{"type":"array","items":{"anyOf":[{"const":"a"},{"const":"b"}]}}}}"#
+        let referencedConstants = ##"{"$defs":{"A":{"const":"a"},"B":{"enum":["b","c"]}},"type":"object","properties":{"labels":{"type":"array","items":{"oneOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}]}}}}"##
+        let mixed = #"{"type":"object","properties":{"tags":{"type":"array","items":{"anyOf":[{"const":"a"},{"type":"string"}]}}}}"#
+        let loop = ##"{"$defs":{"L":{"anyOf":[{"$ref":"#/$defs/L"}]}},"type":"object","properties":{"tags":{"type":"array","items":{"$ref":"#/$defs/L"}}}}"##
+        #expect(!EvaluationPage.isFreeTagSchema(constants))
+        #expect(!EvaluationPage.isFreeTagSchema(referencedConstants))
+        #expect(EvaluationPage.isFreeTagSchema(mixed), "one free alternative makes the tags free")
+        #expect(EvaluationPage.isFreeTagSchema(loop), "a reference back to itself ends the walk")
     }
 
     @Test func misclassifiedCellsMarkHitsMissesAndExtras() {

@@ -202,6 +202,21 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// A schema whose property order is written as `x-order` (as other writers of Apple's schemas spell it) keeps
+    /// that order when decoded, rather than the decoder's sorted keys; `propertyOrdering` wins where both are given.
+    @Test func xOrderGivesThePropertyOrder() throws {
+        let properties = #""properties":{"zone":{"type":"string"},"alpha":{"type":"integer"}},"required":["zone","alpha"]"#
+        let xOrder = try JSONDecoder().decode(GenerationSchema.self, from: Data(#"{"type":"object",\#(properties),"x-order":["zone","alpha"]}"#.utf8))
+        let both = try JSONDecoder().decode(GenerationSchema.self, from:
+            Data(#"{"type":"object",\#(properties),"x-order":["zone","alpha"],"propertyOrdering":["alpha","zone"]}"#.utf8))
+        func names(_ schema: GenerationSchema) -> [String] {
+            guard case .object(let object) = schema.root else { return [] }
+            return object.properties.map(\.name)
+        }
+        #expect(names(xOrder) == ["zone", "alpha"])
+        #expect(names(both) == ["alpha", "zone"])
+    }
+
     @Test func codableRejectsUnenforceableKeywords() {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(GenerationSchema.self, from: Data(#"{"type":"string","not":{"const":"a"}}"#.utf8))

@@ -113,10 +113,24 @@ public struct EvaluationPage: Sendable {
         let order = resolved(root)["propertyOrdering"] as? [String] ?? properties.keys.sorted()
         for key in order {
             guard let property = properties[key] as? [String: Any], property["type"] as? String == "array" else { continue }
-            let items = resolved(property["items"] as? [String: Any] ?? [:])
-            return items["enum"] == nil
+            return !isEnumeration(resolved(property["items"] as? [String: Any] ?? [:]), resolved: resolved)
         }
         return true
+    }
+
+    /// Whether `node` allows only listed values: an `enum`, a `const`, or alternatives that each do (the form
+    /// Apple's enum schemas and many JSON Schema writers use for labelled choices).
+    /// `depth` bounds the walk, since a reference may lead back to the alternatives that hold it.
+    private static func isEnumeration(
+        _ node: [String: Any], resolved: ([String: Any]) -> [String: Any], depth: Int = 8
+    ) -> Bool {
+        if node["enum"] != nil || node["const"] != nil { return true }
+        guard depth > 0 else { return false }
+        for key in ["anyOf", "oneOf"] {
+            guard let alternatives = node[key] as? [[String: Any]], !alternatives.isEmpty else { continue }
+            return alternatives.allSatisfy { isEnumeration(resolved($0), resolved: resolved, depth: depth - 1) }
+        }
+        return false
     }
 
     private var scoreCards: String {

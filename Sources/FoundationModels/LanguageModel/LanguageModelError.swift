@@ -29,7 +29,8 @@ public enum LanguageModelError: LocalizedError, CustomDebugStringConvertible {
     case refusal(Refusal)
     /// The request needs a capability the model does not have.
     case unsupportedCapability(UnsupportedCapability)
-    /// The transcript holds content the model cannot take, such as an image for a text-only model.
+    /// The transcript holds content the model cannot read, such as corrupted data or a custom content format. (An
+    /// image sent to a text-only model is ``unsupportedCapability(_:)``.)
     case unsupportedTranscriptContent(UnsupportedTranscriptContent)
     /// An unsupported generation guide was used (for example an unsupported regular-expression feature).
     case unsupportedGenerationGuide(UnsupportedGenerationGuide)

@@ -39,7 +39,7 @@ extension SystemLanguageModel {
 
         /// What to do about it.
         public var recoverySuggestion: String? {
-            "Run `make setup`, or set FM_MODEL_PATH to a GGUF model file."
+            SystemLanguageModel.installSuggestion
         }
     }
 }

@@ -107,6 +107,10 @@ public final class SystemLanguageModel: Sendable {
         return (version == 2 || version == 3) && tensorCount > 0
     }
 
+    /// What to do when the model is unavailable, the same for every error that says so.
+    package static let installSuggestion =
+        "Run `fm model install NAME` (`fm model list` shows the catalogue), or set FM_MODEL_PATH to a GGUF model file."
+
     /// The message users see when the model file is missing.
     package var missingModelMessage: String {
         if let entry = ModelCatalog.entry(at: modelURL) {

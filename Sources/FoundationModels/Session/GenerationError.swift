@@ -140,7 +140,7 @@ extension LanguageModelSession {
         public var recoverySuggestion: String? {
             switch self {
             case .exceededContextWindowSize: "Start a new session, shorten the instructions or prompt, or split the input."
-            case .assetsUnavailable: "Run `fm model install NAME` (`fm model list` shows the catalogue), or set FM_MODEL_PATH to a GGUF model file."
+            case .assetsUnavailable: SystemLanguageModel.installSuggestion
             case .guardrailViolation: "Rephrase the content, or use .permissiveContentTransformations for text output."
             case .decodingFailure: "Raise maximumResponseTokens or simplify the requested type."
             case .unsupportedGuide: "Use only the supported regular-expression features and guides."

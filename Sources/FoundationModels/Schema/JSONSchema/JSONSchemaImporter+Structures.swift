@@ -39,7 +39,8 @@ extension JSONSchemaImporter {
         }
         let requiredList = try strings("required", in: object, path: path) ?? []
         var required = Set(requiredList)
-        let ordering = try strings("propertyOrdering", in: object, path: path) ?? []
+        // `x-order` is the spelling other writers of Apple's schemas use for the same list.
+        let ordering = try strings("propertyOrdering", in: object, path: path) ?? strings("x-order", in: object, path: path) ?? []
         var order = ordering.filter { declared[$0] != nil } + declared.keys.filter { !ordering.contains($0) }
         order += requiredList.filter { !order.contains($0) }
         var seen: Set<String> = []

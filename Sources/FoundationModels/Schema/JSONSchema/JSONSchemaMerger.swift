@@ -49,7 +49,7 @@ struct JSONSchemaMerger {
     }
 
     /// Keywords whose values are kept from the first part that has them.
-    private static let firstWins: Set<String> = ["title", "description", "$defs", "definitions", "propertyOrdering"]
+    private static let firstWins: Set<String> = ["title", "description", "$defs", "definitions", "propertyOrdering", "x-order"]
 
     /// The most merges nested inside one another (one per level of properties, items and the like both sides have).
     static let maximumNesting = 32
