@@ -97,7 +97,7 @@ public final class ResultCache: Sendable {
     /// was a file.
     public static func removeFiles(at url: URL) throws -> Bool {
         let existed = FileManager.default.fileExists(atPath: url.path)
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = url.path + suffix
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         }

@@ -12,8 +12,9 @@ package enum JSONLiteral {
     }
 
     /// The top-level members of the JSON object `json` as written: each key's text between its quotes (escapes
-    /// unread) and its value's text, in order, repeated keys included. `nil` when `json` is not an object whose
-    /// members can be told apart.
+    /// unread) and its value's text, in order, repeated keys included. `nil` when `json` does not start as an
+    /// object or a member's key is not followed by a colon and a value; members before text that ends the scan
+    /// early (a missing comma, a cut-off object) are still returned.
     package static func members(in json: String) -> [(key: Substring, value: Substring)]? {
         let bytes = json.utf8
         var index = bytes.startIndex

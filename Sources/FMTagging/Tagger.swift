@@ -143,7 +143,7 @@ public struct Tagger: Sendable {
         let message = error.errorDescription ?? "\(error)"
         switch error {
         case .exceededContextWindowSize: return TaggingFailure(code: "context-overflow", message: message)
-        case .assetsUnavailable: return TaggingFailure(code: "model-unavailable", message: message)
+        case .assetsUnavailable: return TaggingFailure(code: TaggingFailure.modelUnavailable, message: message)
         case .guardrailViolation: return TaggingFailure(code: "guardrail-violation", message: message)
         case .unsupportedGuide: return TaggingFailure(code: "unsupported-schema", message: message)
         case .refusal: return TaggingFailure(code: "refusal", message: message)

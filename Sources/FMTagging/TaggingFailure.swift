@@ -11,6 +11,9 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
+    /// The code of a record whose model could not be loaded: a failure of the job, not of the record.
+    public static let modelUnavailable = "model-unavailable"
+
     /// The code and message.
     public var description: String { "\(code): \(message)" }
 }

@@ -10,8 +10,13 @@ public enum TaggingOutput {
             members.append(("text", GeneratedContent(kind: .string(text)).compactJSONString))
         }
         for (key, value) in record.extraFields where !members.contains(where: { $0.key == key }) {
-            // Copied as the input wrote it where a parsed number would have changed.
-            members.append((key, record.extraFieldTexts[key] ?? value.compactJSONString))
+            // Copied as the input wrote it where a parsed number would have changed, unless the field was given
+            // another value since.
+            if let text = record.extraFieldTexts[key], (try? GeneratedContent(json: text)) == value {
+                members.append((key, text))
+            } else {
+                members.append((key, value.compactJSONString))
+            }
         }
         switch outcome {
         case .success(let result):

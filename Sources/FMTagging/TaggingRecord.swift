@@ -11,7 +11,7 @@ public struct TaggingRecord: Sendable {
     public var extraFields: [(key: String, value: GeneratedContent)]
     /// The JSON text the input line wrote for those of ``extraFields`` whose numbers a `GeneratedContent`
     /// (which holds numbers as `Double`) would change: 16 digits or more, such as a 64-bit post id. The output
-    /// copies these as written.
+    /// copies these as written, while the field still holds the value read from them.
     package var extraFieldTexts: [String: String] = [:]
 
     /// Creates a record.
@@ -50,11 +50,12 @@ public struct TaggingRecord: Sendable {
         }
         var extraTexts: [String: String] = [:]
         if trimmed.utf8.hasDigitRun(of: Self.longestExactDigits + 1) {
-            // Of repeated keys the last counts, as in `GeneratedContent`; a key written with escapes is matched by
-            // its text and so left to the parsed value.
-            for member in JSONLiteral.members(in: trimmed) ?? [] where member.value.utf8.hasDigitRun(of: Self.longestExactDigits + 1) {
+            // Of repeated keys the last counts, as in `GeneratedContent`, so a later short value takes the text back;
+            // a key written with escapes is matched by its text and so left to the parsed value.
+            for member in JSONLiteral.members(in: trimmed) ?? [] {
                 let key = String(member.key)
-                if extra.contains(where: { $0.key == key }) { extraTexts[key] = String(member.value) }
+                guard extra.contains(where: { $0.key == key }) else { continue }
+                extraTexts[key] = member.value.utf8.hasDigitRun(of: Self.longestExactDigits + 1) ? String(member.value) : nil
             }
         }
         let text: Result<String, TaggingFailure>

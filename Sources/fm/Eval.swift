@@ -112,7 +112,6 @@ extension FM {
                 calibrationTexts: TaggingConfiguration.sample(of: all.compactMap { try? $0.record.text.get() }, for: schema)
             )
             configuration.remoteEngines = tagging.remoteEngines
-            try await tagging.checkLoads(model)
             let cache = tagging.cache()
             if let cache { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
             configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status)

@@ -106,7 +106,6 @@ extension FM {
             if records.count != remaining.count {
                 Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
             }
-            if !remaining.isEmpty { try await tagging.checkLoads(model) }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
             if let cache, !remaining.isEmpty { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
@@ -117,6 +116,12 @@ extension FM {
             var failed = TaggingOutput.keptFailures(records, failed: sink.finished.failed)
             try await runner.run(remaining) { record, outcome in
                 progress.clear()
+                // The model failed to load (a file cut short, an architecture llama.cpp does not know): every record
+                // would fail alike, and a resume would keep their error lines as finished. The job stops instead,
+                // before this record's line, so a resume with a working model tags it.
+                if case .failure(let failure) = outcome, failure.code == TaggingFailure.modelUnavailable {
+                    throw CommandFailure("The model \(model.modelURL.path) cannot be loaded: \(failure.message)")
+                }
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 if case .failure = outcome { failed += 1 }
                 progress.advance()
@@ -174,15 +179,6 @@ final class OutputSink {
                 let (ids, failed, texts, length) = TaggingOutput.finishedRecords(in: Array(existing))
                 finished = (ids, failed, texts)
                 try check(path, finished)
-                // A record left by a job that stopped early names its settings; an output without one finished,
-                // or was written before records were kept, and is resumed as it is.
-                if length > 0, let started = try? String(contentsOfFile: record, encoding: .utf8), started != job {
-                    throw CommandFailure("""
-                        Cannot resume \(path): it was started with other settings (model, schema or preset, \
-                        instructions, examples or generation options), and its lines would sit beside answers made \
-                        otherwise. Resume with the settings that started it, or choose another --output.
-                        """)
-                }
                 validLength = length
             } else {
                 finished = ([:], [:], [:])
@@ -198,6 +194,16 @@ final class OutputSink {
             // A file system without locks (some network mounts) lets the job run unlocked, as before locks.
             if isFile, flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
                 throw CommandFailure("Cannot write \(path): another fm tag is writing it. Wait for that job, or choose another --output.")
+            }
+            // A record left by a job that stopped early names its settings; an output without one finished, or was
+            // written before records were kept, and is resumed as it is. Read under the lock: a running job's
+            // record is that job's.
+            if let validLength, validLength > 0, let started = try? String(contentsOfFile: record, encoding: .utf8), started != job {
+                throw CommandFailure("""
+                    Cannot resume \(path): it was started with other settings (model, schema or preset, instructions, \
+                    examples, generation options or quality switches; \(record) names them), and its lines would sit \
+                    beside answers made otherwise. Resume with the settings that started it, or choose another --output.
+                    """)
             }
             if isFile {
                 try handle.truncate(atOffset: UInt64(validLength ?? 0))

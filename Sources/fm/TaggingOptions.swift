@@ -149,21 +149,14 @@ struct TaggingOptions: ParsableArguments {
     }
 
     /// What decides a job's answers, for the job record that keeps a resume from mixing two jobs' lines: the
-    /// model file's identity (or the endpoints'), and every setting of `configuration`.
+    /// model file's identity (or the endpoints'), and every setting of `configuration` but its calibration
+    /// sample, which is drawn from the input and so moves when a growing input is resumed.
     func jobIdentity(configuration: TaggingConfiguration, model: SystemLanguageModel) -> String {
         // The endpoints and model names only: what they serve is learned later, and may be learned differently.
         let engine = remoteEngines?.identity ?? ModelIdentity.of(model.modelURL)
-        return ResultCache.key([engine, configuration.fingerprint])
-    }
-
-    /// Loads the model before the first record is tagged. A file with a GGUF header that llama.cpp cannot load
-    /// (cut short, an architecture it does not know) would otherwise fail every record alike, and a resume would
-    /// keep those error lines as finished; this way the job stops with one message instead.
-    func checkLoads(_ model: SystemLanguageModel) async throws {
-        guard endpoint == nil else { return }
-        do { _ = try await model.tokenCount(for: "") } catch {
-            throw CommandFailure("The model \(model.modelURL.path) cannot be loaded: \((error as? any LocalizedError)?.errorDescription ?? "\(error)")")
-        }
+        var settings = configuration
+        settings.calibrationTexts = []
+        return ResultCache.key([engine, settings.fingerprint])
     }
 
     var generationOptions: GenerationOptions {
@@ -197,7 +190,9 @@ struct TaggingOptions: ParsableArguments {
                 return warned
             }
             guard !alreadyWarned else { return }
-            Console.note("warning: results are not being stored in the cache (\(error)); a later run will compute them again\n")
+            // On its own line: on a terminal the progress line is drawn where this would otherwise continue it.
+            let erase = isatty(STDERR_FILENO) != 0 ? "\r\u{1B}[2K" : ""
+            Console.note(erase + "warning: results are not being stored in the cache (\(error)); a later run will compute them again\n")
         }
     }
 

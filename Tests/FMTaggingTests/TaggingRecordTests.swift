@@ -46,6 +46,11 @@ import Testing
         let short = TaggingRecord.parse(line: Array(#"{"text":"t","n":123456789012345,"s":"1234567890123456789"}"#.utf8), lineNumber: 2)
         #expect(TaggingOutput.line(for: short, outcome: .failure(.init(code: "c", message: "m")))
                 == #"{"id":"2","text":"t","n":123456789012345,"s":"1234567890123456789","error":{"code":"c","message":"m"}}"#)
+        // Of repeated keys the last counts, a short one too; a field given another value is written as it is now.
+        var repeated = TaggingRecord.parse(line: Array(#"{"text":"t","n":12345678901234567,"n":5,"m":12345678901234567}"#.utf8), lineNumber: 3)
+        #expect(TaggingOutput.line(for: repeated, outcome: .failure(.init(code: "c", message: "m"))).contains(#""n":5,"m":12345678901234567,"#))
+        repeated.extraFields = repeated.extraFields.map { (key: $0.key, value: $0.key == "m" ? GeneratedContent(kind: .number(7)) : $0.value) }
+        #expect(TaggingOutput.line(for: repeated, outcome: .failure(.init(code: "c", message: "m"))).contains(#""n":5,"m":7,"#))
     }
 
     /// The scanner gives an integer's text only for a well-formed top-level member.

@@ -178,6 +178,16 @@ struct ChatCompletionsWireTests {
         #expect(state.toolCalls.map(\.name) == ["getWeather", "getTime"])
         #expect(state.toolCalls.map(\.id) == ["call_a", "call_b"])
         #expect(state.toolCalls[0].arguments == #"{"city":"Oslo"}"#)
+
+        // No index, and one fixed id on every piece: a piece naming a tool starts a call, the rest continue it.
+        var fixed = ChatCompletionsStreamState()
+        for piece in [#"{"id":"call_0","function":{"name":"getWeather","arguments":""}}"#, #"{"id":"call_0","function":{"arguments":"{}"}}"#,
+                      #"{"id":"call_0","function":{"name":"getTime","arguments":""}}"#, #"{"id":"call_0","function":{"arguments":"{}"}}"#] {
+            _ = try fixed.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[\#(piece)]}}]}"#))
+        }
+        #expect(fixed.toolCalls.map(\.name) == ["getWeather", "getTime"])
+        #expect(fixed.toolCalls.map(\.arguments) == ["{}", "{}"])
+        #expect(Set(fixed.toolCalls.map(\.id)).count == 2)
     }
 
     // MARK: How the answer ended

@@ -215,6 +215,11 @@ struct GenerationSchemaTests {
         }
         #expect(names(xOrder) == ["zone", "alpha"])
         #expect(names(both) == ["alpha", "zone"])
+        // An integer `x-order` on a property (as some OpenAPI tools write it) says nothing here: it is an ignored
+        // keyword, not an error.
+        let perProperty = try GenerationSchema.importing(jsonSchema:
+            #"{"type":"object","properties":{"address":{"type":"object","x-order":1,"properties":{"city":{"type":"string"}}}}}"#)
+        #expect(perProperty.warnings.contains { $0.contains("x-order") }, "\(perProperty.warnings)")
     }
 
     @Test func codableRejectsUnenforceableKeywords() {

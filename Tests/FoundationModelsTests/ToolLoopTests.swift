@@ -240,19 +240,20 @@ struct CountingWeather: Tool {
     }
 
     /// Two different tools under one name would have one never run, with the other's arguments; the same tool
-    /// listed twice is one tool.
+    /// listed twice, or beside its `AnyTool`, is one tool.
     @Test func twoDifferentToolsUnderOneNameAreRefused() async throws {
         let model = LoopingModel(name: "loop-clash", plan: .callOnceThenAnswer)
         let clash = LanguageModelSession(model: model, tools: [CountingWeather(), NamesakeWeather()])
         do {
             _ = try await clash.respond(to: "Weather?")
             Issue.record("two tools named cityWeather were accepted")
-        } catch LanguageModelError.unsupportedCapability(let context) {
-            #expect(context.debugDescription.contains("'cityWeather'"), "\(context.debugDescription)")
+        } catch let error as LanguageModelSession.ToolCallError {
+            #expect(error.tool.name == "cityWeather")
+            #expect(error.localizedDescription.contains("also named 'cityWeather'"), "\(error.localizedDescription)")
         }
         #expect(model.log.callingModes.isEmpty, "refused before the model is asked")
         let tool = CountingWeather()
-        let twice = LanguageModelSession(model: model, tools: [tool, tool])
+        let twice = LanguageModelSession(model: model, tools: [tool, tool, AnyTool(tool)])
         let response = try await twice.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
         #expect(response.content == "Done after 2 rounds." && tool.calls.count == 1)
     }

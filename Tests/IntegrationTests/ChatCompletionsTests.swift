@@ -245,7 +245,7 @@ struct ChatCompletionsTests {
     }
 
     /// Token counts near `Int`'s end (or below zero) are held to what a count can be: adding them up for the
-    /// response's and the session's totals trapped.
+    /// response's and the session's totals trapped. (`Usage`'s own sums hold at `Int`'s ends too: UsageTests.)
     @Test func usageCountsPastWhatACountCanBeAreHeld() async throws {
         let server = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer([
             #"{"id":"c","choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":"stop"}]}"#,
@@ -301,7 +301,7 @@ struct ChatCompletionsTests {
         #expect(tool.log.counts.withLock { $0 }.isEmpty)
 
         // Within the range, with the optional parameter written as null: the tool runs, then the model is asked
-        // again (this server calls the tool every time, so the session ends at its round limit).
+        // again; this server makes the same call every time, which the session refuses the second time.
         let inside = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(call(#"{"count":3,"sides":null}"#)))
         defer { inside.stop() }
         let accepting = ChatCompletionsLanguageModel(endpoint: inside.url, model: "scripted", retryPolicy: .none)

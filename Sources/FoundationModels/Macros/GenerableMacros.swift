@@ -65,7 +65,7 @@ public macro Generable(description: String? = nil, representNilExplicitlyInGener
 /// Conforms a structure or an enumeration to ``Generable`` under a schema name of your choice.
 ///
 /// The name is what the model sees instead of the Swift type's name — in the schema's prompt text and in
-/// references from other schemas (``GenerationSchema/name``) — useful for nested or generic types. A response's
+/// references from other schemas — useful for nested or generic types. A response's
 /// ``Transcript/StructuredSegment/schemaName`` still records the Swift type it was generated as, so code reading the
 /// transcript can map a segment back to its type.
 ///

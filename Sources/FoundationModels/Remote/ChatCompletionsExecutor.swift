@@ -33,14 +33,20 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     ///   ``LanguageModelError/guardrailViolation(_:)`` (text) or ``LanguageModelError/refusal(_:)`` (a schema)
     ///   when the server's content filter stopped the answer; ``GeneratedContent/ParsingError`` when a structured
     ///   answer or a call's arguments do not follow their schema or were cut short (then with the limit as its
-    ///   underlying error); `CancellationError`.
+    ///   underlying error); ``LanguageModelError/unsupportedGenerationGuide(_:)``, before anything is sent, when
+    ///   the schema or a tool's parameters use a guide that cannot be checked; `CancellationError`.
     public nonisolated(nonsending) func respond(
         to request: LanguageModelExecutorGenerationRequest,
         model: ChatCompletionsLanguageModel,
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
-        // Compiled before sending: a schema that cannot be checked fails without a round trip.
+        // Compiled before sending: a schema that cannot be checked fails without a round trip, as local generation
+        // refuses it. The same holds for every tool's parameters, which the calls' arguments are checked against.
         let validator = try request.schema.map(StructuredOutputValidator.init)
+        var toolValidators: [String: StructuredOutputValidator] = [:]
+        for definition in request.enabledToolDefinitions where toolValidators[definition.name] == nil {
+            toolValidators[definition.name] = try StructuredOutputValidator(schema: definition.parameters)
+        }
         let body = try ChatCompletionsRequest(
             model: configuration.model, request: request, sendsResponseFormat: model.enforcesSchemas).body
         let urlRequest = try makeURLRequest(body: body)
@@ -50,7 +56,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             let outcome = try await send(urlRequest, isStringRequest: isStringRequest, channel: channel)
             switch outcome {
             case .completed(let state):
-                try await finish(state, request: request, validator: validator, channel: channel)
+                try await finish(state, request: request, validator: validator, toolValidators: toolValidators, channel: channel)
                 return
             case .turnedAway(let status, let retryAfter, let message):
                 guard retries < configuration.retryPolicy.maximumRetries else {
@@ -205,7 +211,8 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     /// ``ChatCompletionsStreamState/checkEnding(maximumTokens:)``).
     private func finish(
         _ state: ChatCompletionsStreamState, request: LanguageModelExecutorGenerationRequest,
-        validator: StructuredOutputValidator?, channel: LanguageModelExecutorGenerationChannel
+        validator: StructuredOutputValidator?, toolValidators: [String: StructuredOutputValidator],
+        channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         let maximumTokens = request.generationOptions.maximumResponseTokens
         try state.checkEnding(maximumTokens: maximumTokens)
@@ -232,11 +239,8 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             // Checked as a structured answer is: local generation's grammar keeps arguments to the tool's schema
             // (ranges, choices, patterns), and a server's arguments must not reach a tool that could not get them
             // here. A tool the request did not offer is left to the session, which reports it by name.
-            var validators: [String: StructuredOutputValidator] = [:]
             for call in calls {
-                guard let definition = request.enabledToolDefinitions.first(where: { $0.name == call.name }) else { continue }
-                let validator = try validators[call.name] ?? StructuredOutputValidator(schema: definition.parameters)
-                validators[call.name] = validator
+                guard let validator = toolValidators[call.name] else { continue }
                 let arguments = call.arguments.trimmingCharacters(in: .whitespacesAndNewlines)
                 do { _ = try validator.validate(arguments.isEmpty ? "{}" : arguments) } catch {
                     throw GeneratedContent.ParsingError(rawContent: arguments, underlyingError: error, debugDescription:

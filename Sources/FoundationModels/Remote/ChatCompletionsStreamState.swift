@@ -26,6 +26,9 @@ struct ChatCompletionsStreamState: Sendable {
     private var toolCallIndex: [Int: Int] = [:]
     /// The stream index of the call started last.
     private var lastToolCallIndex = 0
+    /// The id the server sent for each call, by position in ``toolCalls``: a call whose id an earlier call had
+    /// taken got one of its own, and its later pieces still carry the server's.
+    private var serverIDs: [Int: String] = [:]
     /// All response text so far.
     private(set) var text = ""
     private(set) var usage: ChatCompletionsChunk.Usage?
@@ -69,9 +72,10 @@ struct ChatCompletionsStreamState: Sendable {
         }
         for piece in delta.toolCalls ?? [] {
             let pieceID = piece.id ?? "", pieceName = piece.function?.name ?? ""
-            // A piece with no index and no name (and no id, or the last call's) goes on with the call before it;
-            // only one that names something new starts another.
-            let continuesLast = piece.index == nil && pieceName.isEmpty && toolCalls.last.map { pieceID.isEmpty || pieceID == $0.id } == true
+            // A piece with no index and no name (and no id, or the id the server gave the last call) goes on with
+            // the call before it; only one that names something new starts another.
+            let continuesLast = piece.index == nil && pieceName.isEmpty && !toolCalls.isEmpty
+                && (pieceID.isEmpty || pieceID == serverIDs[toolCalls.count - 1] || pieceID == toolCalls[toolCalls.count - 1].id)
             let index = piece.index ?? (continuesLast ? lastToolCallIndex : toolCallIndex.count)
             if let position = toolCallIndex[index] {
                 if !pieceID.isEmpty, !toolCalls.indices.contains(where: { $0 != position && toolCalls[$0].id == pieceID }) {
@@ -85,6 +89,7 @@ struct ChatCompletionsStreamState: Sendable {
                 // Some servers (old llama-server, LM Studio) send `"id":""`, and some one fixed id for every call;
                 // the session tells calls apart by id, so a missing or repeated one is made up.
                 let id = pieceID.isEmpty || toolCalls.contains(where: { $0.id == pieceID }) ? uniqueCallID() : pieceID
+                if !pieceID.isEmpty { serverIDs[toolCalls.count] = pieceID }
                 toolCalls.append(ToolCall(id: id, name: pieceName, arguments: piece.function?.arguments ?? ""))
             }
         }

@@ -330,13 +330,13 @@ extension LanguageModelSession {
         if request.schema != nil { try require(.guidedGeneration, "The request asks for guided generation.") }
         if !setup.tools.isEmpty { try require(.toolCalling, "The session has tools.") }
         // A model calls a tool by its name, so two different tools under one name would have one of them never
-        // run, with the other's arguments. The same tool listed twice (dynamic instructions joining lists) is one.
-        var toolTypes: [String: ObjectIdentifier] = [:]
+        // run, with the other's arguments. The same definition listed twice (dynamic instructions joining lists,
+        // a tool and its `AnyTool`) is one tool.
+        var definitions: [String: Transcript.ToolDefinition] = [:]
         for tool in setup.tools {
-            let type = ObjectIdentifier(Swift.type(of: tool))
-            if let earlier = toolTypes.updateValue(type, forKey: tool.name), earlier != type {
-                throw LanguageModelError.unsupportedCapability(.init(capability: .toolCalling, debugDescription:
-                    "Two different tools are named '\(tool.name)'; a model calls tools by name, so each needs a name of its own."))
+            let definition = Transcript.ToolDefinition(tool: tool)
+            if let earlier = definitions.updateValue(definition, forKey: tool.name), earlier != definition {
+                throw ToolCallError(tool: tool, underlyingError: ToolNameClash(name: tool.name))
             }
         }
         if request.contextOptions.reasoningLevel != nil { try require(.reasoning, "The request sets a reasoning level.") }

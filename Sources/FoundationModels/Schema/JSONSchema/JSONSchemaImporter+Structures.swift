@@ -17,6 +17,18 @@ import Foundation
 //   `maximumContainsCount` is refused).
 
 extension JSONSchemaImporter {
+    /// The property names an `x-order` list gives, `nil` when the object has none or its `x-order` is something
+    /// else (a number, as some writers put on each property).
+    static func names(inXOrder object: JSONSchemaObject) -> [String]? {
+        guard case .array(let elements)? = object["x-order"] else { return nil }
+        var names: [String] = []
+        for element in elements {
+            guard case .string(let name) = element else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+
     mutating func objectNode(
         _ object: JSONSchemaObject, title: String?, description: String?, path: String
     ) throws -> GenerationSchema.ObjectNode {
@@ -39,8 +51,9 @@ extension JSONSchemaImporter {
         }
         let requiredList = try strings("required", in: object, path: path) ?? []
         var required = Set(requiredList)
-        // `x-order` is the spelling other writers of Apple's schemas use for the same list.
-        let ordering = try strings("propertyOrdering", in: object, path: path) ?? strings("x-order", in: object, path: path) ?? []
+        // `x-order` is the spelling other writers of Apple's schemas use for the same list. Other tools put an
+        // integer `x-order` on each property instead, which says nothing here: only a list of names is read.
+        let ordering = try strings("propertyOrdering", in: object, path: path) ?? Self.names(inXOrder: object) ?? []
         var order = ordering.filter { declared[$0] != nil } + declared.keys.filter { !ordering.contains($0) }
         order += requiredList.filter { !order.contains($0) }
         var seen: Set<String> = []

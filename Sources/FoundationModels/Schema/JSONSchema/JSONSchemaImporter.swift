@@ -379,7 +379,9 @@ struct JSONSchemaImporter {
                         path: path, keyword: key, message: "Unsupported JSON Schema keyword \"\(key)\"")
                 }
             }
-            if !JSONSchemaKeywords.enforced.contains(key) && !JSONSchemaKeywords.read.contains(key),
+            // A list of names in `x-order` is read as the property order; anything else under it is not.
+            let readsOrder = key == "x-order" && Self.names(inXOrder: object) != nil
+            if !JSONSchemaKeywords.enforced.contains(key) && !JSONSchemaKeywords.read.contains(key), !readsOrder,
                 !ignoredKeywords.contains(key)
             {
                 ignoredKeywords.append(key)

@@ -13,7 +13,7 @@ enum JSONSchemaKeywords {
     ]
 
     /// Keywords this importer reads for names, order and descriptions.
-    static let read: Set<String> = ["title", "description", "propertyOrdering", "x-order", "x-representNilExplicitly"]
+    static let read: Set<String> = ["title", "description", "propertyOrdering", "x-representNilExplicitly"]
 
     /// Keywords that constrain values in ways a grammar cannot enforce: a schema using one is refused.
     static let refused: Set<String> = [
