@@ -121,6 +121,10 @@ extension FM {
             var failures: [String] = []
             try await runner.run(examples.map(\.record)) { record, outcome in
                 let gold = examples[predictions.count].gold
+                // Every text would fail alike, each trying the load again: one message instead.
+                if case .failure(let failure) = outcome, failure.code == TaggingFailure.modelUnavailable {
+                    throw CommandFailure(failure.message)
+                }
                 switch outcome {
                 case .failure(let failure):
                     predictions.append(nil)

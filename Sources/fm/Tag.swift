@@ -114,20 +114,28 @@ extension FM {
             var progress = ProgressLine(total: remaining.count)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             var failed = TaggingOutput.keptFailures(records, failed: sink.finished.failed)
+            // Whether the output holds an answer of the model, kept or written now.
+            var holdsAnswers = sink.finished.failed.values.contains { $0.contains(false) }
             try await runner.run(remaining) { record, outcome in
                 progress.clear()
                 // The model failed to load (a file cut short, an architecture llama.cpp does not know): every record
                 // would fail alike, and a resume would keep their error lines as finished. The job stops instead,
-                // before this record's line, so a resume with a working model tags it.
+                // before this record's line, so a resume with a working model tags it. An output that holds no
+                // answer yet loses its job record, which names the broken file: the working one may differ.
                 if case .failure(let failure) = outcome, failure.code == TaggingFailure.modelUnavailable {
-                    throw CommandFailure("The model \(model.modelURL.path) cannot be loaded: \(failure.message)")
+                    if !holdsAnswers { sink.removeJobRecord() }
+                    throw CommandFailure("""
+                        \(failure.message)
+                        The job stopped at record \(record.id), before its line; with a model that loads, --resume goes on from there.
+                        """)
                 }
+                if case .success = outcome { holdsAnswers = true }
                 try sink.write(TaggingOutput.line(for: record, outcome: outcome))
                 if case .failure = outcome { failed += 1 }
                 progress.advance()
             }
             progress.finish()
-            sink.finishJob()
+            sink.removeJobRecord()
             // Every record has its line either way; a script still has to learn that some of them are errors.
             if failed > 0 {
                 let which = failed == 1 ? "1 record failed; its line" : "\(failed) records failed; their lines"
@@ -201,7 +209,7 @@ final class OutputSink {
             if let validLength, validLength > 0, let started = try? String(contentsOfFile: record, encoding: .utf8), started != job {
                 throw CommandFailure("""
                     Cannot resume \(path): it was started with other settings (model, schema or preset, instructions, \
-                    examples, generation options or quality switches; \(record) names them), and its lines would sit \
+                    examples, generation options or quality switches; \(record) holds a digest of them), and its lines would sit \
                     beside answers made otherwise. Resume with the settings that started it, or choose another --output.
                     """)
             }
@@ -230,8 +238,9 @@ final class OutputSink {
         return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".fm-job").path
     }
 
-    /// Called once every record has its line: the output is whole, so its job record goes.
-    func finishJob() {
+    /// Removes the job record: once every record has its line (the output is whole), or when the output holds
+    /// nothing the record's settings could be mixed with.
+    func removeJobRecord() {
         if let jobRecord { try? FileManager.default.removeItem(atPath: jobRecord) }
     }
 

@@ -28,12 +28,16 @@ enum ToolPlan: Sendable {
 final class RoundLog: Sendable {
     private let modes = Mutex<[GenerationOptions.ToolCallingMode?]>([])
     private let outputs = Mutex<[Int]>([])
+    private let offered = Mutex<[[String]]>([])
     func record(_ request: LanguageModelExecutorGenerationRequest) {
         modes.withLock { $0.append(request.generationOptions.toolCallingMode) }
+        offered.withLock { $0.append(request.enabledToolDefinitions.map(\.name)) }
         outputs.withLock { $0.append(request.transcript.filter { if case .toolOutput = $0 { true } else { false } }.count) }
     }
     var callingModes: [GenerationOptions.ToolCallingMode?] { modes.withLock { $0 } }
     var toolOutputsSeen: [Int] { outputs.withLock { $0 } }
+    /// The names of the tools each round offered.
+    var toolNamesOffered: [[String]] { offered.withLock { $0 } }
 }
 
 struct LoopingModel: LanguageModel {
@@ -239,8 +243,8 @@ struct CountingWeather: Tool {
         #expect(response.content.hasPrefix("Done after"))
     }
 
-    /// Two different tools under one name would have one never run, with the other's arguments; the same tool
-    /// listed twice, or beside its `AnyTool`, is one tool.
+    /// Two different tools under one name (here the same description, other arguments) would have one never run,
+    /// with the other's arguments; the same tool listed twice, or beside its `AnyTool`, is one tool, offered once.
     @Test func twoDifferentToolsUnderOneNameAreRefused() async throws {
         let model = LoopingModel(name: "loop-clash", plan: .callOnceThenAnswer)
         let clash = LanguageModelSession(model: model, tools: [CountingWeather(), NamesakeWeather()])
@@ -249,20 +253,22 @@ struct CountingWeather: Tool {
             Issue.record("two tools named cityWeather were accepted")
         } catch let error as LanguageModelSession.ToolCallError {
             #expect(error.tool.name == "cityWeather")
-            #expect(error.localizedDescription.contains("also named 'cityWeather'"), "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("it was not called") && error.localizedDescription.contains("also named 'cityWeather'"),
+                    "\(error.localizedDescription)")
         }
         #expect(model.log.callingModes.isEmpty, "refused before the model is asked")
         let tool = CountingWeather()
         let twice = LanguageModelSession(model: model, tools: [tool, tool, AnyTool(tool)])
         let response = try await twice.respond(to: "Weather?", options: GenerationOptions(toolCallingMode: .required))
         #expect(response.content == "Done after 2 rounds." && tool.calls.count == 1)
+        #expect(model.log.toolNamesOffered.last == ["cityWeather"], "\(model.log.toolNamesOffered)")
     }
 }
 
-/// Another tool that takes `CountingWeather`'s name.
+/// Another tool that takes `CountingWeather`'s name and description, with other arguments.
 struct NamesakeWeather: Tool {
     let name = "cityWeather"
-    let description = "The weather somewhere else."
+    let description = "The weather in a city."
 
     @Generable
     struct Arguments {

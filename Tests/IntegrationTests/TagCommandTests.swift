@@ -346,8 +346,27 @@ struct TagCommandTests {
         try Data("first text\nsecond text\n".utf8).write(to: inputURL)
         let outputURL = directory.appendingPathComponent("out.jsonl")
         let run = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--model", cut.path])
-        #expect(run.status == 1 && run.stderr.contains("cannot be loaded"), "\(run.status) \(run.stderr)")
+        #expect(run.status == 1 && run.stderr.contains("could not be loaded") && run.stderr.contains("The job stopped at record 1"),
+                "\(run.status) \(run.stderr)")
         #expect(((try? Data(contentsOf: outputURL)) ?? Data()).isEmpty, "no line was written")
+
+        // A first line that is an input error gets its line before the model is needed; the job record (naming
+        // the cut file) goes, so a resume with the whole model is not refused as other settings.
+        try Data("{\"id\":\"blank\",\"text\":\"\"}\nfirst text\n".utf8).write(to: inputURL)
+        let stopped = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--model", cut.path])
+        #expect(stopped.status == 1 && stopped.stderr.contains("The job stopped at record 2"), "\(stopped.status) \(stopped.stderr)")
+        #expect(try Self.lines(outputURL).map { $0["id"] as? String } == ["blank"])
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".out.jsonl.fm-job").path))
+        let resumed = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--resume",
+                                    "--model", model.modelURL.path])
+        #expect(resumed.status == 2, "the blank record's error line is kept: \(resumed.stderr)")
+        #expect(try Self.lines(outputURL).map { $0["id"] as? String } == ["blank", "2"])
+
+        // fm eval stops with one message too.
+        let labelled = directory.appendingPathComponent("gold.jsonl")
+        try Data("{\"text\":\"first text\",\"label\":\"a\"}\n{\"text\":\"second text\",\"label\":\"b\"}\n".utf8).write(to: labelled)
+        let eval = try Self.run(["eval", labelled.path, "--no-cache", "--model", cut.path])
+        #expect(eval.status == 1 && eval.stderr.contains("could not be loaded"), "\(eval.status) \(eval.stderr)")
     }
 
     /// Text saved as UTF-16 (Windows Notepad's "Unicode") is refused with what to do, instead of a first line of

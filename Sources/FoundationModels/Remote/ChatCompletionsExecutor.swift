@@ -41,11 +41,14 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         // Compiled before sending: a schema that cannot be checked fails without a round trip, as local generation
-        // refuses it. The same holds for every tool's parameters, which the calls' arguments are checked against.
+        // refuses it. The same holds for the parameters of tools the model may call, which the calls' arguments are
+        // checked against (with tool calling disallowed, local generation leaves the tools out, and so does this).
         let validator = try request.schema.map(StructuredOutputValidator.init)
         var toolValidators: [String: StructuredOutputValidator] = [:]
-        for definition in request.enabledToolDefinitions where toolValidators[definition.name] == nil {
-            toolValidators[definition.name] = try StructuredOutputValidator(schema: definition.parameters)
+        if request.generationOptions.toolCallingMode != .disallowed {
+            for definition in request.enabledToolDefinitions where toolValidators[definition.name] == nil {
+                toolValidators[definition.name] = try StructuredOutputValidator(schema: definition.parameters)
+            }
         }
         let body = try ChatCompletionsRequest(
             model: configuration.model, request: request, sendsResponseFormat: model.enforcesSchemas).body

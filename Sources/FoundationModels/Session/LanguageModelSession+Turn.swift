@@ -196,7 +196,7 @@ extension LanguageModelSession {
         let promptEntry = Self.promptEntry(for: request)
         added.append(.prompt(promptEntry))
         for hook in profile?.onPrompt ?? [] { try await hook(promptEntry) }
-        var definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
+        var definitions = try Self.toolDefinitions(setup.tools)
         let id = GenerationID()
         var usage = Usage.zero
         var mode = request.options.toolCallingMode
@@ -278,7 +278,7 @@ extension LanguageModelSession {
                 // property has the next round see the instructions and tools it selects.
                 setup = await currentSetup()
                 profile = setup.profile
-                definitions = setup.tools.map { Transcript.ToolDefinition(tool: $0) }
+                definitions = try Self.toolDefinitions(setup.tools)
                 // So are the profile's option modifiers and its model's capabilities.
                 request.options = profile.map { $0.applying(to: requested.options) } ?? requested.options
                 request.contextOptions = profile.map { $0.applying(to: requested.contextOptions) } ?? requested.contextOptions
@@ -329,21 +329,35 @@ extension LanguageModelSession {
         }
         if request.schema != nil { try require(.guidedGeneration, "The request asks for guided generation.") }
         if !setup.tools.isEmpty { try require(.toolCalling, "The session has tools.") }
-        // A model calls a tool by its name, so two different tools under one name would have one of them never
-        // run, with the other's arguments. The same definition listed twice (dynamic instructions joining lists,
-        // a tool and its `AnyTool`) is one tool.
-        var definitions: [String: Transcript.ToolDefinition] = [:]
-        for tool in setup.tools {
-            let definition = Transcript.ToolDefinition(tool: tool)
-            if let earlier = definitions.updateValue(definition, forKey: tool.name), earlier != definition {
-                throw ToolCallError(tool: tool, underlyingError: ToolNameClash(name: tool.name))
-            }
-        }
         if request.contextOptions.reasoningLevel != nil { try require(.reasoning, "The request sets a reasoning level.") }
         let segments = request.prompt.segments + state.withLock { $0.transcript }.flatMap(Self.segments(of:))
         if segments.contains(where: { if case .attachment = $0 { true } else { false } }) {
             try require(.vision, "The conversation holds an image attachment.")
         }
+    }
+
+    /// The definitions of `tools`, one per name.
+    ///
+    /// A model calls a tool by its name, so two different tools under one name would have one of them never run,
+    /// with the other's arguments: that throws a ``ToolCallError`` naming the second. The same definition listed
+    /// twice (dynamic instructions joining lists, a tool beside its `AnyTool`) is one tool, offered once.
+    static func toolDefinitions(_ tools: [any Tool]) throws -> [Transcript.ToolDefinition] {
+        var definitions: [Transcript.ToolDefinition] = []
+        var arguments: [String: String] = [:]
+        for tool in tools {
+            let definition = Transcript.ToolDefinition(tool: tool)
+            let schema = definition.parameters.jsonSchemaString
+            guard let earlier = definitions.first(where: { $0.name == definition.name }) else {
+                definitions.append(definition)
+                arguments[definition.name] = schema
+                continue
+            }
+            // A definition's equality is its name and description; the arguments are compared by their schema.
+            guard earlier == definition, arguments[definition.name] == schema else {
+                throw ToolCallError(tool: tool, underlyingError: ToolNameClash(name: tool.name))
+            }
+        }
+        return definitions
     }
 
     private static func segments(of entry: Transcript.Entry) -> [Transcript.Segment] {
