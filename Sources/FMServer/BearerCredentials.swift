@@ -10,9 +10,10 @@ enum BearerCredentials {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
         let token = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8)
         let expected = Array(key.utf8)
-        var difference = UInt8(truncatingIfNeeded: token.count ^ expected.count)
+        // The lengths' difference is kept whole: truncated to a byte, lengths 256 apart would compare equal.
+        var difference = UInt(bitPattern: token.count ^ expected.count)
         for index in expected.indices {
-            difference |= expected[index] ^ (index < token.count ? token[index] : 0)
+            difference |= UInt(expected[index] ^ (index < token.count ? token[index] : 0))
         }
         return difference == 0
     }

@@ -75,8 +75,13 @@ struct ChatCompletionRequest: Sendable {
             throw APIError.invalid(field, "'\(field)' is not supported; \(instead).")
         }
 
-        var requested = try body["max_completion_tokens"]?.integer()
-        if requested == nil { requested = try body["max_tokens"]?.integer() }
+        // Both are read: the one not used would otherwise go unchecked.
+        let completionTokens = try body["max_completion_tokens"]?.integer()
+        let legacyTokens = try body["max_tokens"]?.integer()
+        if let completionTokens, let legacyTokens, completionTokens != legacyTokens {
+            throw APIError.invalid("max_tokens", "'max_tokens' (\(legacyTokens)) and 'max_completion_tokens' (\(completionTokens)) differ; send one of them.")
+        }
+        let requested = completionTokens ?? legacyTokens
         if let requested {
             let field = body["max_completion_tokens"] != nil ? "max_completion_tokens" : "max_tokens"
             guard requested > 0 else { throw APIError.invalid(field, "'\(field)' must be positive.") }

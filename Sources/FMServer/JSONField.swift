@@ -96,7 +96,15 @@ struct JSONField: Sendable {
     func importedSchema() throws(APIError) -> GenerationSchema {
         _ = try object()
         do {
-            return try GenerationSchema.importing(jsonSchema: value).schema
+            let imported = try GenerationSchema.importing(jsonSchema: value)
+            // A server has no channel for the importer's warnings, and a misspelt keyword would drop its constraint.
+            if let (written, meant) = imported.likelyMisspellings.first {
+                throw APIError.invalid(path, "Unknown JSON Schema keyword '\(written)'; did you mean '\(meant)'? "
+                    + "It would be ignored, and what it constrains left free.", code: "unsupported_schema")
+            }
+            return imported.schema
+        } catch let error as APIError {
+            throw error
         } catch {
             // Some import errors (a schema past the size limit) already say so.
             let reason = "\(error)"

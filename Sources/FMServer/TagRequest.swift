@@ -23,7 +23,11 @@ struct TagRequest: Sendable {
     /// - Throws: ``APIError`` (400) for an unknown preset, member or query parameter, a schema that cannot be enforced,
     ///   or no texts.
     init(body: [UInt8], query: [String: String]) throws(APIError) {
-        if let text = String(validating: body, as: UTF8.self), let object = try? JSONField.body(text), let texts = object["texts"] {
+        if let text = String(validating: body, as: UTF8.self), Self.isJSONForm(text) {
+            let object = try JSONField.body(text)
+            guard let texts = object["texts"] else {
+                throw APIError.invalid("texts", "A JSON body gives its texts in 'texts'; for JSONL, send one record per line.")
+            }
             // The JSON form carries its own settings: a query's, or a misspelt member, would be silently ignored.
             if let parameter = ["preset", "instructions"].first(where: { query[$0] != nil }) {
                 throw APIError.invalid(parameter, "With a JSON body, give '\(parameter)' in the body, not in the query.")
@@ -55,6 +59,28 @@ struct TagRequest: Sendable {
             instructions = query["instructions"]
         }
         guard !records.isEmpty else { throw APIError.invalid("texts", "The request has no texts to tag.") }
+    }
+
+    /// Whether `text` is meant as the JSON form: one object with `texts`, or a body whose first line opens an object
+    /// that it does not close (a pretty-printed object), or one that carries the JSON form's settings. Such a body
+    /// that does not parse is a 400, not JSONL whose every line would be tagged as a text of its own.
+    static func isJSONForm(_ text: String) -> Bool {
+        if let object = try? JSONField.body(text) {
+            guard case .structure(_, let keys) = object.value.kind else { return false }
+            // A one-line record has a `text` string; the JSON form's settings without one are a mistaken JSON body.
+            var hasText = false
+            if case .string? = object["text"]?.value.kind { hasText = true }
+            return keys.contains("texts") || (!hasText && keys.contains { ["preset", "schema", "instructions"].contains($0) })
+        }
+        guard let first = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+            return false
+        }
+        let line = first.trimmingCharacters(in: .whitespaces)
+        guard line.hasPrefix("{") else { return false }
+        // A complete record on the first line is JSONL (a later line may be broken; it becomes an error line).
+        if (try? JSONField.body(line)) != nil { return false }
+        let opening = line.dropFirst().drop(while: \.isWhitespace)
+        return opening.isEmpty || opening.hasPrefix("\"texts\"")
     }
 
     private static func schema(preset: String?, document: JSONField?, parameter: String) throws(APIError) -> GenerationSchema {

@@ -23,6 +23,36 @@ struct ChatCompletionRequestTests {
         #expect(try sampling(#","temperature":1,"top_p":1"#) == .random(probabilityThreshold: 1, seed: nil))
     }
 
+    /// `max_tokens` beside `max_completion_tokens` is checked too: a bad or different value is a 400, not ignored.
+    @Test func bothTokenLimitsAreChecked() throws {
+        #expect(try request(#","max_completion_tokens":20,"max_tokens":20"#).maximumTokens == 20)
+        #expect(try request(#","max_tokens":20"#).maximumTokens == 20)
+        #expect(try request(#","max_completion_tokens":20,"max_tokens":null"#).maximumTokens == 20)
+        for fields in [#","max_completion_tokens":20,"max_tokens":"lots""#, #","max_completion_tokens":20,"max_tokens":999999"#,
+                       #","max_completion_tokens":20,"max_tokens":30"#, #","max_tokens":0"#] {
+            #expect(throws: APIError.self, "\(fields)") { try request(fields) }
+        }
+    }
+
+    /// A misspelt constraining keyword in `response_format` is a 400 naming it, since the server cannot warn; other
+    /// unknown keywords and annotations stay ignored, as JSON Schema reads them.
+    @Test func aMisspeltSchemaKeywordIsRefused() throws {
+        func format(_ member: String) -> String {
+            #","response_format":{"type":"json_schema","json_schema":{"name":"P","schema":{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},\#(member)}}}"#
+        }
+        for (written, meant) in [("requried", "required"), ("maxItem", "maxItems"), ("Required", "required"), ("minimun", "minimum")] {
+            do {
+                _ = try request(format(#""\#(written)":["tags"]"#))
+                Issue.record("accepted \(written)")
+            } catch {
+                #expect(error.status == .badRequest && error.message.contains("'\(written)'") && error.message.contains("'\(meant)'"), "\(error)")
+            }
+        }
+        for annotation in [#""examples":[{}]"#, #""x-reqired":1"#, #""markdownDescription":"tags""#, #""nullable":false"#, #""required":["tags"]"#] {
+            #expect(throws: Never.self, "\(annotation)") { try request(format(annotation)) }
+        }
+    }
+
     /// `top_p` lies in OpenAI's closed range: 0 keeps only the likeliest token.
     @Test func topPZeroIsGreedy() throws {
         #expect(try sampling(#","temperature":1,"top_p":0"#) == .greedy)
@@ -148,9 +178,35 @@ struct ChatCompletionRequestTests {
     @Test func theBearerSchemeIgnoresCaseAndTheKeyDoesNot() {
         func check(_ credentials: String) -> Bool { BearerCredentials.match(credentials, key: "s3cret") }
         #expect(check("Bearer s3cret") && check("bearer s3cret") && check("BEARER  s3cret"))
-        for wrong in ["Bearer S3cret", "Bearer s3cre", "Bearer s3crett", "Basic s3cret", "s3cret", "Bearer", ""] {
+        // Lengths 256 and 512 apart: a length difference must not wrap to zero.
+        let padded = ["Bearer s3cret" + String(repeating: "A", count: 256), "Bearer s3cret" + String(repeating: "A", count: 512)]
+        for wrong in ["Bearer S3cret", "Bearer s3cre", "Bearer s3crett", "Basic s3cret", "s3cret", "Bearer", ""] + padded {
             #expect(!check(wrong), "\(wrong)")
         }
+    }
+
+    /// A JSON body with a mistake (a trailing comma, `text` for `texts`) is a 400, not JSONL whose lines are each
+    /// tagged as a text; JSONL whose first record is whole stays JSONL, a broken later line an error line of its own.
+    @Test func aBrokenJSONTagBodyIsRefusedNotReadAsLines() throws {
+        let broken = [
+            "{\n  \"texts\": [\"My invoice is wrong.\"],\n  \"preset\": \"support-ticket\",\n}\n",
+            "{\"texts\": [\"My invoice is wrong.\"], \"preset\": \"support-ticket\",}\n",
+            "{\"text\": [\"My invoice is wrong.\"], \"preset\": \"support-ticket\"}",
+            "{\"textz\": [\"My invoice is wrong.\"], \"schema\": {\"type\": \"object\"}}",
+        ]
+        for body in broken {
+            do {
+                let request = try TagRequest(body: Array(body.utf8), query: [:])
+                Issue.record("read as \(request.records.count) records: \(body)")
+            } catch {
+                #expect(error.status == .badRequest, "\(error)")
+            }
+        }
+        let jsonl = "{\"id\": 1, \"text\": \"Buy cheap watches now!\"}\n{\"id\": 2, \"text\": \n{\"id\": 3, \"text\": \"Lunch?\"}\n"
+        #expect(try TagRequest(body: Array(jsonl.utf8), query: [:]).records.count == 3)
+        #expect(try TagRequest(body: Array("{\"id\": 1, \"text\": \"Lunch?\"}".utf8), query: [:]).records.count == 1)
+        let pretty = "{\n  \"texts\": [\"My invoice is wrong.\", \"Lunch?\"],\n  \"preset\": \"support-ticket\"\n}\n"
+        #expect(try TagRequest(body: Array(pretty.utf8), query: [:]).records.count == 2)
     }
 
     /// A JSONL tag request takes its settings from the query; a misspelt parameter is a 400, not the default schema.

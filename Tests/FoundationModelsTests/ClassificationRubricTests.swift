@@ -1,4 +1,5 @@
 @testable import FoundationModels
+import FMDecoding
 import Testing
 
 /// Task-aware prompting: which schemas are classifications, and how their rubric reads.
@@ -34,6 +35,22 @@ struct ClassificationRubricTests {
             """).schema
         let rubric = ClassificationRubric(schema: imported, sortsChoices: true)
         #expect(rubric.text.contains(#"- "label": Whether the tweet is hateful, offensive, or neither. Answer one of "hate", "neither", "offensive"."#))
+    }
+
+    /// Content tagging makes tag lists unique-itemed, but not a list of choices that must hold more elements than
+    /// there are choices: that list stays satisfiable (with repeats) instead of failing to compile.
+    @Test func taggingLeavesALongListOfFewChoicesRepeatable() throws {
+        let choices = Node.string(.init(choices: ["a", "b", "c"]))
+        let document = try UseCasePrompting.decodingDocument(for: schema([
+            Property(name: "five", node: .array(.init(items: choices, minimumCount: 5, maximumCount: 5))),
+            Property(name: "two", node: .array(.init(items: choices, minimumCount: 2, maximumCount: 2))),
+        ]), useCase: .contentTagging)
+        guard case .object(let properties) = document.root else { Issue.record("\(document.root)"); return }
+        let unique = properties.map { property -> Bool in
+            if case .array(_, _, _, let uniqueItems) = property.schema { return uniqueItems }
+            return false
+        }
+        #expect(unique == [false, true])
     }
 
     @Test func freeTextMakesItMixedOrTagging() {

@@ -121,6 +121,30 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// A pattern beside choices keeps the choices it matches; none left, or a pattern without source, is an error,
+    /// never a pattern dropped.
+    @Test func aPatternBesideChoicesFiltersThem() throws {
+        func lowered(_ guides: [GenerationGuide<String>]) throws -> SchemaNode {
+            let schema = try GenerationSchema(
+                root: DynamicGenerationSchema(name: "R", properties: [
+                    .init(name: "s", schema: DynamicGenerationSchema(type: String.self, guides: guides)),
+                ]),
+                dependencies: [])
+            guard case .object(let properties) = try schema.decodingDocument().root else { return .null }
+            return properties[0].schema
+        }
+        #expect(try lowered([.anyOf(["a", "bb", "b"]), ._pattern(/b+/, source: "b+")]) == .string(.choices(["bb", "b"])))
+        #expect(try lowered([.constant("bb"), ._pattern(/b+/, source: "b+")]) == .string(.choices(["bb"])))
+        for guides: [GenerationGuide<String>] in [[.anyOf(["a", "c"]), ._pattern(/b+/, source: "b+")],
+                                                  [.anyOf(["a"]), GenerationGuide([.pattern(RegexPattern(source: nil))])]] {
+            #expect {
+                try lowered(guides)
+            } throws: { error in
+                (error as? SchemaLoweringError)?.code == .unsupportedGuide
+            }
+        }
+    }
+
     @Test func explicitNilMakesOptionalsNullable() throws {
         let schema = GenerationSchema(type: Cat.self, representNilExplicitlyInGeneratedContent: true, properties: [
             .init(name: "nickname", type: String?.self),

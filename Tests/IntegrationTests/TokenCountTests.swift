@@ -57,6 +57,15 @@ struct TokenCountTests {
         #expect(try await model.tokenCount(for: [any Tool]()) == 0)
         #expect(try await model.tokenCount(for: [WeatherTool()]) > 20)
         #expect(try await model.tokenCount(for: WeatherTool.Arguments.generationSchema) > 5)
+        // A transcript whose instructions carry a tool counts the tool's definition and how to call it, as a
+        // session with that tool sends them: what the tool's own count says, give or take a token where texts join.
+        let instructions = Transcript.Instructions(segments: [.text(.init(content: "Be brief."))], toolDefinitions: [])
+        var withTool = instructions
+        withTool.toolDefinitions = [Transcript.ToolDefinition(tool: WeatherTool())]
+        let prompt = Transcript.Entry.prompt(.init(segments: [.text(.init(content: "Hello"))]))
+        let added = try await model.tokenCount(for: [.instructions(withTool), prompt]) - model.tokenCount(for: [.instructions(instructions), prompt])
+        let toolCount = try await model.tokenCount(for: [WeatherTool()])
+        #expect(abs(added - toolCount) <= 2, "the tool adds \(added) tokens to the transcript, \(toolCount) on its own")
     }
 
     @Test func overflowThrowsWithTheNumbers() async throws {

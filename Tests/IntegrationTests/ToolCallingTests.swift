@@ -93,13 +93,22 @@ struct ToolCallingTests {
     /// recovery (a new session) applies; not a decoding failure.
     @Test func aTextAnswerThatReachesTheWindowEndThrowsExceededContextWindowSize() async throws {
         let model = DefaultModel.model
-        let tool = WeatherTool()
+        let session = LanguageModelSession(model: model, tools: [WeatherTool()])
+        // The prompt is grown until it leaves only a few tokens of the window, so any answer longer than a few
+        // tokens runs into its end, whatever the thread count does to the greedy choice.
+        func tokens(_ text: String) async throws -> Int {
+            let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: text))]))
+            return try await model.tokenCount(for: Array(session.transcript) + [prompt])
+        }
         let sentence = "Tell me a long story about a lighthouse keeper and the sea. "
-        let perSentence = try await model.tokenCount(for: Prompt(String(repeating: sentence, count: 11)))
-            - model.tokenCount(for: Prompt(sentence))
-        let room = model.contextSize - (try await model.tokenCount(for: [tool])) - 80
-        let session = LanguageModelSession(model: model, tools: [tool])
-        let prompt = String(repeating: sentence, count: room * 10 / perSentence)
+        let limit = model.contextSize - 8
+        // From an estimate a few sentences short, so the loops below take a handful of steps.
+        let empty = try await tokens("")
+        let perTen = try await tokens(String(repeating: sentence, count: 10)) - empty
+        var prompt = String(repeating: sentence, count: max(0, (limit - empty) * 10 / max(perTen, 1) - 3))
+        while try await tokens(prompt + sentence) <= limit { prompt += sentence }
+        while try await tokens(prompt + "sea ") <= limit { prompt += "sea " }
+        #expect(try await tokens(prompt) > limit - 4, "the prompt fills the window but for a few tokens")
         // Calls disallowed: the answer is text, still written under the tool-calling grammar.
         var options = GenerationOptions(toolCallingMode: .disallowed)
         options.samplingMode = .greedy

@@ -40,10 +40,14 @@ extension SystemLanguageModel {
         try await count(text: "\n\n" + UseCasePrompting.schemaInstruction(for: schema, useCase: useCase))
     }
 
-    /// The tokens of transcript entries rendered as a conversation, as a session would send them.
+    /// The tokens of transcript entries rendered as a conversation, as a session would send them: with tools in
+    /// the instructions, that includes how to call them, which a session with those tools adds.
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
-        let renderer = ConversationRenderer(model: self)
-        return try await count(messages: renderer.messages(for: Transcript(entries: transcriptEntries)))
+        let transcript = Transcript(entries: transcriptEntries)
+        var tools: [Transcript.ToolDefinition] = []
+        for case .instructions(let instructions) in transcript { tools += instructions.toolDefinitions }
+        let renderer = ConversationRenderer(model: self, tools: tools)
+        return try await count(messages: renderer.messages(for: transcript))
     }
 
     // Loading the model and tokenizing are blocking work: both run on a dispatch thread.

@@ -155,23 +155,36 @@ private struct Lowering {
         }
     }
 
+    /// The decoder's pattern text of a regex guide.
+    private static func source(of pattern: RegexPattern, at path: String) throws -> String {
+        guard let source = pattern.source else {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The pattern guide at \(path) has no recoverable source text; use a regex literal "
+                    + "in @Guide, or GenerationGuide._pattern(_:source:).")
+        }
+        return source
+    }
+
     private func lowerString(_ guides: GenerationSchema.StringGuides, at path: String) throws -> SchemaNode {
-        if let choices = guides.choices {
+        if var choices = guides.choices {
+            // A pattern beside choices (`.anyOf` or `.constant` with `.pattern`) keeps the choices it matches.
+            if let pattern = guides.pattern {
+                let source = try Self.source(of: pattern, at: path)
+                do {
+                    let matcher = try PatternMatcher(pattern: source)
+                    choices = choices.filter(matcher.matches)
+                } catch {
+                    throw SchemaLoweringError(code: .unsupportedGuide, message: "The pattern at \(path): \(error.message)")
+                }
+            }
             guard !choices.isEmpty else {
                 throw SchemaLoweringError(code: .unsupportedGuide, message: "The string guides at \(path) allow no value.")
             }
             return .string(.choices(choices))
         }
         var patterns: [String] = []
-        if let pattern = guides.pattern {
-            guard let source = pattern.source else {
-                throw SchemaLoweringError(
-                    code: .unsupportedGuide,
-                    message: "The pattern guide at \(path) has no recoverable source text; use a regex literal "
-                        + "in @Guide, or GenerationGuide._pattern(_:source:).")
-            }
-            patterns.append(source)
-        }
+        if let pattern = guides.pattern { patterns.append(try Self.source(of: pattern, at: path)) }
         guard guides.hasJSONSchemaGuides else { return patterns.first.map { .string(.pattern($0)) } ?? .string(.any) }
         for search in guides.searchPatterns {
             do {

@@ -91,7 +91,11 @@ extension GenerationSchema {
     private static func parsing(jsonSchema document: GeneratedContent) throws -> JSONSchemaImport {
         var importer = JSONSchemaImporter(document: JSONSchemaValue(document))
         let schema = try importer.importSchema()
-        return JSONSchemaImport(schema: schema, warnings: importer.warnings)
+        return JSONSchemaImport(
+            schema: schema, warnings: importer.warnings,
+            likelyMisspellings: importer.ignoredKeywords.compactMap { written in
+                JSONSchemaKeywords.misspelled(written).map { (written: written, meant: $0) }
+            })
     }
 
     /// Creates a schema from JSON Schema data (UTF-8).
@@ -121,6 +125,9 @@ package struct JSONSchemaImport: Sendable {
     package var schema: GenerationSchema
     /// What was ignored: annotations, unknown keywords, formats that are not enforced.
     package var warnings: [String]
+    /// Ignored keywords that are one or two edits from a keyword that constrains values (`requried`, `maxItem`),
+    /// with that keyword: a caller that cannot show warnings refuses these rather than drop a constraint unseen.
+    package var likelyMisspellings: [(written: String, meant: String)] = []
 }
 
 extension GeneratedContent {

@@ -343,17 +343,15 @@ extension LanguageModelSession {
     /// twice (dynamic instructions joining lists, a tool beside its `AnyTool`) is one tool, offered once.
     static func toolDefinitions(_ tools: [any Tool]) throws -> [Transcript.ToolDefinition] {
         var definitions: [Transcript.ToolDefinition] = []
-        var arguments: [String: String] = [:]
         for tool in tools {
             let definition = Transcript.ToolDefinition(tool: tool)
-            let schema = definition.parameters.jsonSchemaString
             guard let earlier = definitions.first(where: { $0.name == definition.name }) else {
                 definitions.append(definition)
-                arguments[definition.name] = schema
                 continue
             }
-            // A definition's equality is its name and description; the arguments are compared by their schema.
-            guard earlier == definition, arguments[definition.name] == schema else {
+            // A definition's equality is its name and description; the arguments are compared by their schema,
+            // written only when two tools share a name.
+            guard earlier == definition, earlier.parameters.jsonSchemaString == definition.parameters.jsonSchemaString else {
                 throw ToolCallError(tool: tool, underlyingError: ToolNameClash(name: tool.name))
             }
         }

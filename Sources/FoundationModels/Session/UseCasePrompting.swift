@@ -120,7 +120,11 @@ enum UseCasePrompting {
     private static func markUnique(_ node: SchemaNode) -> SchemaNode {
         switch node {
         case .array(let items, let minimumCount, let maximumCount, let uniqueItems):
-            if case .string = items {
+            if case .string(let constraint) = items {
+                // Not where fewer distinct choices exist than the list must hold: the schema would become unsatisfiable.
+                if case .choices(let choices) = constraint, Set(choices).count < minimumCount {
+                    return node
+                }
                 return .array(items: items, minimumCount: minimumCount, maximumCount: maximumCount, uniqueItems: true)
             }
             return .array(items: markUnique(items), minimumCount: minimumCount, maximumCount: maximumCount, uniqueItems: uniqueItems)

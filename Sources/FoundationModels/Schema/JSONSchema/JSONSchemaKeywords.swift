@@ -35,4 +35,43 @@ enum JSONSchemaKeywords {
 
     /// Every JSON type name.
     static let allTypes: Set<String> = ["null", "boolean", "object", "array", "number", "integer", "string"]
+
+    /// Annotations of the JSON Schema and OpenAPI vocabularies: ignored as they should be, never taken for a typo.
+    static let annotations: Set<String> = [
+        "$schema", "$id", "$anchor", "$comment", "$vocabulary", "default", "examples", "example", "readOnly",
+        "writeOnly", "deprecated", "contentMediaType", "contentEncoding", "contentSchema", "nullable", "strict",
+    ]
+
+    /// The value-constraining keyword that `keyword` (not one itself) most likely misspells: the same letters in
+    /// another case, or one edit away (two for keywords of six letters or more), a swap of neighbours counting as one.
+    static func misspelled(_ keyword: String) -> String? {
+        guard !enforced.contains(keyword), !read.contains(keyword), !annotations.contains(keyword),
+              !keyword.hasPrefix("x-") else { return nil }
+        let written = Array(keyword.lowercased())
+        var best: (keyword: String, distance: Int)?
+        for candidate in enforced.sorted() {
+            let distance = editDistance(written, Array(candidate.lowercased()))
+            let allowed = candidate.count >= 6 ? 2 : 1
+            if distance <= allowed, distance < best?.distance ?? .max { best = (candidate, distance) }
+        }
+        return best?.keyword
+    }
+
+    /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
 }
