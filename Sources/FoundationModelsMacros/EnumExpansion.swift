@@ -74,6 +74,11 @@ struct EnumExpansion: GenerableExpansion {
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in caseDecl.elements {
                 let name = element.name.text.trimmingBackticks
+                // Cases that differ only in their labels (`p(x:)`, `p(y:)`) would be one choice and one schema name.
+                if cases.contains(where: { $0.name == name }) {
+                    diagnostics.append(Diagnostic(node: element.name, message: MacroDiagnostic.duplicateCaseName(name: name)))
+                    continue
+                }
                 var values: [Value] = []
                 for (index, parameter) in (element.parameterClause?.parameters ?? []).enumerated() {
                     if let reason = UnsupportedType.reason(for: parameter.type) {

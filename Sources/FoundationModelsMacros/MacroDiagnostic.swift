@@ -15,6 +15,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case memberInsideIfConfig(member: String)
     case memberInsideIfConfigLeftOut(member: String, effect: String)
     case guideOnUngeneratedProperty(property: String, reason: String)
+    case duplicateCaseName(name: String)
 
     var message: String {
         switch self {
@@ -38,6 +39,8 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "\(member) is declared inside '#if', where @Generable cannot see it: \(effect); declare it outside '#if' to include it"
         case .guideOnUngeneratedProperty(let property, let reason):
             return "@Guide has no effect on '\(property)': \(reason), so the model does not generate it"
+        case .duplicateCaseName(let name):
+            return "more than one case is named '\(name)'; @Generable names each answer by its case, so give the cases distinct names"
         }
     }
 
@@ -54,6 +57,7 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .memberInsideIfConfig: id = "memberInsideIfConfig"
         case .memberInsideIfConfigLeftOut: id = "memberInsideIfConfigLeftOut"
         case .guideOnUngeneratedProperty: id = "guideOnUngeneratedProperty"
+        case .duplicateCaseName: id = "duplicateCaseName"
         }
         return MessageID(domain: "FoundationModelsMacros", id: id)
     }

@@ -91,6 +91,29 @@ struct GenerableDiagnosticsTests {
         }
     }
 
+    /// Cases that differ only in their labels would share one choice and one schema name: refused at compile time.
+    @Test func casesOfOneNameAreRejected() {
+        assertMacro {
+            """
+            @Generable
+            enum Point {
+                case p(x: Int)
+                case p(y: String)
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            enum Point {
+                case p(x: Int)
+                case p(y: String)
+                     ┬
+                     ╰─ 🛑 more than one case is named 'p'; @Generable names each answer by its case, so give the cases distinct names
+            }
+            """
+        }
+    }
+
     @Test func classIsRejected() {
         assertMacro {
             """

@@ -88,6 +88,10 @@ private struct DynamicSchemaConverter {
             if !references.contains(name) { references.append(name) }
             return .reference(name)
         case .type(let typeSchema):
+            // Inside another schema a type's parts are embedded as a property's are: a part named like another
+            // definition of another shape (`A.Item` beside `B.Item`) is renamed rather than refused, since neither
+            // name was chosen by the caller.
+            if !isRoot { return typeSchema.embedded(into: &definitions, reserving: rootName) }
             for definition in typeSchema.definitions {
                 try define(definition)
             }

@@ -293,3 +293,37 @@ extension GenerationSchema.Node {
         return []
     }
 }
+
+extension GenerationSchema.Node {
+    /// The node with the named types in `names` renamed: references to them and, where one is this node or
+    /// inside it, its own name.
+    package func renamingTypes(_ names: [String: String]) -> Self {
+        guard !names.isEmpty else { return self }
+        switch self {
+        case .reference(let name):
+            return .reference(names[name] ?? name)
+        case .array(var array):
+            array.items = array.items.renamingTypes(names)
+            array.prefixItems = array.prefixItems.map { $0.renamingTypes(names) }
+            return .array(array)
+        case .object(var object):
+            object.name = names[object.name] ?? object.name
+            object.properties = object.properties.map { property in
+                var property = property
+                property.node = property.node.renamingTypes(names)
+                return property
+            }
+            object.additionalValues = object.additionalValues?.renamingTypes(names)
+            return .object(object)
+        case .enumeration(var enumeration):
+            enumeration.name = names[enumeration.name] ?? enumeration.name
+            return .enumeration(enumeration)
+        case .anyOf(var union):
+            union.name = names[union.name] ?? union.name
+            union.choices = union.choices.map { $0.renamingTypes(names) }
+            return .anyOf(union)
+        case .string, .integer, .number, .boolean, .null, .any, .constant:
+            return self
+        }
+    }
+}

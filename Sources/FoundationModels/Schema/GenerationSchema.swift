@@ -75,10 +75,10 @@ public struct GenerationSchema: Sendable {
     ///   - types: The alternatives; the model generates a value of one of them.
     public init(type: any Generable.Type, description: String? = nil, anyOf types: [any Generable.Type]) {
         var definitions: [Definition] = []
-        let choices = SchemaResolver.building(type) {
-            types.map { SchemaResolver.schema(for: $0).embedded(into: &definitions) }
-        }
         let name = SchemaResolver.name(of: type)
+        let choices = SchemaResolver.building(type) {
+            types.map { SchemaResolver.schema(for: $0).embedded(into: &definitions, reserving: name) }
+        }
         self.init(
             root: .anyOf(UnionNode(name: name, description: description, choices: choices)),
             definitions: definitions.filter { $0.name != name }
@@ -94,11 +94,12 @@ public struct GenerationSchema: Sendable {
     ) {
         var definitions: [Definition] = []
         var seen: Set<String> = []
+        let name = SchemaResolver.name(of: type)
         let nodes = SchemaResolver.building(type) {
             // Property types are resolved only now, with `type` marked as in progress, so recursion terminates.
             properties.compactMap { property -> PropertyNode? in
                 guard seen.insert(property.name).inserted else { return nil }
-                let node = SchemaResolver.schema(for: property.valueType).embedded(into: &definitions)
+                let node = SchemaResolver.schema(for: property.valueType).embedded(into: &definitions, reserving: name)
                 return PropertyNode(
                     name: property.name,
                     description: property.description,
@@ -107,7 +108,6 @@ public struct GenerationSchema: Sendable {
                 )
             }
         }
-        let name = SchemaResolver.name(of: type)
         self.init(
             root: .object(ObjectNode(name: name, description: description, properties: nodes,
                                      representsNilExplicitly: representsNilExplicitly)),
@@ -118,17 +118,47 @@ public struct GenerationSchema: Sendable {
     /// This schema's root as a node inside another schema, adding its named parts to `definitions`.
     ///
     /// A named root becomes a definition and the returned node refers to it; an unnamed root (a string, a number,
-    /// an array…) is returned inline. The first definition of a name wins.
-    package func embedded(into definitions: inout [Definition]) -> Node {
+    /// an array…) is returned inline. A part whose name is already defined as the same node is shared. A part whose
+    /// name is taken by another node (two nested types both called `Item`), or is `reserved` (the enclosing type's
+    /// name), is renamed `Item2`, `Item3`…, together with every reference to it, so each keeps its own shape.
+    package func embedded(into definitions: inout [Definition], reserving reserved: String? = nil) -> Node {
         // The root first, then what it uses, so definitions read in order of first use.
-        let name = root.typeName
-        if let name, !definitions.contains(where: { $0.name == name }) {
-            definitions.append(Definition(name: name, node: root))
+        var parts = self.definitions.filter { $0.name != root.typeName }
+        if let name = root.typeName { parts.insert(Definition(name: name, node: root), at: 0) }
+        var renames: [String: String] = [:]
+        var taken = Set(definitions.map(\.name) + parts.map(\.name) + [reserved].compactMap { $0 })
+        // Renaming a part changes the parts that refer to it, which may then differ from a definition they matched.
+        var renamed = true
+        while renamed {
+            renamed = false
+            for part in parts where renames[part.name] == nil {
+                let node = part.node.renamingTypes(renames)
+                let clashes = part.name == reserved
+                    || definitions.contains { $0.name == part.name && $0.node != node }
+                guard clashes else { continue }
+                // The first free name, or one this type already has here (renamed by an earlier embedding).
+                var suffix = 2
+                while true {
+                    let candidate = "\(part.name)\(suffix)"
+                    if let existing = definitions.first(where: { $0.name == candidate }) {
+                        if existing.node == part.node.renamingTypes(renames.merging([part.name: candidate]) { $1 }) { break }
+                    } else if !taken.contains(candidate) {
+                        break
+                    }
+                    suffix += 1
+                }
+                renames[part.name] = "\(part.name)\(suffix)"
+                taken.insert("\(part.name)\(suffix)")
+                renamed = true
+            }
         }
-        for definition in self.definitions where !definitions.contains(where: { $0.name == definition.name }) {
-            definitions.append(definition)
+        for part in parts {
+            let name = renames[part.name] ?? part.name
+            if !definitions.contains(where: { $0.name == name }) {
+                definitions.append(Definition(name: name, node: part.node.renamingTypes(renames)))
+            }
         }
-        return name.map(Node.reference) ?? root
+        return root.typeName.map { .reference(renames[$0] ?? $0) } ?? root.renamingTypes(renames)
     }
 }
 
