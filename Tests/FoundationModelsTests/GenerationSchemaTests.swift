@@ -145,6 +145,34 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// Integers are generated within ±(2^53 − 1), where every one reads back exactly as a `Double`: wider bounds
+    /// are narrowed to it, and a range wholly past it is an error, never a value read back as its neighbour.
+    @Test func integerBoundsStayWhereDoublesAreExact() throws {
+        func lowered(_ guides: [GenerationGuide<Int>]) throws -> SchemaNode {
+            let schema = try GenerationSchema(
+                root: DynamicGenerationSchema(name: "R", properties: [
+                    .init(name: "n", schema: DynamicGenerationSchema(type: Int.self, guides: guides)),
+                ]),
+                dependencies: [])
+            guard case .object(let properties) = try schema.decodingDocument().root else { return .null }
+            return properties[0].schema
+        }
+        let exact = 9_007_199_254_740_991
+        #expect(try lowered([.range(Int.min...Int.max)]) == .integer(minimum: -exact, maximum: exact))
+        #expect(try lowered([.maximum(999_999_999_999_999_999)]) == .integer(minimum: nil, maximum: exact))
+        #expect(try lowered([.minimum(5_000_000_000_000_000)]) == .integer(minimum: 5_000_000_000_000_000, maximum: exact))
+        #expect(try lowered([.maximum(-5_000_000_000_000_000)]) == .integer(minimum: -exact, maximum: -5_000_000_000_000_000))
+        #expect(try lowered([.range(3...9)]) == .integer(minimum: 3, maximum: 9))
+        for guides: [GenerationGuide<Int>] in [[.range(9_007_199_254_740_993...9_007_199_254_740_993)], [.minimum(10_000_000_000_000_000)],
+                                               [.maximum(-10_000_000_000_000_000)]] {
+            #expect {
+                try lowered(guides)
+            } throws: { error in
+                (error as? SchemaLoweringError)?.code == .unsupportedGuide
+            }
+        }
+    }
+
     @Test func explicitNilMakesOptionalsNullable() throws {
         let schema = GenerationSchema(type: Cat.self, representNilExplicitlyInGeneratedContent: true, properties: [
             .init(name: "nickname", type: String?.self),

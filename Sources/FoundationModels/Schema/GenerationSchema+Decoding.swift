@@ -38,6 +38,9 @@ extension GenerationSchema {
 
     /// The magnitude limit of integers without bounds (15 digits, as the grammar writes them).
     package static let unboundedIntegerLimit = 999_999_999_999_999
+    /// The largest integer a `Double` holds together with every smaller one (2^53 − 1): integers are generated
+    /// within ±this, so each reads back as the value written.
+    package static let largestExactInteger = 9_007_199_254_740_991
 
     /// The most multiples an integer `multipleOf` lists; beyond it, the ones closest to zero are generated.
     package static let maximumListedMultiples = 1_024
@@ -222,6 +225,24 @@ private struct Lowering {
         var maximum = bounds.maximum.map { Self.integer($0.rounded(.down)) }
         if bounds.isMinimumExclusive, let value = bounds.minimum, value == value.rounded() { minimum = minimum.map { $0 &+ 1 } }
         if bounds.isMaximumExclusive, let value = bounds.maximum, value == value.rounded() { maximum = maximum.map { $0 &- 1 } }
+        // Generated numbers are read as `Double`s, which hold every integer only up to 2^53: past it a value
+        // written could read back as its neighbour, outside the range (bounds given past it are already rounded).
+        let exact = GenerationSchema.largestExactInteger
+        if let value = minimum, value > exact {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The range at \(path) starts at \(value), beyond \(exact), the largest integer read back exactly.")
+        }
+        if let value = maximum, value < -exact {
+            throw SchemaLoweringError(
+                code: .unsupportedGuide,
+                message: "The range at \(path) ends at \(value), beyond -\(exact), the smallest integer read back exactly.")
+        }
+        minimum = minimum.map { max($0, -exact) }
+        maximum = maximum.map { min($0, exact) }
+        // An open side past a bound beyond the unbounded digits would otherwise reach the decoder's 18 digits.
+        if maximum == nil, let value = minimum, value > GenerationSchema.unboundedIntegerLimit { maximum = exact }
+        if minimum == nil, let value = maximum, value < -GenerationSchema.unboundedIntegerLimit { minimum = -exact }
         if let minimum, let maximum, minimum > maximum {
             throw SchemaLoweringError(code: .unsupportedGuide, message: "The range at \(path) allows no integer.")
         }
