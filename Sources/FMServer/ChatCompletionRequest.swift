@@ -40,6 +40,10 @@ struct ChatCompletionRequest: Sendable {
         model = try body["model"]?.string()
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
+        // OpenAI's other stream option changes what the stream carries: not silently left out.
+        if let unknown = body["stream_options"]?.keys.first(where: { $0 != "include_usage" }) {
+            throw APIError.invalid("stream_options.\(unknown)", "Unrecognized stream option '\(unknown)'; this server supports 'include_usage'.")
+        }
         if let options = body["stream_options"], !options.isNull, !stream {
             throw APIError.invalid("stream_options", "'stream_options' is only allowed when 'stream' is true.")
         }

@@ -65,6 +65,7 @@ struct ChatCompletionRequestTests {
     @Test func streamOptionsNeedAStream() throws {
         #expect(try request(#","stream":true,"stream_options":{"include_usage":true}"#).includeUsage)
         #expect(try !request(#","stream_options":null"#).includeUsage)
+        #expect(throws: APIError.self) { try request(#","stream":true,"stream_options":{"include_usage":true,"continuous_usage_stats":true}"#) }
         do {
             _ = try request(#","stream_options":{"include_usage":true}"#)
             Issue.record("stream_options without stream was accepted")
