@@ -61,9 +61,10 @@ struct TagRequest: Sendable {
         guard !records.isEmpty else { throw APIError.invalid("texts", "The request has no texts to tag.") }
     }
 
-    /// Whether `text` is meant as the JSON form: one object with `texts`, or a body whose first line opens an object
-    /// that it does not close (a pretty-printed object), or one that carries the JSON form's settings. Such a body
-    /// that does not parse is a 400, not JSONL whose every line would be tagged as a text of its own.
+    /// Whether `text` is meant as the JSON form: one object with `texts` or the form's settings, or a body whose
+    /// first line opens an object it does not close, either alone or with one of the form's members (a
+    /// pretty-printed object). Such a body that does not parse is a 400, not JSONL whose every line would be tagged
+    /// as a text of its own; a broken first JSONL record (`{"text": …`) stays an error line of its own.
     static func isJSONForm(_ text: String) -> Bool {
         if let object = try? JSONField.body(text) {
             guard case .structure(_, let keys) = object.value.kind else { return false }
@@ -80,7 +81,7 @@ struct TagRequest: Sendable {
         // A complete record on the first line is JSONL (a later line may be broken; it becomes an error line).
         if (try? JSONField.body(line)) != nil { return false }
         let opening = line.dropFirst().drop(while: \.isWhitespace)
-        return opening.isEmpty || opening.hasPrefix("\"texts\"")
+        return opening.isEmpty || ["texts", "preset", "schema", "instructions"].contains { opening.hasPrefix("\"\($0)\"") }
     }
 
     private static func schema(preset: String?, document: JSONField?, parameter: String) throws(APIError) -> GenerationSchema {

@@ -29,7 +29,8 @@ struct ChatCompletionRequestTests {
         #expect(try request(#","max_tokens":20"#).maximumTokens == 20)
         #expect(try request(#","max_completion_tokens":20,"max_tokens":null"#).maximumTokens == 20)
         for fields in [#","max_completion_tokens":20,"max_tokens":"lots""#, #","max_completion_tokens":20,"max_tokens":999999"#,
-                       #","max_completion_tokens":20,"max_tokens":30"#, #","max_tokens":0"#] {
+                       #","max_completion_tokens":20,"max_tokens":30"#, #","max_tokens":0"#,
+                       #","max_completion_tokens":999999,"max_tokens":999999"#] {
             #expect(throws: APIError.self, "\(fields)") { try request(fields) }
         }
     }
@@ -194,6 +195,8 @@ struct ChatCompletionRequestTests {
             "{\"texts\": [\"My invoice is wrong.\"], \"preset\": \"support-ticket\",}\n",
             "{\"text\": [\"My invoice is wrong.\"], \"preset\": \"support-ticket\"}",
             "{\"textz\": [\"My invoice is wrong.\"], \"schema\": {\"type\": \"object\"}}",
+            "{\"preset\": \"support-ticket\",\n \"texts\": [\"a\", \"b\"],\n}\n",
+            "{\"preset\": \"support-ticket\", \"texts\": [\"a\"],}",
         ]
         for body in broken {
             do {

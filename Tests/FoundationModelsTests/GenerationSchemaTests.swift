@@ -163,6 +163,9 @@ struct GenerationSchemaTests {
         #expect(try lowered([.minimum(5_000_000_000_000_000)]) == .integer(minimum: 5_000_000_000_000_000, maximum: exact))
         #expect(try lowered([.maximum(-5_000_000_000_000_000)]) == .integer(minimum: -exact, maximum: -5_000_000_000_000_000))
         #expect(try lowered([.range(3...9)]) == .integer(minimum: 3, maximum: 9))
+        // A multiple past 15 digits is listed as any other.
+        let imported = try GenerationSchema.importing(jsonSchema: #"{"type":"integer","minimum":5000000000000000,"maximum":5000000000000004,"multipleOf":2}"#).schema
+        #expect(try imported.decodingDocument().root == .anyOf([5_000_000_000_000_000, 5_000_000_000_000_002, 5_000_000_000_000_004].map { .literal(String($0)) }))
         for guides: [GenerationGuide<Int>] in [[.range(9_007_199_254_740_993...9_007_199_254_740_993)], [.minimum(10_000_000_000_000_000)],
                                                [.maximum(-10_000_000_000_000_000)]] {
             #expect {

@@ -20,6 +20,28 @@ struct SchemaNameClashTests {
         case left(Left.Item)
         case right(Right.Item)
     }
+    enum R { @Generable struct Item { var z: Bool } }
+    enum P {
+        @Generable struct Item { var sub: Sub }
+        @Generable struct Sub { var a: Int }
+    }
+    enum Q {
+        @Generable struct Item { var sub: Sub }
+        @Generable struct Sub { var b: String }
+    }
+    /// `Q.Item` reads like the renamed `P.Item` until its own `Sub` is renamed too.
+    @Generable struct Three {
+        var r: R.Item
+        var p: P.Item
+        var q: Q.Item
+    }
+    @Generable struct Wrapper { var item: Right.Item }
+    /// The same type twice, holding a renamed part: defined once.
+    @Generable struct Twice {
+        var a: Left.Item
+        var w1: Wrapper
+        var w2: Wrapper
+    }
     /// A property whose type shares the enclosing type's name.
     @Generable struct Item {
         var inner: Left.Item
@@ -49,5 +71,19 @@ struct SchemaNameClashTests {
         let validator = try StructuredOutputValidator(schema: Item.generationSchema)
         #expect(try Item(validator.validate(#"{"inner":{"x":3}}"#)).inner.x == 3)
         #expect(throws: (any Error).self) { try validator.validate(#"{"inner":{"inner":{"x":3}}}"#) }
+    }
+
+    @Test func aPartIsComparedWithTheNamesOfWhatItHolds() throws {
+        let validator = try StructuredOutputValidator(schema: Three.generationSchema)
+        let three = try Three(validator.validate(#"{"r":{"z":true},"p":{"sub":{"a":1}},"q":{"sub":{"b":"x"}}}"#))
+        #expect(three.q.sub.b == "x" && three.p.sub.a == 1)
+        #expect(throws: (any Error).self) { try validator.validate(#"{"r":{"z":true},"p":{"sub":{"a":1}},"q":{"sub":{"a":1}}}"#) }
+    }
+
+    @Test func aTypeUsedTwiceIsDefinedOnce() throws {
+        #expect(Twice.generationSchema.definitions.map(\.name) == ["Item", "Wrapper", "Item2"])
+        let validator = try StructuredOutputValidator(schema: Twice.generationSchema)
+        let twice = try Twice(validator.validate(#"{"a":{"x":1},"w1":{"item":{"name":"m"}},"w2":{"item":{"name":"n"}}}"#))
+        #expect(twice.w2.item.name == "n")
     }
 }

@@ -45,7 +45,9 @@ extension SystemLanguageModel {
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
         let transcript = Transcript(entries: transcriptEntries)
         var tools: [Transcript.ToolDefinition] = []
-        for case .instructions(let instructions) in transcript { tools += instructions.toolDefinitions }
+        for case .instructions(let instructions) in transcript {
+            tools += instructions.toolDefinitions.filter { definition in !tools.contains { $0.name == definition.name } }
+        }
         let renderer = ConversationRenderer(model: self, tools: tools)
         return try await count(messages: renderer.messages(for: transcript))
     }

@@ -259,8 +259,9 @@ private struct Lowering {
                 message: "The multipleOf \(divisor) at \(path) is neither a whole number nor 1/n of one.")
         }
         let limit = GenerationSchema.unboundedIntegerLimit
-        let low = Self.ceilingDivision(max(minimum ?? -limit, -limit), step)
-        let high = Self.floorDivision(min(maximum ?? limit, limit), step)
+        // Given bounds are already within ±(2^53 − 1); an open side ends at the unbounded digits.
+        let low = Self.ceilingDivision(minimum ?? -limit, step)
+        let high = Self.floorDivision(maximum ?? limit, step)
         guard low <= high else {
             throw SchemaLoweringError(
                 code: .unsupportedGuide, message: "The range at \(path) holds no multiple of \(step).")

@@ -125,31 +125,46 @@ public struct GenerationSchema: Sendable {
         // The root first, then what it uses, so definitions read in order of first use.
         var parts = self.definitions.filter { $0.name != root.typeName }
         if let name = root.typeName { parts.insert(Definition(name: name, node: root), at: 0) }
-        var renames: [String: String] = [:]
-        var taken = Set(definitions.map(\.name) + parts.map(\.name) + [reserved].compactMap { $0 })
-        // Renaming a part changes the parts that refer to it, which may then differ from a definition they matched.
-        var renamed = true
-        while renamed {
-            renamed = false
-            for part in parts where renames[part.name] == nil {
-                let node = part.node.renamingTypes(renames)
-                let clashes = part.name == reserved
-                    || definitions.contains { $0.name == part.name && $0.node != node }
-                guard clashes else { continue }
-                // The first free name, or one this type already has here (renamed by an earlier embedding).
-                var suffix = 2
+        let existing = Dictionary(definitions.map { ($0.name, $0.node) }, uniquingKeysWith: { first, _ in first })
+        let partNames = Set(parts.map(\.name))
+        // Each part takes the first of its name, name2, name3… that is free or already holds the same node; what
+        // a part holds depends on the names of the parts it refers to, so this repeats until nothing changes.
+        func choose(_ renames: [String: String]) -> [String: String] {
+            var chosen: [String: String] = [:]
+            for part in parts {
+                var suffix = 1
                 while true {
-                    let candidate = "\(part.name)\(suffix)"
-                    if let existing = definitions.first(where: { $0.name == candidate }) {
-                        if existing.node == part.node.renamingTypes(renames.merging([part.name: candidate]) { $1 }) { break }
-                    } else if !taken.contains(candidate) {
-                        break
+                    let candidate = suffix == 1 ? part.name : "\(part.name)\(suffix)"
+                    suffix += 1
+                    if candidate == reserved || chosen.values.contains(candidate) { continue }
+                    if suffix > 2, partNames.contains(candidate) { continue }
+                    if let node = existing[candidate] {
+                        var trial = renames
+                        trial[part.name] = candidate
+                        if node != part.node.renamingTypes(trial) { continue }
                     }
+                    if candidate != part.name { chosen[part.name] = candidate }
+                    break
+                }
+            }
+            return chosen
+        }
+        var renames: [String: String] = [:]
+        for _ in 0...parts.count {
+            let next = choose(renames)
+            if next == renames { break }
+            renames = next
+        }
+        // Should the choices not settle, every part gets a name of its own: correct, if less shared.
+        if choose(renames) != renames {
+            renames = [:]
+            for part in parts {
+                var suffix = 2
+                while existing[("\(part.name)\(suffix)")] != nil || partNames.contains("\(part.name)\(suffix)")
+                        || renames.values.contains("\(part.name)\(suffix)") || "\(part.name)\(suffix)" == reserved {
                     suffix += 1
                 }
                 renames[part.name] = "\(part.name)\(suffix)"
-                taken.insert("\(part.name)\(suffix)")
-                renamed = true
             }
         }
         for part in parts {

@@ -116,16 +116,21 @@ enum UseCasePrompting {
         }
     }
 
-    /// Makes every array of strings unique-itemed, so no list repeats a tag.
+    /// Makes tag lists and lists of choices unique-itemed, so no list repeats a tag.
     private static func markUnique(_ node: SchemaNode) -> SchemaNode {
         switch node {
         case .array(let items, let minimumCount, let maximumCount, let uniqueItems):
             if case .string(let constraint) = items {
-                // Not where fewer distinct choices exist than the list must hold: the schema would become unsatisfiable.
-                if case .choices(let choices) = constraint, Set(choices).count < minimumCount {
-                    return node
+                // Tag lists and lists of choices, where enough distinct choices exist; a pattern of the caller's
+                // own may allow fewer distinct values than the list must hold, and is left as given.
+                let unique: Bool
+                switch constraint {
+                case .pattern(let pattern): unique = pattern == tagPattern
+                case .choices(let choices): unique = Set(choices).count >= minimumCount
+                case .any: unique = true
+                default: unique = false
                 }
-                return .array(items: items, minimumCount: minimumCount, maximumCount: maximumCount, uniqueItems: true)
+                return .array(items: items, minimumCount: minimumCount, maximumCount: maximumCount, uniqueItems: unique || uniqueItems)
             }
             return .array(items: markUnique(items), minimumCount: minimumCount, maximumCount: maximumCount, uniqueItems: uniqueItems)
         case .object(let properties):

@@ -40,6 +40,8 @@ enum JSONSchemaKeywords {
     static let annotations: Set<String> = [
         "$schema", "$id", "$anchor", "$comment", "$vocabulary", "default", "examples", "example", "readOnly",
         "writeOnly", "deprecated", "contentMediaType", "contentEncoding", "contentSchema", "nullable", "strict",
+        // Older drafts' and neighbouring vocabularies' words that happen to lie near a keyword.
+        "requires", "href", "container",
     ]
 
     /// The value-constraining keyword that `keyword` (not one itself) most likely misspells: the same letters in
