@@ -121,18 +121,21 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// The decoder's node for a lone property of type `type` with `guides`.
+    private static func loweredProperty<Value: Generable>(_ type: Value.Type, _ guides: [GenerationGuide<Value>]) throws -> SchemaNode {
+        let schema = try GenerationSchema(
+            root: DynamicGenerationSchema(name: "R", properties: [
+                .init(name: "p", schema: DynamicGenerationSchema(type: type, guides: guides)),
+            ]),
+            dependencies: [])
+        guard case .object(let properties) = try schema.decodingDocument().root else { return .null }
+        return properties[0].schema
+    }
+
     /// A pattern beside choices keeps the choices it matches; none left, or a pattern without source, is an error,
     /// never a pattern dropped.
     @Test func aPatternBesideChoicesFiltersThem() throws {
-        func lowered(_ guides: [GenerationGuide<String>]) throws -> SchemaNode {
-            let schema = try GenerationSchema(
-                root: DynamicGenerationSchema(name: "R", properties: [
-                    .init(name: "s", schema: DynamicGenerationSchema(type: String.self, guides: guides)),
-                ]),
-                dependencies: [])
-            guard case .object(let properties) = try schema.decodingDocument().root else { return .null }
-            return properties[0].schema
-        }
+        func lowered(_ guides: [GenerationGuide<String>]) throws -> SchemaNode { try Self.loweredProperty(String.self, guides) }
         #expect(try lowered([.anyOf(["a", "bb", "b"]), ._pattern(/b+/, source: "b+")]) == .string(.choices(["bb", "b"])))
         #expect(try lowered([.constant("bb"), ._pattern(/b+/, source: "b+")]) == .string(.choices(["bb"])))
         for guides: [GenerationGuide<String>] in [[.anyOf(["a", "c"]), ._pattern(/b+/, source: "b+")],
@@ -148,15 +151,7 @@ struct GenerationSchemaTests {
     /// Integers are generated within ±(2^53 − 1), where every one reads back exactly as a `Double`: wider bounds
     /// are narrowed to it, and a range wholly past it is an error, never a value read back as its neighbour.
     @Test func integerBoundsStayWhereDoublesAreExact() throws {
-        func lowered(_ guides: [GenerationGuide<Int>]) throws -> SchemaNode {
-            let schema = try GenerationSchema(
-                root: DynamicGenerationSchema(name: "R", properties: [
-                    .init(name: "n", schema: DynamicGenerationSchema(type: Int.self, guides: guides)),
-                ]),
-                dependencies: [])
-            guard case .object(let properties) = try schema.decodingDocument().root else { return .null }
-            return properties[0].schema
-        }
+        func lowered(_ guides: [GenerationGuide<Int>]) throws -> SchemaNode { try Self.loweredProperty(Int.self, guides) }
         let exact = 9_007_199_254_740_991
         #expect(try lowered([.range(Int.min...Int.max)]) == .integer(minimum: -exact, maximum: exact))
         #expect(try lowered([.maximum(999_999_999_999_999_999)]) == .integer(minimum: nil, maximum: exact))
