@@ -6,8 +6,13 @@ Usage: throughput-anchor.py URL REQUESTS.jsonl CLIENTS
 Each line of REQUESTS holds the chat messages our executor renders for one text and the schema as JSON Schema
 (`fm-bench throughput --requests`). Every request goes to /v1/chat/completions with
 `response_format: json_schema` (strict), greedy, `cache_prompt`, from CLIENTS concurrent clients. Prints one
-JSON object: texts per second over the wall time, median latency, errors and each response's content in
-input order.
+JSON object: texts per second over the wall time, median latency, errors, answers cut at the token limit and
+each response's content in input order.
+
+A request that fails (a network error, an HTTP error, a reply that is not a chat completion, or content that
+does not parse although the answer ended) stops the replay: it would take no time and flatter the server's speed.
+An answer that ran into `max_tokens` (`finish_reason: "length"`, a runaway string under a grammar that lets
+it run) took its full time; it is kept, and counted as `cut`.
 """
 import concurrent.futures
 import http.client
@@ -30,11 +35,14 @@ def send(url, request):
         call = urllib.request.Request(url + "/v1/chat/completions", data=json.dumps(body).encode(),
                                       headers={"Content-Type": "application/json"})
         reply = json.load(urllib.request.urlopen(call, timeout=600))
-        content = reply["choices"][0]["message"]["content"]
+        choice = reply["choices"][0]
+        content = choice["message"]["content"]
+        if choice.get("finish_reason") == "length":
+            return time.perf_counter() - started, content, True
         json.loads(content)
-    except (OSError, http.client.HTTPException, ValueError, KeyError) as error:
+    except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError, IndexError) as error:
         content = f"error {error}"
-    return time.perf_counter() - started, content
+    return time.perf_counter() - started, content, False
 
 
 def main():
@@ -47,7 +55,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=clients) as pool:
         outcomes = list(pool.map(lambda request: send(url, request), requests))
     wall = time.perf_counter() - started
-    errors = [content for _, content in outcomes if content.startswith("error ")]
+    errors = [content for _, content, cut in outcomes if not cut and content.startswith("error ")]
     if errors:
         # A failed request takes no time, so any would flatter the anchor's speed.
         sys.exit(f"{len(errors)} of {len(requests)} requests to {url} failed, the first: {errors[0]}")
@@ -55,9 +63,10 @@ def main():
         "clients": clients,
         "texts": len(requests),
         "texts_per_second": len(requests) / wall,
-        "median_latency_seconds": statistics.median(latency for latency, _ in outcomes),
+        "median_latency_seconds": statistics.median(latency for latency, _, _ in outcomes),
         "errors": 0,
-        "results": [content for _, content in outcomes],
+        "cut": sum(cut for _, _, cut in outcomes),
+        "results": [content for _, content, _ in outcomes],
     }, sort_keys=True))
 
 

@@ -88,6 +88,7 @@ def main():
         mib = lambda value: f"{value / 2**20:.0f}"
         med = lambda setup, key: median([run[setup][key] for run in runs])
         errors = lambda setup: sum(run[setup]["errors"] for run in runs)
+        cut = lambda setup: sum(run[setup].get("cut", 0) for run in runs)
         anchor_rss = max(run["anchor_rss"] for run in runs)
         serve_rss = max(run["serve_rss"] for run in runs)
         ours_rss = max(run["ours"]["peak_rss_bytes"] for run in runs)
@@ -119,6 +120,12 @@ def main():
             f"{ratio(per_round(lambda r: r['serve_one']['texts_per_second'] / r['one']['texts_per_second']))}, median latency "
             f"{ratio(per_round(lambda r: r['serve_one']['median_latency_seconds'] / r['one']['median_latency_seconds']))}; peak memory "
             f"{serve_rss / anchor_rss if anchor_rss else float('nan'):.2f}×. Answers identical to llama-server's: {serve_agree} of {n}.")
+        if any(cut(setup) for setup in ("one", "many", "serve_one", "serve_many")):
+            # Kept with their time, so a runaway slows that side's figures: say how often it happened.
+            summary.append(
+                f"- **{model}, answers cut at the 512-token limit** (kept, with the time they took), over all rounds: "
+                f"llama-server {cut('one')} with 1 client and {cut('many')} with {parallel}; `fm serve` {cut('serve_one')} "
+                f"and {cut('serve_many')}.")
     lines += ["", *summary, ""]
     print("\n".join(lines))
 
