@@ -108,11 +108,17 @@ struct EnumExpansion: GenerableExpansion {
     }
 
     func members() -> [DeclSyntax] {
-        [isSimple ? choiceSchema() : unionSchema()]
+        // What the user declared stands, as for structures.
+        guard !StructExpansion.declaredNames(in: declaration.memberBlock.members).contains("generationSchema") else { return [] }
+        return [isSimple ? choiceSchema() : unionSchema()]
     }
 
     func extensionMembers() -> [DeclSyntax] {
-        isSimple ? [choiceInitializer(), choiceContent()] : [unionInitializer(), unionContent()]
+        let names = StructExpansion.declaredNames(in: declaration.memberBlock.members)
+        var result: [DeclSyntax] = []
+        if !names.contains("init(_:)") { result.append(isSimple ? choiceInitializer() : unionInitializer()) }
+        if !names.contains("generatedContent") { result.append(isSimple ? choiceContent() : unionContent()) }
+        return result
     }
 
     // MARK: String choice

@@ -37,15 +37,34 @@ struct PropertyType {
     /// The type spelled for the mirror property in `PartiallyGenerated`.
     ///
     /// Every property becomes optional. Arrays map element-wise (`[E.PartiallyGenerated]`), which is
-    /// what `Array.PartiallyGenerated` is, spelled out so the expansion reads like Apple's.
-    var partiallyGeneratedType: TypeSyntax {
+    /// what `Array.PartiallyGenerated` is, spelled out so the expansion reads like Apple's. `Self` is spelled as
+    /// `selfName`, the type's own name: inside the mirror, `Self` would be the mirror.
+    func partiallyGeneratedType(selfName: TokenSyntax) -> TypeSyntax {
         if isGenerationID {
             return type
         }
+        let rewriter = SelfRewriter(name: selfName)
         if let element = arrayElement {
-            return "[\(element.trimmed).PartiallyGenerated]?"
+            return "[\(rewriter.rewrite(element).cast(TypeSyntax.self).trimmed).PartiallyGenerated]?"
         }
-        return "\(Self.parenthesizedIfNeeded(nonOptional)).PartiallyGenerated?"
+        let spelled = rewriter.rewrite(Self.parenthesizedIfNeeded(nonOptional)).cast(TypeSyntax.self)
+        return "\(spelled.trimmed).PartiallyGenerated?"
+    }
+
+    /// Replaces the type `Self` (alone or as the base of a member type) with a name.
+    private final class SelfRewriter: SyntaxRewriter {
+        let name: TokenSyntax
+
+        init(name: TokenSyntax) {
+            self.name = name
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: IdentifierTypeSyntax) -> TypeSyntax {
+            guard node.name.tokenKind == .keyword(.Self) else { return super.visit(node) }
+            return TypeSyntax(node.with(\.name, name.with(\.leadingTrivia, node.name.leadingTrivia)
+                .with(\.trailingTrivia, node.name.trailingTrivia)))
+        }
     }
 
     static func optionalWrapped(of type: TypeSyntax) -> TypeSyntax? {

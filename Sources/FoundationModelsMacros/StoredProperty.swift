@@ -45,7 +45,7 @@ struct StoredProperty {
                     diagnostics.append(
                         Diagnostic(
                             node: binding.pattern,
-                            message: MacroDiagnostic.missingTypeAnnotation(property: binding.pattern.trimmedDescription)
+                            message: MacroDiagnostic.destructuringPattern(pattern: binding.pattern.trimmedDescription)
                         )
                     )
                     continue

@@ -25,8 +25,14 @@ struct StructExpansion: GenerableExpansion {
 
     /// Names the user already declared, so the expansion does not redeclare them.
     private var declaredNames: Set<String> {
+        Self.declaredNames(in: declaration.memberBlock.members)
+    }
+
+    /// The names `members` declare that an expansion would otherwise declare again: properties, nested structs
+    /// and type aliases by name, any initializer as `init`, and the content initializer also as `init(_:)`.
+    static func declaredNames(in members: MemberBlockItemListSyntax) -> Set<String> {
         var names: Set<String> = []
-        for member in declaration.memberBlock.members {
+        for member in members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 for binding in variable.bindings {
                     if let pattern = binding.pattern.as(IdentifierPatternSyntax.self) {
@@ -40,7 +46,7 @@ struct StructExpansion: GenerableExpansion {
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
                 names.insert("init")
                 // Only the content initializer replaces ours; an `init(_ name: String)` is another initializer.
-                if Self.isContentInitializer(initializer) { names.insert("init(_:)") }
+                if isContentInitializer(initializer) { names.insert("init(_:)") }
             }
         }
         return names
@@ -97,8 +103,37 @@ struct StructExpansion: GenerableExpansion {
         // As visible as the least visible property, like Swift's own memberwise initializer, so a public
         // type with an internal property does not get a public initializer taking an internal type.
         // A private property makes it fileprivate, as Swift's does, so the rest of the file can still call it.
-        let level = max(properties.reduce(access) { min($0, $1.access ?? .internal) }, .fileprivate)
+        var level = max(properties.reduce(access) { min($0, $1.access ?? .internal) }, .fileprivate)
+        // A default value is part of the initializer's interface: one that is not a literal may name something
+        // less visible than the type (an internal constant), which a public initializer may not. Swift's own
+        // memberwise initializer is never more than internal.
+        if level > .internal, properties.contains(where: { $0.initializer.map { !Self.isLiteral($0) } ?? false }) {
+            level = .internal
+        }
         return "\(raw: level.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
+    }
+
+    /// Whether `expression` is a literal (a number, string without interpolation, Boolean, `nil`, or an array or
+    /// dictionary of them), which any initializer may take as a default whatever its visibility.
+    static func isLiteral(_ expression: ExprSyntax) -> Bool {
+        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self) {
+            return true
+        }
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return isLiteral(prefix.expression)
+        }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            return array.elements.allSatisfy { isLiteral($0.expression) }
+        }
+        if let dictionary = expression.as(DictionaryExprSyntax.self) {
+            guard case .elements(let elements) = dictionary.content else { return true }
+            return elements.allSatisfy { isLiteral($0.key) && isLiteral($0.value) }
+        }
+        return false
     }
 
     private func generationSchema() -> DeclSyntax {
@@ -157,7 +192,7 @@ struct StructExpansion: GenerableExpansion {
             assignments.append("self.id = content.id ?? FoundationModels.GenerationID()")
         }
         for property in properties {
-            fields.append("\(mirrorPrefix(property))var \(property.identifier.text): \(property.type.partiallyGeneratedType)")
+            fields.append("\(mirrorPrefix(property))var \(property.identifier.text): \(property.type.partiallyGeneratedType(selfName: declaration.name.trimmed))")
             assignments.append(contentAssignment(property))
         }
         let body = fields.map { "    \($0)" } + [""] + [

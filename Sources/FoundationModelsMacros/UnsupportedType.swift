@@ -4,9 +4,10 @@ import SwiftSyntax
 /// error at the declaration instead of a confusing conformance failure inside the expansion.
 ///
 /// Only spellings that are certain are rejected: structural types (functions, tuples, metatypes,
-/// existentials) and standard types that the framework documents as not Generable. A user type
-/// with the same name as one of them would be rejected too; that trade-off buys an error that
-/// points at the right line for the common mistake.
+/// existentials) and standard types that the framework documents as not Generable, written alone or
+/// qualified by `Swift.` or `Foundation.`. A type qualified by anything else (`Game.Character`) is the
+/// user's own. `Character` and `Set` are names users give their own types (a story's characters, a
+/// workout's sets), so alone they count only as `Set<…>`; the type checker still refuses Swift's.
 enum UnsupportedType {
     /// Nominal types that are known not to conform to `Generable`, with the reason shown to users.
     private static let knownNominals: [String: String] = [
@@ -60,8 +61,28 @@ enum UnsupportedType {
         if type.is(CompositionTypeSyntax.self) {
             return "protocol compositions have no schema; use a concrete type"
         }
-        if let name = PropertyType.nominalName(of: type), let reason = knownNominals[name] {
+        if let name = standardName(of: type), let reason = knownNominals[name] {
             return reason
+        }
+        return nil
+    }
+
+    /// Names that user types commonly take too; alone, without generic arguments, they are left to the type
+    /// checker.
+    private static let commonUserNames: Set<String> = ["Character", "Set"]
+
+    /// The name of a standard type the spelling may denote: `Name` or `Name<…>` alone, or qualified by `Swift`
+    /// or `Foundation`.
+    private static func standardName(of type: TypeSyntax) -> String? {
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            let name = identifier.name.text
+            if commonUserNames.contains(name), identifier.genericArgumentClause == nil { return nil }
+            return name
+        }
+        if let member = type.as(MemberTypeSyntax.self),
+           let module = member.baseType.as(IdentifierTypeSyntax.self)?.name.text,
+           module == "Swift" || module == "Foundation" {
+            return member.name.text
         }
         return nil
     }

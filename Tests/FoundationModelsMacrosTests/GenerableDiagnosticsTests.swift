@@ -23,6 +23,26 @@ struct GenerableDiagnosticsTests {
         }
     }
 
+    @Test func destructuringPattern() {
+        assertMacro {
+            """
+            @Generable
+            struct Place {
+                var (lat, lon): (Double, Double)
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Place {
+                var (lat, lon): (Double, Double)
+                    ┬─────────
+                    ╰─ 🛑 @Generable cannot name the properties bound by '(lat, lon)'; declare each property on its own (for example 'var a: Int' and 'var b: Int')
+            }
+            """
+        }
+    }
+
     @Test func nonGenerablePropertyTypes() {
         assertMacro {
             """
@@ -62,6 +82,36 @@ struct GenerableDiagnosticsTests {
                 var value: any Equatable
                            ┬────────────
                            ╰─ 🛑 @Generable property 'value' has type 'any Equatable', which cannot be generated: 'any' types have no schema; use a concrete type
+            }
+            """
+        }
+    }
+
+    /// Swift's and Foundation's types are refused when qualified by their module too; a type qualified by any
+    /// other name is the user's own and passes (see GenerableSpellingTests for ones that compile).
+    @Test func qualifiedStandardTypesAreRefused() {
+        assertMacro {
+            """
+            @Generable
+            struct Letter {
+                var initial: Swift.Character
+                var sent: Foundation.Date
+                var kinds: Swift.Set<String>
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Letter {
+                var initial: Swift.Character
+                             ┬──────────────
+                             ╰─ 🛑 @Generable property 'initial' has type 'Swift.Character', which cannot be generated: Character is not Generable; use a String
+                var sent: Foundation.Date
+                          ┬──────────────
+                          ╰─ 🛑 @Generable property 'sent' has type 'Foundation.Date', which cannot be generated: Date is not Generable; use a String (for example ISO 8601) or a @Generable struct
+                var kinds: Swift.Set<String>
+                           ┬────────────────
+                           ╰─ 🛑 @Generable property 'kinds' has type 'Swift.Set<String>', which cannot be generated: sets are not Generable; use an array
             }
             """
         }
