@@ -15,7 +15,7 @@ from commit_stamp import commit_stamp
 def canonical(text):
     try:
         return json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
-    except ValueError:
+    except (TypeError, ValueError):
         return text
 
 

@@ -47,6 +47,10 @@ enum ConditionalMembers {
     /// Errors for the cases of an enum that sit inside `#if`.
     static func enumDiagnostics(_ members: MemberBlockItemListSyntax) -> [Diagnostic] {
         declarations(in: members).flatMap { declaration -> [Diagnostic] in
+            // The expansion keeps a content initializer written in the enum's body, and cannot see one inside `#if`.
+            if let initializer = declaration.as(InitializerDeclSyntax.self), StructExpansion.isContentInitializer(initializer) {
+                return [diagnostic(initializer.initKeyword, "initializer")]
+            }
             guard let caseDecl = declaration.as(EnumCaseDeclSyntax.self) else { return [] }
             return caseDecl.elements.map { diagnostic($0.name, "case '\($0.name.text)'") }
         }

@@ -104,18 +104,20 @@ struct StructExpansion: GenerableExpansion {
         // type with an internal property does not get a public initializer taking an internal type.
         // A private property makes it fileprivate, as Swift's does, so the rest of the file can still call it.
         var level = max(properties.reduce(access) { min($0, $1.access ?? .internal) }, .fileprivate)
-        // A default value is part of the initializer's interface: one that is not a literal may name something
-        // less visible than the type (an internal constant), which a public initializer may not. Swift's own
-        // memberwise initializer is never more than internal.
-        if level > .internal, properties.contains(where: { $0.initializer.map { !Self.isLiteral($0) } ?? false }) {
+        // A default value is part of the initializer's interface: one that may name something less visible than
+        // the type (an internal constant) would not compile in a public initializer. Swift's own memberwise
+        // initializer is never more than internal.
+        if level > .internal, properties.contains(where: { $0.initializer.map { !Self.isVisibleAnywhere($0) } ?? false }) {
             level = .internal
         }
         return "\(raw: level.prefix)nonisolated init(\(raw: parameters.joined(separator: ", "))) \(raw: Self.block(assignments))"
     }
 
-    /// Whether `expression` is a literal (a number, string without interpolation, Boolean, `nil`, or an array or
-    /// dictionary of them), which any initializer may take as a default whatever its visibility.
-    static func isLiteral(_ expression: ExprSyntax) -> Bool {
+    /// Whether a default value can name nothing less visible than the property's type: a literal (a number, a
+    /// string without interpolation, a Boolean, `nil`), a member of the type written without it (`.calm`, or
+    /// `.init(…)` of such arguments), which a public property's type makes public as it does its cases, or an
+    /// array or dictionary of them.
+    static func isVisibleAnywhere(_ expression: ExprSyntax) -> Bool {
         if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
             || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self) {
             return true
@@ -124,14 +126,22 @@ struct StructExpansion: GenerableExpansion {
             return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            return isLiteral(prefix.expression)
+            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            return member.base == nil
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+           call.additionalTrailingClosures.isEmpty,
+           let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil {
+            return call.arguments.allSatisfy { isVisibleAnywhere($0.expression) }
         }
         if let array = expression.as(ArrayExprSyntax.self) {
-            return array.elements.allSatisfy { isLiteral($0.expression) }
+            return array.elements.allSatisfy { isVisibleAnywhere($0.expression) }
         }
         if let dictionary = expression.as(DictionaryExprSyntax.self) {
             guard case .elements(let elements) = dictionary.content else { return true }
-            return elements.allSatisfy { isLiteral($0.key) && isLiteral($0.value) }
+            return elements.allSatisfy { isVisibleAnywhere($0.key) && isVisibleAnywhere($0.value) }
         }
         return false
     }

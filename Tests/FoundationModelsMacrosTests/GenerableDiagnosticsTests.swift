@@ -43,6 +43,34 @@ struct GenerableDiagnosticsTests {
         }
     }
 
+    /// The expansion keeps an enumeration's own content initializer, so one inside `#if` (which it cannot see)
+    /// would be declared twice.
+    @Test func enumContentInitializerInsideIfConfig() {
+        assertMacro {
+            """
+            @Generable
+            enum Mood {
+                case calm
+                #if os(Linux)
+                init(_ content: GeneratedContent) throws { self = .calm }
+                #endif
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            enum Mood {
+                case calm
+                #if os(Linux)
+                init(_ content: GeneratedContent) throws { self = .calm }
+                ┬───
+                ╰─ 🛑 initializer is declared inside '#if'; @Generable cannot tell whether it is compiled, so declare it outside '#if'
+                #endif
+            }
+            """
+        }
+    }
+
     @Test func nonGenerablePropertyTypes() {
         assertMacro {
             """

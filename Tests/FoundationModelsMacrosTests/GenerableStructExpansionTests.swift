@@ -870,4 +870,147 @@ struct GenerableStructExpansionTests {
             """
         }
     }
+
+    /// Defaults that name nothing less visible than the type (literals, `.calm`, `.init` of literals) keep a public
+    /// type's memberwise initializer public, so other modules can call it.
+    @Test func publicInitializerWithDefaultsVisibleAnywhere() {
+        assertMacro {
+            """
+            @Generable
+            public struct Settings {
+                public var mood: Mood = .calm
+                public var size: Size = .init(width: 2)
+                public var count: Int = -1
+                public var names: [String] = ["a"]
+            }
+            """
+        } expansion: {
+            """
+            public struct Settings {
+                public var mood: Mood = .calm
+                public var size: Size = .init(width: 2)
+                public var count: Int = -1
+                public var names: [String] = ["a"]
+
+                public nonisolated init(mood: Mood = .calm, size: Size = .init(width: 2), count: Int = -1, names: [String] = ["a"]) {
+                    self.mood = mood
+                    self.size = size
+                    self.count = count
+                    self.names = names
+                }
+
+                public nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "mood", type: Mood.self),
+                            FoundationModels.GenerationSchema.Property(name: "size", type: Size.self),
+                            FoundationModels.GenerationSchema.Property(name: "count", type: Int.self),
+                            FoundationModels.GenerationSchema.Property(name: "names", type: [String].self),
+                        ]
+                    )
+                }
+
+                public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    public var id: FoundationModels.GenerationID
+                    public var mood: Mood.PartiallyGenerated?
+                    public var size: Size.PartiallyGenerated?
+                    public var count: Int.PartiallyGenerated?
+                    public var names: [String.PartiallyGenerated]?
+
+                    public init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.mood = try content.value(forProperty: "mood")
+                        self.size = try content.value(forProperty: "size")
+                        self.count = try content.value(forProperty: "count")
+                        self.names = try content.value(forProperty: "names")
+                    }
+                }
+            }
+
+            extension Settings: FoundationModels.Generable {
+                public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.mood = try content.value(forProperty: "mood")
+                    self.size = try content.value(forProperty: "size")
+                    self.count = try content.value(forProperty: "count")
+                    self.names = try content.value(forProperty: "names")
+                }
+
+                public nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "mood": self.mood,
+                            "size": self.size,
+                            "count": self.count,
+                            "names": self.names,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
+    /// A default that may name something internal makes the initializer internal, as Swift's own is.
+    @Test func internalInitializerWhenADefaultMayNameSomethingInternal() {
+        assertMacro {
+            """
+            @Generable
+            public struct Greeting {
+                public var text: String = "Hi \\(name)"
+                public var count: Int = -limit
+            }
+            """
+        } expansion: {
+            #"""
+            public struct Greeting {
+                public var text: String = "Hi \(name)"
+                public var count: Int = -limit
+
+                nonisolated init(text: String = "Hi \(name)", count: Int = -limit) {
+                    self.text = text
+                    self.count = count
+                }
+
+                public nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema(
+                        type: Self.self,
+                        properties: [
+                            FoundationModels.GenerationSchema.Property(name: "text", type: String.self),
+                            FoundationModels.GenerationSchema.Property(name: "count", type: Int.self),
+                        ]
+                    )
+                }
+
+                public nonisolated struct PartiallyGenerated: Identifiable, FoundationModels.ConvertibleFromGeneratedContent {
+                    public var id: FoundationModels.GenerationID
+                    public var text: String.PartiallyGenerated?
+                    public var count: Int.PartiallyGenerated?
+
+                    public init(_ content: FoundationModels.GeneratedContent) throws {
+                        self.id = content.id ?? FoundationModels.GenerationID()
+                        self.text = try content.value(forProperty: "text")
+                        self.count = try content.value(forProperty: "count")
+                    }
+                }
+            }
+
+            extension Greeting: FoundationModels.Generable {
+                public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.text = try content.value(forProperty: "text")
+                    self.count = try content.value(forProperty: "count")
+                }
+
+                public nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "text": self.text,
+                            "count": self.count,
+                        ]
+                    )
+                }
+            }
+            """#
+        }
+    }
 }

@@ -24,10 +24,10 @@
 ///
 /// The generated members are as visible as the type (or, with no modifier, as the extension it
 /// is declared in); the memberwise initializer is as visible as its least visible property (at
-/// least `fileprivate`, and at most `internal` when a default value is not a literal, since a
-/// default may name something internal), and each `PartiallyGenerated` property as its property.
-/// Members the type declares itself (`generationSchema`, `init(_:)`, `generatedContent`) are kept
-/// and not generated again. A property named
+/// least `fileprivate`, and at most `internal` when a default value is neither a literal nor a
+/// member such as `.calm`, since it may name something internal), and each `PartiallyGenerated`
+/// property as its property. Members the type's body declares itself (`generationSchema`,
+/// `init(_:)`, `generatedContent`) are kept and not generated again. A property named
 /// `id` is the mirror's identity (`PartiallyGenerated` is `Identifiable`), so its partial value must
 /// be `Hashable` and it is as visible as the type.
 ///
