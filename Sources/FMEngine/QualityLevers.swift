@@ -51,7 +51,7 @@ import Foundation
 /// side by side. Outside any `withValue` scope it is ``environment``.
 package struct QualityLevers: Sendable {
     /// How a candidate value's token log-probabilities combine into its score.
-    package enum ChoiceScore: String, Sendable {
+    package enum ChoiceScore: String, Sendable, CaseIterable {
         /// The first token's log-probability (ties broken by the total).
         case first
         /// The mean log-probability per token.
@@ -61,7 +61,7 @@ package struct QualityLevers: Sendable {
     }
 
     /// Where content tagging describes the response schema (`FM_SCHEMA_PLACEMENT=system|before|after`).
-    package enum SchemaPlacement: String, Sendable {
+    package enum SchemaPlacement: String, Sendable, CaseIterable {
         /// In the system text: everything before the text is shared, and evaluated once, across a batch.
         case system
         /// In the user message, before the text: still shared across a batch, but in the turn the answer follows.
@@ -71,7 +71,7 @@ package struct QualityLevers: Sendable {
     }
 
     /// How channel scores (``Generator/channelScores(property:literals:text:context:spares:)``) enter a choice.
-    package enum ChannelMode: String, Sendable {
+    package enum ChannelMode: String, Sendable, CaseIterable {
         /// Not measured.
         case off
         /// They decide alone.
@@ -192,4 +192,41 @@ package struct QualityLevers: Sendable {
         if let size = environment["FM_SHORTLIST"].flatMap(Int.init), size >= 2 { levers.shortlistSize = size }
         return levers
     }()
+
+    /// The names `FM_DISABLE` switches off.
+    package static let disableNames = [
+        "holdback", "examples", "schema-placement", "choice-scoring", "task-prompts", "sorted-choices", "calibration",
+        "batch-calibration", "reference-calibration", "shortlist", "label-glossary", "boolean-prior", "restricted-logits",
+    ]
+
+    /// What ``environment`` could not read in `environment`: a misspelt name in `FM_DISABLE` or `FM_ENABLE`, or a
+    /// value of `FM_CHANNEL`, `FM_SCHEMA_PLACEMENT`, `FM_CHOICE_SCORE`, `FM_CALIBRATION_WEIGHT` or `FM_SHORTLIST`
+    /// it does not take. Each would otherwise run as if the switch had not been given.
+    package static func environmentMistakes(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var mistakes: [String] = []
+        func names(_ variable: String) -> [String] {
+            (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        for name in names("FM_DISABLE") where !disableNames.contains(name) {
+            mistakes.append("FM_DISABLE names '\(name)', which is not a switch (\(disableNames.joined(separator: ", "))); it is ignored.")
+        }
+        for name in names("FM_ENABLE") where name != "prompt-lookup" {
+            mistakes.append("FM_ENABLE names '\(name)', which is not a switch (prompt-lookup); it is ignored.")
+        }
+        let choices: [(String, [String])] = [("FM_CHANNEL", ChannelMode.allCases.map(\.rawValue)),
+                                             ("FM_SCHEMA_PLACEMENT", SchemaPlacement.allCases.map(\.rawValue)),
+                                             ("FM_CHOICE_SCORE", ChoiceScore.allCases.map(\.rawValue))]
+        for (variable, values) in choices {
+            if let value = environment[variable], !values.contains(value) {
+                mistakes.append("\(variable)=\(value) is not one of \(values.joined(separator: ", ")); it is ignored.")
+            }
+        }
+        if let value = environment["FM_CALIBRATION_WEIGHT"], (Double(value).map { $0 >= 0 } ?? false) == false {
+            mistakes.append("FM_CALIBRATION_WEIGHT=\(value) is not a number of at least 0; it is ignored.")
+        }
+        if let value = environment["FM_SHORTLIST"], (Int(value).map { $0 >= 2 } ?? false) == false {
+            mistakes.append("FM_SHORTLIST=\(value) is not a whole number of at least 2; it is ignored.")
+        }
+        return mistakes
+    }
 }

@@ -218,6 +218,10 @@ struct ChatCompletionRequest: Sendable {
             let parameters: GenerationSchema
             if let document = function["parameters"] {
                 parameters = try document.importedSchema()
+                // A call's arguments are an object of named parameters; a client calls `fn(**json.loads(arguments))`.
+                guard case .object = parameters.root else {
+                    throw APIError.invalid(document.path, "A tool's parameters must be a JSON Schema of type 'object'.")
+                }
             } else {
                 parameters = try JSONField(value: .object([("type", .text("object")), ("properties", .object([]))]),
                                            path: "\(function.path).parameters").importedSchema()
@@ -287,7 +291,7 @@ struct ChatCompletionRequest: Sendable {
             topP = try body["top_p"]?.number()
             let topK = try body["top_k"]?.integer()
             // llama-server's -1 asks for a fresh random seed, as leaving the field out does.
-            seed = try body["seed"]?.integer()
+            seed = try body["seed"]?.seed()
             if seed == -1 { seed = nil }
             if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
             if let topP, !(0...1).contains(topP) { throw APIError.invalid("top_p", "'top_p' must lie between 0 and 1.") }

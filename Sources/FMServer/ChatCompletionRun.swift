@@ -75,6 +75,7 @@ enum ChatCompletionRun {
         var calls: [(id: String, name: String, arguments: String)] = []
         var written = ""
         var writtenTokens = 0
+        try checkEarlierInput(request, guardrails: backend.systemModel?.guardrails)
         do {
             try await respond(request, backend: backend, calls: &calls, written: &written, writtenTokens: &writtenTokens, yield: yield)
         } catch LanguageModelError.contextSizeExceeded(let info) where !written.isEmpty && request.schema == nil {
@@ -90,6 +91,28 @@ enum ChatCompletionRun {
             return
         }
         for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+    }
+
+    /// The guardrails on what a session would have checked turn by turn: a request carries its whole history, so
+    /// the system and developer messages, earlier user turns and tool outputs are input like the last prompt
+    /// (which the executor checks, with the tool outputs after it).
+    private static func checkEarlierInput(_ request: LanguageModelExecutorGenerationRequest, guardrails: SystemLanguageModel.Guardrails?) throws {
+        guard let guardrails, !guardrails.checkers.isEmpty else { return }
+        let isStringRequest = request.schema == nil
+        let entries = Array(request.transcript)
+        let lastPrompt = entries.lastIndex { if case .prompt = $0 { true } else { false } } ?? entries.endIndex
+        for entry in entries[..<lastPrompt] {
+            let (text, source, what): (String, GuardrailSource, String)
+            switch entry {
+            case .instructions(let instructions): (text, source, what) = (instructions.segments.modelText, .prompt, "The system message")
+            case .prompt(let prompt): (text, source, what) = (prompt.segments.modelText, .prompt, "An earlier user message")
+            case .toolOutput(let output): (text, source, what) = (output.segments.modelText, .toolOutput, "The output of the tool \(output.toolName)")
+            default: continue
+            }
+            if let reason = guardrails.violation(in: text, source: source, isStringRequest: isStringRequest) {
+                throw LanguageModelError.guardrailViolation(.init(debugDescription: "\(what) was blocked by the guardrails (\(reason))."))
+            }
+        }
     }
 
     private static func respond(

@@ -237,6 +237,12 @@ public struct FoundationModelsServer: Sendable {
 
     /// The body's bytes, refused with a 413 beyond `limit` bytes.
     static func bodyBytes(of request: Request, limit: Int) async throws -> [UInt8] {
+        // A compressed body would otherwise be read as its compressed bytes ("not valid UTF-8") or, for an
+        // encoding that leaves ASCII alone, used as if it were plain.
+        if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
+            throw APIError(.unsupportedMediaType, code: "unsupported_content_encoding",
+                           "Content-Encoding '\(encoding)' is not supported; send the body uncompressed.")
+        }
         var request = request
         do {
             let buffer = try await request.collectBody(upTo: limit)

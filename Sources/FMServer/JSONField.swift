@@ -69,6 +69,16 @@ struct JSONField: Sendable {
         return Int(number)
     }
 
+    /// The value as a sampling seed: any whole number of 64 bits, as OpenAI takes it (clients draw seeds from the
+    /// whole range). Past 2^53 the JSON number reads as the nearest `Double`, which is still one seed per number.
+    func seed() throws(APIError) -> Int {
+        let number = try number()
+        guard number.rounded() == number, number >= -0x1p63, number <= 0x1p64 else { throw mismatch("an integer of 64 bits") }
+        if number < 0x1p63 { return Int(number) }
+        // Unsigned seeds above Int.max keep their bits.
+        return Int(bitPattern: UInt(Swift.min(number, 0x1p64.nextDown)))
+    }
+
     /// The value as a Boolean.
     func bool() throws(APIError) -> Bool {
         guard case .bool(let flag) = value.kind else { throw mismatch("a Boolean") }

@@ -11,6 +11,9 @@ private let routeMethods: [String: HTTPRequest.Method] = [
 
 /// The route `path` belongs to (`/v1/models/tiny` is `/v1/models/{model}`), or `nil` for no route.
 private func route(of path: String) -> String? {
+    // The router finds `/v1/chat/completions/` and `//v1/chat/completions` too, so they are the same route here
+    // (counted under it, and given its `Connection: close`).
+    let path = "/" + path.split(separator: "/").joined(separator: "/")
     if routeMethods[path] != nil { return path }
     let model = path.dropFirst("/v1/models/".count)
     return path.hasPrefix("/v1/models/") && !model.isEmpty && !model.contains("/") ? "/v1/models/{model}" : nil

@@ -61,6 +61,13 @@ public enum EvaluationTask {
         }
         switch gold {
         case .single(let label):
+            // A schema whose answer is the label itself (`{"type":"string","enum":[…]}`).
+            switch schema.root {
+            case .enumeration(let labels): return labels.choices.contains(label) ? GeneratedContent(kind: .string(label)) : nil
+            case .string(let guides) where guides.choices != nil:
+                return guides.choices?.contains(label) == true ? GeneratedContent(kind: .string(label)) : nil
+            default: break
+            }
             guard names.contains("label"), allows(label, in: "label") else { return nil }
             members.append("\"label\":" + quoted(label))
         case .fields(let values):
@@ -80,6 +87,96 @@ public enum EvaluationTask {
             }
         }
         return try? GeneratedContent(json: "{" + members.joined(separator: ",") + "}")
+    }
+
+    /// What scoring `examples` under a schema the user chose (`--preset`, `--schema`) cannot do, as warnings: gold
+    /// values the compared field can never write, gold fields or lists the schema lacks, and which field a single
+    /// label or a label set is compared with when the schema offers several. Without them a wrong schema would
+    /// score 0 % as if the model had answered badly.
+    public static func scoringWarnings(for examples: [LabelledExample], schema: GenerationSchema) -> [String] {
+        func resolve(_ node: GenerationSchema.Node, _ visited: Set<String> = []) -> GenerationSchema.Node? {
+            guard case .reference(let name) = node else { return node }
+            guard !visited.contains(name) else { return nil }
+            if let definition = schema.definitions.first(where: { $0.name == name }) { return resolve(definition.node, visited.union([name])) }
+            return schema.root.typeName == name ? resolve(schema.root, visited.union([name])) : nil
+        }
+        func choices(of node: GenerationSchema.Node?) -> [String]? {
+            switch node {
+            case .enumeration(let enumeration)?: enumeration.choices
+            case .string(let guides)?: guides.choices
+            case .boolean?: ["false", "true"]
+            default: nil
+            }
+        }
+        func isScalar(_ node: GenerationSchema.Node?) -> Bool {
+            switch node {
+            case .string?, .enumeration?, .integer?, .number?, .boolean?, .constant?: true
+            default: false
+            }
+        }
+        func listed(_ values: [String]) -> String {
+            values.prefix(6).joined(separator: ", ") + (values.count > 6 ? ", …" : "")
+        }
+        let root = resolve(schema.root)
+        let properties: [(name: String, node: GenerationSchema.Node?)]
+        if case .object(let object)? = root { properties = object.properties.map { ($0.name, resolve($0.node)) } } else { properties = [] }
+        var warnings: [String] = []
+        // Gold values a field can never write, by field, with how many examples hold one.
+        func unreachable(_ golds: [(example: Int, values: [String])], field: String, node: GenerationSchema.Node?) {
+            guard let allowed = choices(of: node) else { return }
+            let outside = golds.filter { !Set($0.values).isSubset(of: allowed) }
+            guard !outside.isEmpty else { return }
+            let values = Array(Set(outside.flatMap(\.values)).subtracting(allowed)).sorted()
+            warnings.append("""
+                \(outside.count) of \(golds.count) examples have a gold value that \(field) cannot write (\(listed(values))); it \
+                allows \(listed(allowed)). Those examples count as wrong whatever the model answers.
+                """)
+        }
+        let singles = examples.enumerated().compactMap { index, example -> (Int, [String])? in
+            if case .single(let label) = example.gold { return (index, [label]) } else { return nil }
+        }
+        if !singles.isEmpty {
+            if root.map(isScalar) == true {
+                unreachable(singles, field: "the answer", node: root)
+            } else if let field = properties.first(where: { $0.name == "label" }) ?? properties.first(where: { isScalar($0.node) }) {
+                let others = properties.filter { $0.name != field.name && isScalar($0.node) }.map(\.name)
+                if field.name != "label", !others.isEmpty {
+                    warnings.append("Each gold label is compared with the field `\(field.name)`, the schema's first field of one value; \(listed(others)) are not scored.")
+                }
+                unreachable(singles, field: "the field `\(field.name)`", node: field.node)
+            } else {
+                warnings.append("The schema has no field of one value to compare the gold labels with; every example counts as wrong.")
+            }
+        }
+        var fieldGolds: [String: [(Int, [String])]] = [:]
+        for (index, example) in examples.enumerated() {
+            guard case .fields(let values) = example.gold else { continue }
+            for (name, value) in values { fieldGolds[name, default: []].append((index, [value])) }
+        }
+        for (name, golds) in fieldGolds.sorted(by: { $0.key < $1.key }) {
+            guard let field = properties.first(where: { $0.name == name }) else {
+                warnings.append("The schema has no field `\(name)`; its \(golds.count) gold values count as missing answers.")
+                continue
+            }
+            unreachable(golds, field: "the field `\(name)`", node: field.node)
+        }
+        let sets = examples.enumerated().compactMap { index, example -> (Int, [String])? in
+            if case .set(let labels) = example.gold { return (index, labels) } else { return nil }
+        }
+        if !sets.isEmpty {
+            let lists = properties.compactMap { property -> (name: String, items: GenerationSchema.Node?)? in
+                if case .array(let array)? = property.node { return (property.name, resolve(array.items)) } else { return nil }
+            }
+            if let first = lists.first {
+                if lists.count > 1 {
+                    warnings.append("Each gold label set is compared with the list `\(first.name)`, the schema's first; \(listed(lists.dropFirst().map(\.name))) are not scored.")
+                }
+                unreachable(sets, field: "the list `\(first.name)`", node: first.items)
+            } else {
+                warnings.append("The schema has no list to compare the gold label sets with; every example scores 0.")
+            }
+        }
+        return warnings
     }
 
     /// An example index over labelled examples, with results in `schema`.

@@ -113,25 +113,35 @@ extension ExampleIndex.Example {
     /// or whose result or gold does not fit the schema (another job's output), are left out. Each text is paired
     /// with its own line's answer, in one pass over the lines.
     public static func parse(input: [UInt8], schema: GenerationSchema, labelKey: String? = nil) -> [Self] {
+        parseReportingUnused(input: input, schema: schema, labelKey: labelKey).examples
+    }
+
+    /// What ``parse(input:schema:labelKey:)`` returns, and the numbers (from 1) of the lines it left out, blank
+    /// lines aside, so a caller can say which of the user's examples were not used.
+    public static func parseReportingUnused(input: [UInt8], schema: GenerationSchema, labelKey: String? = nil)
+        -> (examples: [Self], unusedLines: [Int]) {
         // An answer of another schema shown as an example would teach the model fields it must not write.
         let validator = try? StructuredOutputValidator(schema: schema)
         var pool: [Self] = []
+        var unused: [Int] = []
         for (number, line) in TaggingRecord.lines(in: input) {
             let record = TaggingRecord.parse(line: line, lineNumber: number)
-            guard case .success(let text) = record.text else { continue }
+            guard case .success(let text) = record.text else { unused.append(number); continue }
             if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
                case .structure(let properties, _) = content.kind, let written = properties["result"] {
                 var result = written
                 if let validator {
-                    guard let valid = try? validator.validate(written.compactJSONString) else { continue }
+                    guard let valid = try? validator.validate(written.compactJSONString) else { unused.append(number); continue }
                     result = valid
                 }
                 pool.append(.init(id: record.id, text: text, result: result))
             } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
                       let result = EvaluationTask.result(for: gold, in: schema) {
                 pool.append(.init(id: record.id, text: text, result: result))
+            } else {
+                unused.append(number)
             }
         }
-        return pool
+        return (pool, unused)
     }
 }

@@ -120,13 +120,10 @@ public struct TagStatistics: Sendable {
             return
         }
         // A schema whose root is a list or a single value (`fm tag --schema` allows both) counts under `result`.
-        let (fields, keys): ([String: GeneratedContent], [String])
-        if case .structure(let members, let order) = result.kind { (fields, keys) = (members, order) } else {
-            (fields, keys) = (["result": result], ["result"])
-        }
+        var fields: [(key: String, value: GeneratedContent)] = []
+        if case .structure = result.kind { Self.collect(result, path: "", into: &fields) } else { fields = [("result", result)] }
         var all: Set<String> = []
-        for key in keys {
-            guard let value = fields[key] else { continue }
+        for (key, value) in fields {
             var tags: [String] = []
             switch value.kind {
             case .array(let elements): tags = elements.compactMap(\.scalarText)
@@ -152,6 +149,40 @@ public struct TagStatistics: Sendable {
         for group in all {
             keyedListTagCounts[group, default: 0] += 1
             for other in all where other != group { pairs[group, default: [:]][other, default: 0] += 1 }
+        }
+    }
+
+    /// The countable fields of `value`: a structure's members under their names, a nested structure's under
+    /// dotted ones (`meta.topic`), and a list of structures as one list per member (`items.name`), so a nested
+    /// schema's answers are counted rather than dropped. Nulls have nothing to count.
+    private static func collect(_ value: GeneratedContent, path: String, into fields: inout [(key: String, value: GeneratedContent)]) {
+        func joined(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        switch value.kind {
+        case .structure(let members, let order):
+            for key in order { if let member = members[key] { collect(member, path: joined(key), into: &fields) } }
+        case .array(let elements):
+            var memberOrder: [String] = []
+            var memberValues: [String: [GeneratedContent]] = [:]
+            var scalars: [GeneratedContent] = []
+            for element in elements {
+                switch element.kind {
+                case .structure(let members, let order):
+                    for key in order {
+                        guard let member = members[key] else { continue }
+                        if memberValues[key] == nil { memberOrder.append(key) }
+                        // A member that is itself a list adds its elements to the member's one list.
+                        if case .array(let inner) = member.kind { memberValues[key, default: []] += inner } else { memberValues[key, default: []].append(member) }
+                    }
+                case .array(let inner): scalars += inner
+                default: scalars.append(element)
+                }
+            }
+            if memberOrder.isEmpty || !scalars.isEmpty { fields.append((path, GeneratedContent(kind: .array(scalars)))) }
+            for key in memberOrder { collect(GeneratedContent(kind: .array(memberValues[key] ?? [])), path: joined(key), into: &fields) }
+        case .null:
+            return
+        default:
+            fields.append((path, value))
         }
     }
 

@@ -89,6 +89,10 @@ extension FM {
             // so the first N are not classified among only the labels that happen to occur in them.
             let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: all))
             let examples = limit.map { Array(all.prefix($0)) } ?? all
+            // A schema made from the gold labels fits them; one the user chose may not.
+            if tagging.preset != nil || tagging.schema != nil {
+                for warning in EvaluationTask.scoringWarnings(for: examples, schema: schema) { Console.note("warning: \(warning)\n") }
+            }
             if printSchema {
                 print(schema.jsonSchemaString)
                 return

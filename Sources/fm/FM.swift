@@ -1,4 +1,5 @@
 import ArgumentParser
+import FMEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,6 +29,9 @@ struct FM: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             parsed = type(of: command)
+            try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))
+            // The ablation switches are read from the environment; a misspelt one would change nothing in silence.
+            for mistake in QualityLevers.environmentMistakes() { Console.note("warning: \(mistake)\n") }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -8,6 +8,11 @@ extension FM {
 
         @OptionGroup var modelOptions: ModelOptions
 
+        func validate() throws {
+            // The option group is shared with the commands that generate; describing a model checks nothing.
+            if modelOptions.guardrails != .default { throw ValidationError("--guardrails has no effect on fm info, which generates nothing.") }
+        }
+
         func run() async throws {
             let info: SystemLanguageModel.RuntimeInfo
             do { info = try modelOptions.systemModel().runtimeInfo() } catch let error as LanguageModelSession.GenerationError {

@@ -63,6 +63,14 @@ enum InputFile {
         isSameFile(path, "/dev/stdout")
     }
 
+    /// The path of the regular file standard output writes to (`fm tag … >> out.jsonl`), read from
+    /// `/proc/self/fd/1`; `nil` when stdout is a pipe, a terminal or a device, or the file has no path.
+    static func standardOutputFile() -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/1"),
+              target.hasPrefix("/"), isRegularFile(target), isSameFile(target, "/dev/stdout") else { return nil }
+        return target
+    }
+
     /// Whether `first` and `second` name one existing file (the same device and inode), through links or
     /// different spellings of the path.
     static func isSameFile(_ first: String, _ second: String) -> Bool {

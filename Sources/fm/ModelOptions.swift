@@ -4,7 +4,7 @@ import FoundationModels
 
 /// Options shared by every command that runs the model.
 struct ModelOptions: ParsableArguments {
-    @Option(name: .long, help: "A catalogue model (tiny, small, medium; see `fm model list`) or a GGUF file (default: $FM_MODEL_PATH, else $FM_MODEL, else \(ModelCatalog.defaultName)).")
+    @Option(name: .long, help: "A catalogue model (tiny, small, medium, gemma; see `fm model list`) or a GGUF file (default: $FM_MODEL_PATH, else $FM_MODEL, else \(ModelCatalog.defaultName)).")
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(

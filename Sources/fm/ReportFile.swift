@@ -7,6 +7,10 @@ enum ReportFile {
     /// directory it would be made in) is read-only, or it is one of the command's `inputs` (what the input is,
     /// and its path) that writing would overwrite — before any model time is spent.
     static func validate(_ path: String, option: String, inputs: [(name: String, path: String?)] = []) throws {
+        // `URL(fileURLWithPath:)` reads "" as the working directory and drops a trailing slash, so both would
+        // pass the checks below and fail (or write a file named like the directory) after the model's work.
+        if path.isEmpty { throw ValidationError("\(option) needs a file name, not an empty path.") }
+        if path.hasSuffix("/") { throw ValidationError("\(option): \(path) is a directory; give a file name.") }
         for input in inputs {
             guard let inputPath = input.path, InputFile.isSameFile(inputPath, path) else { continue }
             throw ValidationError("\(option) \(path) is the \(input.name); writing would overwrite it.")

@@ -180,7 +180,9 @@ final class OutputSink {
             return
         }
         name = path
-        let record = Self.jobRecordPath(for: path)
+        // `-o /dev/stdout` with stdout sent to a file resumes that file, so its job record is the file's own.
+        let recordedPath = InputFile.isStandardOutput(path) ? InputFile.standardOutputFile() : path
+        let record = Self.jobRecordPath(for: recordedPath ?? path)
         do {
             var validLength: Int?
             if resume, let existing = try Self.resumable(path) {
@@ -217,9 +219,9 @@ final class OutputSink {
                 try handle.truncate(atOffset: UInt64(validLength ?? 0))
                 try handle.seekToEnd()
             }
-            // Not for `-o /dev/stdout`, whose folder is /dev. Best effort: a folder that takes no new files still
-            // lets the job run, only without the check.
-            if isFile, !InputFile.isStandardOutput(path) {
+            // Not for a `/dev/stdout` whose file cannot be named. Best effort: a folder that takes no new files
+            // still lets the job run, only without the check.
+            if isFile, recordedPath != nil {
                 try? Data(job.utf8).write(to: URL(fileURLWithPath: record), options: .atomic)
                 jobRecord = record
             } else {

@@ -126,7 +126,10 @@ struct TaggingOptions: ParsableArguments {
     func generationSchema(fallback: GenerationSchema = TaggingPreset.contentTagging.schema) throws -> GenerationSchema {
         if let preset, let value = TaggingPreset(rawValue: preset) { return value.schema }
         if let schema {
-            let text = String(decoding: try InputFile.read(schema), as: UTF8.self)
+            // Decoding with replacement would turn "caf\xE9" into "caf\u{FFFD}", a value the model then writes.
+            guard let text = String(validating: try InputFile.read(schema), as: UTF8.self) else {
+                throw ValidationError("The schema file \(schema) is not UTF-8 text; convert it (for example `iconv -f LATIN1 -t UTF-8`).")
+            }
             do {
                 let imported = try GenerationSchema.importing(jsonSchema: text)
                 for warning in imported.warnings {
@@ -172,9 +175,20 @@ struct TaggingOptions: ParsableArguments {
     /// `labelKey` names, else `label` or `labels`) written in `schema`.
     func exampleIndex(schema: GenerationSchema, labelKey: String? = nil) throws -> ExampleIndex? {
         guard let examples else { return nil }
-        let pool = ExampleIndex.Example.parse(input: Array(try InputFile.read(examples)), schema: schema, labelKey: labelKey)
-        guard !pool.isEmpty else { throw ValidationError("\(examples) has no examples that fit the schema.") }
-        return ExampleIndex(examples: pool, shots: shots ?? 4)
+        let (pool, unused) = ExampleIndex.Example.parseReportingUnused(input: Array(try InputFile.read(examples)), schema: schema,
+                                                                        labelKey: labelKey)
+        // A typo in one label ("feature-request", "Neutral") would otherwise shrink the pool without a word.
+        let why = "no text, or no label or result whose values the schema allows"
+        guard !pool.isEmpty else { throw ValidationError("\(examples) has no examples that fit the schema: every line has \(why).") }
+        if !unused.isEmpty {
+            let lines = unused.prefix(5).map(String.init).joined(separator: ", ") + (unused.count > 5 ? ", …" : "")
+            Console.note("warning: \(unused.count) of \(unused.count + pool.count) lines of \(examples) are not used as examples: they have \(why) (line \(lines)).\n")
+        }
+        let shots = shots ?? 4
+        if let given = self.shots, given > pool.count {
+            Console.note("warning: --shots \(given), but \(examples) has \(pool.count) usable example\(pool.count == 1 ? "" : "s"); each text gets at most \(pool.count).\n")
+        }
+        return ExampleIndex(examples: pool, shots: shots)
     }
 
     /// The runner of a job: a tagger that draws its calibration's progress on `progress`, with this command's
@@ -200,7 +214,7 @@ struct TaggingOptions: ParsableArguments {
         if noCache { return nil }
         do { return try ResultCache(url: ResultCache.defaultURL) } catch {
             let remedy = ResultCache.isDamaged(error) ? " (`fm cache clear` removes the damaged file)" : ""
-            Console.note("warning: the result cache is unavailable (\(error))\(remedy); continuing without it\n")
+            Console.note("warning: the result cache \(ResultCache.defaultURL.path) is unavailable (\(error))\(remedy); continuing without it\n")
             return nil
         }
     }

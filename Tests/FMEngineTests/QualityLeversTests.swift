@@ -3,6 +3,22 @@ import Testing
 
 /// The quality switches' fingerprint, which keys cached results.
 struct QualityLeversTests {
+    /// A misspelt switch or value in the environment is named; the valid ones are not.
+    @Test func environmentMistakesAreNamed() {
+        #expect(QualityLevers.environmentMistakes(in: [:]).isEmpty)
+        #expect(QualityLevers.environmentMistakes(in: [
+            "FM_DISABLE": "calibration, label-glossary", "FM_ENABLE": "prompt-lookup", "FM_CHANNEL": "only",
+            "FM_CHOICE_SCORE": QualityLevers.ChoiceScore.allCases[0].rawValue, "FM_SHORTLIST": "32", "FM_CALIBRATION_WEIGHT": "0.5",
+        ]).isEmpty)
+        let mistakes = QualityLevers.environmentMistakes(in: [
+            "FM_DISABLE": "calibration,exampels", "FM_ENABLE": "lookup", "FM_CHANNEL": "both", "FM_SHORTLIST": "1",
+            "FM_CALIBRATION_WEIGHT": "heavy",
+        ])
+        #expect(mistakes.count == 5, "\(mistakes)")
+        #expect(mistakes.contains { $0.hasPrefix("FM_DISABLE names 'exampels'") }, "\(mistakes)")
+        #expect(mistakes.contains { $0.hasPrefix("FM_CHANNEL=both is not one of") }, "\(mistakes)")
+    }
+
     @Test func everySwitchAndScoreChangesTheFingerprint() {
         let base = QualityLevers()
         let switches: [WritableKeyPath<QualityLevers, Bool>] = [

@@ -188,6 +188,20 @@ import Testing
         #expect(statistics.undatedRecords == 4)
     }
 
+    /// A nested schema's answers are counted under dotted names: a nested object's fields, and each member of a
+    /// list of objects as one list.
+    @Test func statisticsCountNestedObjectsAndListsOfObjects() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"meta":{"topic":"food","tags":["a","b"]},"n":3}}"#)
+        statistics.add(line: #"{"id":"2","result":{"items":[{"name":"apple","tags":["x"]},{"name":"pear","tags":["x","y"]}],"meta":null}}"#)
+        #expect(statistics.tagCounts["meta.topic"] == ["food": 1])
+        #expect(statistics.tagCounts["meta.tags"] == ["a": 1, "b": 1])
+        #expect(statistics.tagCounts["n"] == ["3": 1])
+        #expect(statistics.tagCounts["items.name"] == ["apple": 1, "pear": 1])
+        #expect(statistics.tagCounts["items.tags"] == ["x": 1, "y": 1])
+        #expect(statistics.cooccurrences("apple", "pear") == 1)
+    }
+
     /// A number (a rating field, or a root that is a number) is a value like a string or a Bool, counted by its
     /// JSON text as list elements are.
     @Test func statisticsCountNumbers() {

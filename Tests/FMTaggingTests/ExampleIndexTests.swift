@@ -41,6 +41,69 @@ struct ExampleIndexTests {
         #expect(EvaluationTask.result(for: .set(["Food-Safety"]), in: tags)?.jsonString == #"{"tags": ["food safety"]}"#)
     }
 
+    /// Lines that cannot be examples (a label outside the schema, no text, another schema's result) are named,
+    /// so the command can say which of the user's examples went unused.
+    @Test func unusedExampleLinesAreReportedByNumber() throws {
+        let schema = EvaluationTask.schema(for: [
+            LabelledExample(record: TaggingRecord(id: "1", text: .success("a")), gold: .single("spam")),
+            LabelledExample(record: TaggingRecord(id: "2", text: .success("b")), gold: .single("ham")),
+        ])
+        let input = Array("""
+            {"text":"Win a free prize now","label":"spam"}
+            {"text":"See you at lunch","label":"Ham"}
+
+            {"label":"ham"}
+            {"text":"Meeting moved","result":{"topic":"work"}}
+            {"text":"Call me back","label":"ham"}
+            """.utf8)
+        let (pool, unused) = ExampleIndex.Example.parseReportingUnused(input: input, schema: schema)
+        #expect(pool.map(\.text) == ["Win a free prize now", "Call me back"])
+        #expect(unused == [2, 4, 5])
+    }
+
+    /// A schema whose answer is the label itself takes gold labels as examples too.
+    @Test func goldLabelsBecomeExamplesOfARootEnumeration() throws {
+        let schema = try GenerationSchema.importing(jsonSchema: #"{"type":"string","enum":["pos","neg"]}"#).schema
+        #expect(EvaluationTask.result(for: .single("pos"), in: schema)?.jsonString == #""pos""#)
+        #expect(EvaluationTask.result(for: .single("neutral"), in: schema) == nil)
+    }
+
+    /// A schema the user chose is checked against the gold labels: values it cannot write, fields it lacks and
+    /// which field is compared are said; a schema made from the labels has nothing to say.
+    @Test func scoringWarningsNameWhatASchemaCannotScore() throws {
+        func example(_ gold: LabelledExample.Gold) -> LabelledExample {
+            LabelledExample(record: TaggingRecord(id: "1", text: .success("x")), gold: gold)
+        }
+        let spam = [example(.single("ham")), example(.single("spam")), example(.single("spam"))]
+        #expect(EvaluationTask.scoringWarnings(for: spam, schema: EvaluationTask.schema(for: spam)).isEmpty)
+        let moderation = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"flag":{"type":"string","enum":["none","review","remove"]},
+             "reason":{"type":"string"}},"required":["flag","reason"]}
+            """).schema
+        let warnings = EvaluationTask.scoringWarnings(for: spam, schema: moderation)
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains("compared with the field `flag`") && $0.contains("reason are not scored") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("3 of 3 examples") && $0.contains("(ham, spam)") && $0.contains("allows none, review, remove") },
+                "\(warnings)")
+        let tickets = [example(.fields(["topic": "billing", "tone": "calm"])), example(.fields(["topic": "login"]))]
+        let ticketSchema = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"topic":{"type":"string","enum":["billing","bug"]}},"required":["topic"]}
+            """).schema
+        #expect(EvaluationTask.scoringWarnings(for: tickets, schema: ticketSchema) == [
+            "The schema has no field `tone`; its 1 gold values count as missing answers.",
+            "1 of 2 examples have a gold value that the field `topic` cannot write (login); it allows billing, bug. Those examples count as wrong whatever the model answers.",
+        ])
+        let tags = [example(.set(["soup", "boiling"]))]
+        let tagSchema = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"actions":{"type":"array","items":{"type":"string"}},
+             "objects":{"type":"array","items":{"type":"string"}}},"required":["actions","objects"]}
+            """).schema
+        #expect(EvaluationTask.scoringWarnings(for: tags, schema: tagSchema)
+                    == ["Each gold label set is compared with the list `actions`, the schema's first; objects are not scored."])
+        #expect(EvaluationTask.scoringWarnings(for: tags, schema: ticketSchema)
+                    == ["The schema has no list to compare the gold label sets with; every example scores 0."])
+    }
+
     /// An examples file read for few-shot: each text keeps its own line's label, also after a blank line and
     /// when ids repeat, and a line with `fm tag`'s `result` gives that result.
     @Test func examplesKeepTheirOwnLinesLabels() throws {

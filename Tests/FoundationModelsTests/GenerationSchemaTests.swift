@@ -171,6 +171,18 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// A number whose multipleOf is 1/n is generated as whole numbers: a range that holds fractional multiples
+    /// and no whole number is refused saying so, rather than as a range that "allows no integer".
+    @Test func aFractionalMultipleOfWithoutAWholeNumberInRangeSaysWhy() throws {
+        #expect {
+            try GenerationSchema.importing(jsonSchema: #"{"type":"number","minimum":0.2,"maximum":0.4,"multipleOf":0.1}"#).schema.decodingDocument()
+        } throws: { error in
+            "\(error)".contains("generated as whole numbers only")
+        }
+        let whole = try GenerationSchema.importing(jsonSchema: #"{"type":"number","minimum":0.2,"maximum":2.4,"multipleOf":0.1}"#).schema
+        #expect(try whole.decodingDocument().root == .integer(minimum: 1, maximum: 2))
+    }
+
     @Test func explicitNilMakesOptionalsNullable() throws {
         let schema = GenerationSchema(type: Cat.self, representNilExplicitlyInGeneratedContent: true, properties: [
             .init(name: "nickname", type: String?.self),

@@ -101,6 +101,14 @@ struct ReportCommandTests {
             (["chat", "--save", directory.path + "/missing/chat.json"], "--save: no directory"),
             // Writing the output over the input would destroy the texts being tagged.
             (["tag", "--file", input.path, "--output", directory.path + "/./in.jsonl"], "is the --file input"),
+            // ArgumentParser keeps the last of a repeated option: the first file would go untagged in silence.
+            (["tag", "--file", input.path, "--file", input.path], "--file is given more than once"),
+            (["tag", "-o", directory.path + "/a.jsonl", "--output=" + directory.path + "/b.jsonl", "hello"], "--output is given more than once"),
+            (["eval", input.path, "--preset", "email", "--preset", "safety"], "--preset is given more than once"),
+            // An empty path reads as the working directory, and a trailing slash names a directory.
+            (["eval", input.path, "--html", ""], "--html needs a file name"),
+            (["tag", "--output", directory.path + "/missing/", "hello"], "is a directory; give a file name"),
+            (["info", "--guardrails", "off"], "--guardrails has no effect on fm info"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments)
@@ -226,6 +234,40 @@ struct ReportCommandTests {
 
     /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a
     /// message.
+    /// What a user's schema or examples cannot do is said before the work: gold labels the chosen schema can
+    /// never write, a schema file that is not UTF-8, and example lines that were left out.
+    @Test func schemasAndExamplesThatDoNotFitAreNamed() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gold = directory.appendingPathComponent("gold.jsonl")
+        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n{"id":"2","text":"see you at noon","label":"ham"}\#n"#.utf8)
+            .write(to: gold)
+        let printed = try Self.run(["eval", gold.path, "--preset", "moderation", "--print-schema"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stderr.contains("2 of 2 examples have a gold value that the field `flag` cannot write (ham, spam)"), "\(printed.stderr)")
+        let latin1 = directory.appendingPathComponent("latin1.json")
+        try Data(Array(#"{"type":"object","properties":{"mood":{"type":"string","enum":["caf"#.utf8) + [0xE9]
+                 + Array(#"","tea"]}},"required":["mood"]}"#.utf8)).write(to: latin1)
+        let notUTF8 = try Self.run(["tag", "--schema", latin1.path, "I love tea"])
+        #expect(notUTF8.status == 64, "\(notUTF8.stderr)")
+        #expect(notUTF8.stderr.contains("is not UTF-8 text"), "\(notUTF8.stderr)")
+        // A label in the wrong case and a line without a text are named; the example that fits is used. The
+        // server is down, so the text gets an error line and no model runs.
+        let examples = directory.appendingPathComponent("examples.jsonl")
+        try Data("""
+            {"text":"My card was charged twice.","label":{"topic":"billing","urgency":"high","tone":"frustrated","hasPriorAttempts":false}}
+            {"text":"The app crashes.","label":{"topic":"TechnicalIssue","urgency":"high","tone":"neutral","hasPriorAttempts":false}}
+            {"label":{"topic":"billing","urgency":"low","tone":"neutral","hasPriorAttempts":false}}
+
+            """.utf8).write(to: examples)
+        let tagged = try Self.run(["tag", "--preset", "support-ticket", "--examples", examples.path, "--shots", "3",
+                                   "--endpoint", "http://127.0.0.1:9", "My invoice is wrong."])
+        #expect(tagged.status == 2, "\(tagged.stderr)")
+        #expect(tagged.stderr.contains("warning: 2 of 3 lines of \(examples.path) are not used as examples"), "\(tagged.stderr)")
+        #expect(tagged.stderr.contains("(line 2, 3)"), "\(tagged.stderr)")
+        #expect(tagged.stderr.contains("warning: --shots 3, but \(examples.path) has 1 usable example; each text gets at most 1."), "\(tagged.stderr)")
+    }
+
     @Test func commandsRefuseInputsAndOutputsTheyCannotUse() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -311,6 +353,26 @@ struct ReportCommandTests {
         #expect(appended.status == 0, "\(appended.stderr)")
         let written = try String(contentsOf: file, encoding: .utf8)
         #expect(written.hasPrefix("header\n{") && written.contains(#""result""#), "\(written)")
+    }
+
+    /// `-o /dev/stdout --resume` with stdout sent to a file resumes that file, so the file's job record decides
+    /// whether the settings match, as it does for `-o file`.
+    @Test func aResumeThroughStandardOutputReadsTheFilesJobRecord() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl")
+        try Data(#"{"id":"a","text":"apple pie"}\#n{"id":"b","text":"banana"}\#n"#.utf8).write(to: input)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let finished = #"{"id":"a","text":"apple pie","result":{"topics":["food"],"actions":[],"objects":[],"emotions":[]}}\#n"#
+        try Data(finished.utf8).write(to: output)
+        try Data("settings of another job".utf8).write(to: directory.appendingPathComponent(".out.jsonl.fm-job"))
+        let handle = try FileHandle(forWritingTo: output)
+        try handle.seekToEnd()
+        let resumed = try Self.run(["tag", "--file", input.path, "--output", "/dev/stdout", "--resume"], standardOutput: handle)
+        try handle.close()
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("started with other settings"), "\(resumed.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8) == finished)
     }
 
     /// `fm chat` with no model fails at once instead of answering every message with an error and exiting 0; a

@@ -65,6 +65,27 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A request carries its whole history, so the guardrails check every input in it: the text that blocks a
+    /// last user message blocks a system message or an earlier turn too, before anything is generated.
+    @Test func chatCompletionsCheckEveryMessageOfTheHistory() async throws {
+        let unsafe = "I am going to kill myself tonight."
+        try await FMServe.with { server in
+            for messages in [
+                #"[{"role":"user","content":"\#(unsafe)"}]"#,
+                #"[{"role":"system","content":"\#(unsafe)"},{"role":"user","content":"Go on."}]"#,
+                #"[{"role":"user","content":"\#(unsafe)"},{"role":"assistant","content":"OK."},{"role":"user","content":"Go on."}]"#,
+            ] {
+                for stream in [false, true] {
+                    let reply = try await server.request("v1/chat/completions", body: #"{"model":"default","stream":\#(stream),"max_tokens":4,"messages":\#(messages)}"#)
+                    #expect(reply.status == 400, "\(messages): \(reply.text)")
+                    #expect(try reply.error["code"] as? String == "content_filter", "\(messages): \(reply.text)")
+                }
+            }
+            let safe = try await server.request("v1/chat/completions", body: #"{"model":"default","max_tokens":2,"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}"#)
+            #expect(safe.status == 200, "\(safe.text)")
+        }
+    }
+
     /// `fm serve --guardrails off` covers `/v1/tag` too: a text the default checks block is classified.
     @Test func tagEndpointFollowsTheServersGuardrails() async throws {
         let body = #"{"texts":["I am going to kill myself tonight."],"preset":"safety"}"#

@@ -461,6 +461,24 @@ struct ServeTests {
             #expect(latin1.status == 400, "\(latin1.text)")
             #expect(try latin1.error["code"] as? String == "invalid_utf8")
 
+            // A tool's arguments are an object of named parameters, or a client's `fn(**arguments)` fails.
+            let stringTool = #"{"type":"function","function":{"name":"lookup","parameters":{"type":"string"}}}"#
+            let notObject = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":\#(user),"tools":[\#(stringTool)]}"#)
+            #expect(notObject.status == 400, "\(notObject.text)")
+            #expect(try notObject.error["param"] as? String == "tools[0].function.parameters", "\(notObject.text)")
+            // A compressed body is refused as such, not read as text that is not UTF-8 (or, for ASCII, as plain).
+            let gzipped = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":\#(user)}"#,
+                                                   headers: ["Content-Encoding": "gzip"])
+            #expect(gzipped.status == 415, "\(gzipped.text)")
+            #expect(try gzipped.error["code"] as? String == "unsupported_content_encoding")
+            // The router also finds a path with a trailing slash; it is the same route, so it announces the close.
+            let slashed = try await server.request("v1/chat/completions/", body: "{not json")
+            #expect(slashed.status == 400, "\(slashed.text)")
+            #expect(slashed.headers["connection"] == "close", "\(slashed.headers)")
+            // Seeds of the whole 64-bit range, as clients draw them.
+            let bigSeed = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":\#(user),"max_tokens":1,"temperature":1,"seed":9223372036854775807}"#)
+            #expect(bigSeed.status == 200, "\(bigSeed.text)")
+
             let health = try await server.request("health")
             #expect(health.status == 200)
         }

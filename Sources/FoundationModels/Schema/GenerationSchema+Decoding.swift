@@ -244,6 +244,12 @@ private struct Lowering {
         if maximum == nil, let value = minimum, value > GenerationSchema.unboundedIntegerLimit { maximum = exact }
         if minimum == nil, let value = maximum, value < -GenerationSchema.unboundedIntegerLimit { minimum = -exact }
         if let minimum, let maximum, minimum > maximum {
+            // A number whose multipleOf is 1/n is generated as integers (docs/json-schema.md); its fractional
+            // multiples in the range are valid values the decoder does not write.
+            if let divisor = bounds.multipleOf, divisor < 1 {
+                throw SchemaLoweringError(code: .unsupportedGuide, message:
+                    "The range at \(path) holds no whole number; a number with multipleOf \(divisor) is generated as whole numbers only, not as fractional multiples.")
+            }
             throw SchemaLoweringError(code: .unsupportedGuide, message: "The range at \(path) allows no integer.")
         }
         guard let divisor = bounds.multipleOf, divisor != 1 else { return .integer(minimum: minimum, maximum: maximum) }

@@ -1,6 +1,6 @@
 extension Array where Element == Transcript.Segment {
     /// The plain text given to the model: every segment's text, joined with newlines.
-    var modelText: String {
+    package var modelText: String {
         map(\.modelText).joined(separator: "\n")
     }
 

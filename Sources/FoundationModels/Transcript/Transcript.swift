@@ -119,7 +119,7 @@ extension Transcript {
         }
 
         /// The text the model reads for the segment: text as is, structured content as compact JSON.
-        var modelText: String {
+        package var modelText: String {
             switch self {
             case .text(let s): s.content
             case .structure(let s): s.content.compactJSONString
