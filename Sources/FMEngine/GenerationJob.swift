@@ -107,19 +107,12 @@ package struct GenerationOutcome: Sendable {
 
     /// The response as text. A response cut by the token limit inside a character ends without that part of a
     /// character, rather than with a U+FFFD the model never wrote.
-    package var text: String { String(decoding: Self.droppingIncompleteCharacter(bytes), as: UTF8.self) }
+    package var text: String { Self.text(of: bytes) }
 
-    /// `bytes` without an unfinished UTF-8 sequence at its end (a lead byte and fewer continuation bytes than
-    /// it announces); other invalid bytes are left to decoding.
-    package static func droppingIncompleteCharacter(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        var start = bytes.endIndex
-        // A character has at most four bytes: look back at most three continuation bytes for its lead.
-        while start > bytes.startIndex, bytes.endIndex - start < 4, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
-        guard start > bytes.startIndex else { return bytes[...] }
-        let lead = bytes[start - 1]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        let present = bytes.endIndex - (start - 1)
-        return length > 1 && lead < 0xF8 && present < length ? bytes[..<(start - 1)] : bytes[...]
+    /// `bytes` as text, without an unfinished UTF-8 sequence at the end (other invalid bytes decode with
+    /// replacement), as the stream sends it.
+    package static func text(of bytes: [UInt8]) -> String {
+        String(decoding: bytes[..<UTF8Accumulator.completePrefixLength(bytes)], as: UTF8.self)
     }
 }
 

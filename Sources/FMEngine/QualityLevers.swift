@@ -217,14 +217,14 @@ package struct QualityLevers: Sendable {
                                              ("FM_SCHEMA_PLACEMENT", SchemaPlacement.allCases.map(\.rawValue)),
                                              ("FM_CHOICE_SCORE", ChoiceScore.allCases.map(\.rawValue))]
         for (variable, values) in choices {
-            if let value = environment[variable], !values.contains(value) {
+            if let value = environment[variable], !value.isEmpty, !values.contains(value) {
                 mistakes.append("\(variable)=\(value) is not one of \(values.joined(separator: ", ")); it is ignored.")
             }
         }
-        if let value = environment["FM_CALIBRATION_WEIGHT"], (Double(value).map { $0 >= 0 } ?? false) == false {
+        if let value = environment["FM_CALIBRATION_WEIGHT"], !value.isEmpty, (Double(value).map { $0 >= 0 } ?? false) == false {
             mistakes.append("FM_CALIBRATION_WEIGHT=\(value) is not a number of at least 0; it is ignored.")
         }
-        if let value = environment["FM_SHORTLIST"], (Int(value).map { $0 >= 2 } ?? false) == false {
+        if let value = environment["FM_SHORTLIST"], !value.isEmpty, (Int(value).map { $0 >= 2 } ?? false) == false {
             mistakes.append("FM_SHORTLIST=\(value) is not a whole number of at least 2; it is ignored.")
         }
         return mistakes

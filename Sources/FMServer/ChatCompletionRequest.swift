@@ -216,13 +216,14 @@ struct ChatCompletionRequest: Sendable {
             }
             let description = try function["description"]?.string() ?? ""
             let parameters: GenerationSchema
-            if let document = function["parameters"] {
-                parameters = try document.importedSchema()
+            if let document = function["parameters"], case let imported = try document.importedSchema(), imported.root != .any {
                 // A call's arguments are an object of named parameters; a client calls `fn(**json.loads(arguments))`.
-                guard case .object = parameters.root else {
+                guard imported.resolvesToObject else {
                     throw APIError.invalid(document.path, "A tool's parameters must be a JSON Schema of type 'object'.")
                 }
+                parameters = imported
             } else {
+                // No parameters, or `{}` (any value), as some clients send for a tool without arguments.
                 parameters = try JSONField(value: .object([("type", .text("object")), ("properties", .object([]))]),
                                            path: "\(function.path).parameters").importedSchema()
             }

@@ -94,8 +94,8 @@ enum ChatCompletionRun {
     }
 
     /// The guardrails on what a session would have checked turn by turn: a request carries its whole history, so
-    /// the system and developer messages, earlier user turns and tool outputs are input like the last prompt
-    /// (which the executor checks, with the tool outputs after it).
+    /// earlier user turns and their tool outputs are input like the last prompt (which the executor checks, with
+    /// the tool outputs after it). System messages are instructions, which a session does not check either.
     private static func checkEarlierInput(_ request: LanguageModelExecutorGenerationRequest, guardrails: SystemLanguageModel.Guardrails?) throws {
         guard let guardrails, !guardrails.checkers.isEmpty else { return }
         let isStringRequest = request.schema == nil
@@ -104,7 +104,6 @@ enum ChatCompletionRun {
         for entry in entries[..<lastPrompt] {
             let (text, source, what): (String, GuardrailSource, String)
             switch entry {
-            case .instructions(let instructions): (text, source, what) = (instructions.segments.modelText, .prompt, "The system message")
             case .prompt(let prompt): (text, source, what) = (prompt.segments.modelText, .prompt, "An earlier user message")
             case .toolOutput(let output): (text, source, what) = (output.segments.modelText, .toolOutput, "The output of the tool \(output.toolName)")
             default: continue

@@ -61,7 +61,7 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func authorize(_ request: Request) throws(APIError) {
-        guard let apiKey, request.uri.path != "/health" else { return }
+        guard let apiKey, route(of: request.uri.path) != "/health" else { return }
         guard let credentials = request.headers[.authorization], BearerCredentials.match(credentials, key: apiKey) else {
             throw APIError(.unauthorized, type: "authentication_error", code: "invalid_api_key",
                            "Give the server's API key as 'Authorization: Bearer <key>'.")

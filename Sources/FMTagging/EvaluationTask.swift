@@ -122,11 +122,16 @@ public enum EvaluationTask {
         if case .object(let object)? = root { properties = object.properties.map { ($0.name, resolve($0.node)) } } else { properties = [] }
         var warnings: [String] = []
         // Gold values a field can never write, by field, with how many examples hold one.
-        func unreachable(_ golds: [(example: Int, values: [String])], field: String, node: GenerationSchema.Node?) {
+        // Tag sets are scored by their normalised spellings (`Food-Safety` is `food safety`); values as written.
+        func unreachable(_ golds: [(example: Int, values: [String])], field: String, node: GenerationSchema.Node?, normalising: Bool = false) {
             guard let allowed = choices(of: node) else { return }
-            let outside = golds.filter { !Set($0.values).isSubset(of: allowed) }
+            func spelling(_ values: [String]) -> Set<String> { normalising ? EvaluationReport.normalizedTags(values) : Set(values) }
+            let allowedSpellings = spelling(allowed)
+            let outside = golds.filter { !spelling($0.values).isSubset(of: allowedSpellings) }
             guard !outside.isEmpty else { return }
-            let values = Array(Set(outside.flatMap(\.values)).subtracting(allowed)).sorted()
+            let values = outside.flatMap(\.values).filter { !spelling([$0]).isSubset(of: allowedSpellings) }.reduce(into: [String]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }.sorted()
             warnings.append("""
                 \(outside.count) of \(golds.count) examples have a gold value that \(field) cannot write (\(listed(values))); it \
                 allows \(listed(allowed)). Those examples count as wrong whatever the model answers.
@@ -171,7 +176,7 @@ public enum EvaluationTask {
                 if lists.count > 1 {
                     warnings.append("Each gold label set is compared with the list `\(first.name)`, the schema's first; \(listed(lists.dropFirst().map(\.name))) are not scored.")
                 }
-                unreachable(sets, field: "the list `\(first.name)`", node: first.items)
+                unreachable(sets, field: "the list `\(first.name)`", node: first.items, normalising: true)
             } else {
                 warnings.append("The schema has no list to compare the gold label sets with; every example scores 0.")
             }

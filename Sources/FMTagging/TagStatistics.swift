@@ -121,7 +121,11 @@ public struct TagStatistics: Sendable {
         }
         // A schema whose root is a list or a single value (`fm tag --schema` allows both) counts under `result`.
         var fields: [(key: String, value: GeneratedContent)] = []
-        if case .structure = result.kind { Self.collect(result, path: "", into: &fields) } else { fields = [("result", result)] }
+        switch result.kind {
+        case .structure: Self.collect(result, path: "", into: &fields)
+        case .array: Self.collect(result, path: "result", into: &fields)
+        default: fields = [("result", result)]
+        }
         var all: Set<String> = []
         for (key, value) in fields {
             var tags: [String] = []

@@ -90,7 +90,8 @@ extension FM {
             let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: all))
             let examples = limit.map { Array(all.prefix($0)) } ?? all
             // A schema made from the gold labels fits them; one the user chose may not.
-            if tagging.preset != nil || tagging.schema != nil {
+            // With --predictions the schema only draws the report; results are scored against the gold's shape.
+            if predictions == nil, tagging.preset != nil || tagging.schema != nil {
                 for warning in EvaluationTask.scoringWarnings(for: examples, schema: schema) { Console.note("warning: \(warning)\n") }
             }
             if printSchema {

@@ -176,7 +176,14 @@ final class OutputSink {
             handle = FileHandle.standardOutput
             name = path ?? "standard output"
             finished = ([:], [:], [:])
-            jobRecord = nil
+            // Stdout sent to a file (`fm tag … > out.jsonl`) gets the file's job record too, so a later
+            // `--resume` of that file checks these settings.
+            if let file = InputFile.standardOutputFile() {
+                let record = Self.jobRecordPath(for: file)
+                jobRecord = (try? Data(job.utf8).write(to: URL(fileURLWithPath: record), options: .atomic)) != nil ? record : nil
+            } else {
+                jobRecord = nil
+            }
             return
         }
         name = path

@@ -9,14 +9,13 @@ struct GenerationOutcomeTests {
         let text = "a é ☃ 😀 z"
         let bytes = Array(text.utf8)
         for end in 0...bytes.count {
-            let kept = GenerationOutcome.droppingIncompleteCharacter(Array(bytes[..<end]))
-            let decoded = String(decoding: kept, as: UTF8.self)
+            let decoded = GenerationOutcome.text(of: Array(bytes[..<end]))
             #expect(!decoded.contains("\u{FFFD}"), "cut at \(end): \(decoded)")
-            #expect(end - kept.count < 4, "cut at \(end)")
+            #expect(end - decoded.utf8.count < 4, "cut at \(end)")
             #expect(text.hasPrefix(decoded), "cut at \(end): \(decoded)")
         }
-        #expect(Array(GenerationOutcome.droppingIncompleteCharacter(bytes)) == bytes)
-        // Bytes that are invalid for another reason are left to decoding.
-        #expect(Array(GenerationOutcome.droppingIncompleteCharacter([0x61, 0x80, 0x80, 0x80, 0x80])) == [0x61, 0x80, 0x80, 0x80, 0x80])
+        #expect(GenerationOutcome.text(of: bytes) == text)
+        // Bytes that are invalid for another reason decode with replacement.
+        #expect(GenerationOutcome.text(of: [0x61, 0x80, 0x62]) == "a\u{FFFD}b")
     }
 }

@@ -102,6 +102,13 @@ struct ExampleIndexTests {
                     == ["Each gold label set is compared with the list `actions`, the schema's first; objects are not scored."])
         #expect(EvaluationTask.scoringWarnings(for: tags, schema: ticketSchema)
                     == ["The schema has no list to compare the gold label sets with; every example scores 0."])
+        // Tags are compared as scored: `Food-Safety` is the allowed `food safety`.
+        let allowedTags = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","enum":["food safety","baking"]}}},"required":["tags"]}
+            """).schema
+        #expect(EvaluationTask.scoringWarnings(for: [example(.set(["Food-Safety", "baking"]))], schema: allowedTags).isEmpty)
+        #expect(EvaluationTask.scoringWarnings(for: [example(.set(["Food-Safety", "grilling"]))], schema: allowedTags).first?
+                    .contains("cannot write (grilling)") == true)
     }
 
     /// An examples file read for few-shot: each text keeps its own line's label, also after a blank line and

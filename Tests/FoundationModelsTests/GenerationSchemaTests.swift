@@ -171,6 +171,16 @@ struct GenerationSchemaTests {
         }
     }
 
+    /// A tool's parameters are an object: a structure, a map, a reference to one, or a union of such.
+    @Test func schemasThatResolveToAnObject() throws {
+        func resolves(_ json: String) throws -> Bool { try GenerationSchema.importing(jsonSchema: json).schema.resolvesToObject }
+        #expect(try resolves(#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#))
+        #expect(try resolves(#"{"type":"object"}"#))
+        #expect(try resolves(##"{"$ref":"#/$defs/Args","$defs":{"Args":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}}}"##))
+        #expect(try !resolves(#"{"type":"string"}"#))
+        #expect(try !resolves(#"{"type":"array","items":{"type":"integer"}}"#))
+    }
+
     /// A number whose multipleOf is 1/n is generated as whole numbers: a range that holds fractional multiples
     /// and no whole number is refused saying so, rather than as a range that "allows no integer".
     @Test func aFractionalMultipleOfWithoutAWholeNumberInRangeSaysWhy() throws {

@@ -99,7 +99,8 @@ final class FMServe: Sendable {
     }
 
     static func request(_ url: URL, body: Data?, headers: [String: String] = [:], method: String? = nil) async throws -> Reply {
-        let path = url.path + (url.query.map { "?" + $0 } ?? "")
+        // As written, with a trailing slash and percent escapes (`URL.path` drops the one and decodes the others).
+        let path = url.path(percentEncoded: true) + (url.query.map { "?" + $0 } ?? "")
         return try await LoopbackHTTPClient.send(port: try #require(url.port), path: path, body: body, headers: headers, method: method)
     }
 }

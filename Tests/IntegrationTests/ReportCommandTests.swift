@@ -232,8 +232,6 @@ struct ReportCommandTests {
         }
     }
 
-    /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a
-    /// message.
     /// What a user's schema or examples cannot do is said before the work: gold labels the chosen schema can
     /// never write, a schema file that is not UTF-8, and example lines that were left out.
     @Test func schemasAndExamplesThatDoNotFitAreNamed() throws {
@@ -268,6 +266,8 @@ struct ReportCommandTests {
         #expect(tagged.stderr.contains("warning: --shots 3, but \(examples.path) has 1 usable example; each text gets at most 1."), "\(tagged.stderr)")
     }
 
+    /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a
+    /// message.
     @Test func commandsRefuseInputsAndOutputsTheyCannotUse() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

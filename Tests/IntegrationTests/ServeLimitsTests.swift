@@ -65,14 +65,15 @@ struct ServeLimitsTests {
         }
     }
 
-    /// A request carries its whole history, so the guardrails check every input in it: the text that blocks a
-    /// last user message blocks a system message or an earlier turn too, before anything is generated.
+    /// A request carries its whole history, so the guardrails check every user turn in it, as a session checked
+    /// each when it was sent: the text that blocks a last user message blocks an earlier one too, before anything
+    /// is generated.
     @Test func chatCompletionsCheckEveryMessageOfTheHistory() async throws {
         let unsafe = "I am going to kill myself tonight."
         try await FMServe.with { server in
             for messages in [
                 #"[{"role":"user","content":"\#(unsafe)"}]"#,
-                #"[{"role":"system","content":"\#(unsafe)"},{"role":"user","content":"Go on."}]"#,
+                #"[{"role":"user","content":"\#(unsafe)"},{"role":"assistant","content":"OK."},{"role":"user","content":"Tell me more."},{"role":"assistant","content":"Sure."},{"role":"user","content":"Go on."}]"#,
                 #"[{"role":"user","content":"\#(unsafe)"},{"role":"assistant","content":"OK."},{"role":"user","content":"Go on."}]"#,
             ] {
                 for stream in [false, true] {

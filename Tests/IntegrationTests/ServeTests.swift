@@ -475,6 +475,12 @@ struct ServeTests {
             let slashed = try await server.request("v1/chat/completions/", body: "{not json")
             #expect(slashed.status == 400, "\(slashed.text)")
             #expect(slashed.headers["connection"] == "close", "\(slashed.headers)")
+            #expect(try await server.request("v1/chat/completions/").status == 405)
+            // A tool whose parameters are a reference to an object, or `{}` (no arguments), is an object tool.
+            let referenced = ##"{"type":"function","function":{"name":"lookup","parameters":{"$ref":"#/$defs/A","$defs":{"A":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}}}"##
+            let empty = #"{"type":"function","function":{"name":"now","parameters":{}}}"#
+            let objectTools = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":\#(user),"max_tokens":1,"tool_choice":"none","tools":[\#(referenced),\#(empty)]}"#)
+            #expect(objectTools.status == 200, "\(objectTools.text)")
             // Seeds of the whole 64-bit range, as clients draw them.
             let bigSeed = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":\#(user),"max_tokens":1,"temperature":1,"seed":9223372036854775807}"#)
             #expect(bigSeed.status == 200, "\(bigSeed.text)")

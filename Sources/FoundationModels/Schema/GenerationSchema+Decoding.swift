@@ -246,7 +246,7 @@ private struct Lowering {
         if let minimum, let maximum, minimum > maximum {
             // A number whose multipleOf is 1/n is generated as integers (docs/json-schema.md); its fractional
             // multiples in the range are valid values the decoder does not write.
-            if let divisor = bounds.multipleOf, divisor < 1 {
+            if let divisor = bounds.multipleOf, divisor > 0, divisor < 1, (1 / divisor) == (1 / divisor).rounded() {
                 throw SchemaLoweringError(code: .unsupportedGuide, message:
                     "The range at \(path) holds no whole number; a number with multipleOf \(divisor) is generated as whole numbers only, not as fractional multiples.")
             }

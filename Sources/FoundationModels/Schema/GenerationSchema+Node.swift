@@ -286,6 +286,26 @@ extension GenerationSchema.NumericBounds {
     }
 }
 
+extension GenerationSchema {
+    /// Whether every value of the schema is a JSON object: its root is a structure (or a map), a reference to
+    /// one, or a union of such.
+    package var resolvesToObject: Bool {
+        var visited: Set<String> = []
+        func isObject(_ node: Node) -> Bool {
+            switch node {
+            case .object: return true
+            case .anyOf(let union): return !union.choices.isEmpty && union.choices.allSatisfy(isObject)
+            case .reference(let name):
+                guard visited.insert(name).inserted else { return false }
+                if let definition = definitions.first(where: { $0.name == name }) { return isObject(definition.node) }
+                return root.typeName == name && isObject(root)
+            default: return false
+            }
+        }
+        return isObject(root)
+    }
+}
+
 extension GenerationSchema.Node {
     /// The property names of a structure, in order; empty for other nodes.
     package var propertyNames: [String] {
