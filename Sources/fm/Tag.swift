@@ -156,7 +156,7 @@ final class OutputSink {
     let handle: FileHandle
     /// Where the lines go, for messages.
     let name: String
-    /// The job record beside a file output, `nil` for stdout, a pipe or a device.
+    /// The job record beside a file output (or the file stdout is sent to), `nil` for a pipe, a terminal or a device.
     private let jobRecord: String?
     /// The finished lines of the output: how many carry each id, whether each (in order, per id) is an error line,
     /// and the text it carries.

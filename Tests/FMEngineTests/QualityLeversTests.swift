@@ -6,6 +6,8 @@ struct QualityLeversTests {
     /// A misspelt switch or value in the environment is named; the valid ones are not.
     @Test func environmentMistakesAreNamed() {
         #expect(QualityLevers.environmentMistakes(in: [:]).isEmpty)
+        // An empty value is how a variable is unset for one command.
+        #expect(QualityLevers.environmentMistakes(in: ["FM_SHORTLIST": "", "FM_CHANNEL": "", "FM_DISABLE": ""]).isEmpty)
         #expect(QualityLevers.environmentMistakes(in: [
             "FM_DISABLE": "calibration, label-glossary", "FM_ENABLE": "prompt-lookup", "FM_CHANNEL": "only",
             "FM_CHOICE_SCORE": QualityLevers.ChoiceScore.allCases[0].rawValue, "FM_SHORTLIST": "32", "FM_CALIBRATION_WEIGHT": "0.5",

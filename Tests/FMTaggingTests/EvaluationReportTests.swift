@@ -200,6 +200,9 @@ import Testing
         #expect(statistics.tagCounts["items.name"] == ["apple": 1, "pear": 1])
         #expect(statistics.tagCounts["items.tags"] == ["x": 1, "y": 1])
         #expect(statistics.cooccurrences("apple", "pear") == 1)
+        // A result that is itself a list of objects.
+        statistics.add(line: #"{"id":"3","result":[{"name":"fig"},{"name":"apple"}]}"#)
+        #expect(statistics.tagCounts["result.name"] == ["fig": 1, "apple": 1])
     }
 
     /// A number (a rating field, or a root that is a number) is a value like a string or a Bool, counted by its

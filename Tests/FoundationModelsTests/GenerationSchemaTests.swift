@@ -179,6 +179,8 @@ struct GenerationSchemaTests {
         #expect(try resolves(##"{"$ref":"#/$defs/Args","$defs":{"Args":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}}}"##))
         #expect(try !resolves(#"{"type":"string"}"#))
         #expect(try !resolves(#"{"type":"array","items":{"type":"integer"}}"#))
+        // A definition reached by two members of a union is judged on each path.
+        #expect(try resolves(##"{"anyOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}],"$defs":{"A":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},"B":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}]}}}"##))
     }
 
     /// A number whose multipleOf is 1/n is generated as whole numbers: a range that holds fractional multiples
@@ -188,6 +190,11 @@ struct GenerationSchemaTests {
             try GenerationSchema.importing(jsonSchema: #"{"type":"number","minimum":0.2,"maximum":0.4,"multipleOf":0.1}"#).schema.decodingDocument()
         } throws: { error in
             "\(error)".contains("generated as whole numbers only")
+        }
+        #expect {
+            try GenerationSchema.importing(jsonSchema: #"{"type":"number","minimum":0.1,"maximum":0.2,"multipleOf":0.3}"#).schema.decodingDocument()
+        } throws: { error in
+            "\(error)".contains("neither a whole number nor 1/n")
         }
         let whole = try GenerationSchema.importing(jsonSchema: #"{"type":"number","minimum":0.2,"maximum":2.4,"multipleOf":0.1}"#).schema
         #expect(try whole.decodingDocument().root == .integer(minimum: 1, maximum: 2))

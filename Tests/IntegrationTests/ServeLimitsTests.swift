@@ -84,6 +84,10 @@ struct ServeLimitsTests {
             }
             let safe = try await server.request("v1/chat/completions", body: #"{"model":"default","max_tokens":2,"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]}"#)
             #expect(safe.status == 200, "\(safe.text)")
+            // A system message is instructions, which a session does not check either (a crisis line's own prompt
+            // may quote what it listens for).
+            let instructed = try await server.request("v1/chat/completions", body: #"{"model":"default","max_tokens":2,"messages":[{"role":"system","content":"Callers may say: \#(unsafe)"},{"role":"user","content":"Hi"}]}"#)
+            #expect(instructed.status == 200, "\(instructed.text)")
         }
     }
 
@@ -170,6 +174,8 @@ struct ServeLimitsTests {
             let right = try await server.request("v1/chat/completions", body: body, headers: ["Authorization": "Bearer s3cret"])
             #expect(right.status == 200, "\(right.text)")
             #expect(try await server.request("health").status == 200)
+            // The router finds `/health/` too, and it is the same route.
+            #expect(try await server.request("health/").status == 200)
         }
     }
 

@@ -246,7 +246,13 @@ private struct Lowering {
         if let minimum, let maximum, minimum > maximum {
             // A number whose multipleOf is 1/n is generated as integers (docs/json-schema.md); its fractional
             // multiples in the range are valid values the decoder does not write.
-            if let divisor = bounds.multipleOf, divisor > 0, divisor < 1, (1 / divisor) == (1 / divisor).rounded() {
+            if let divisor = bounds.multipleOf, divisor > 0, divisor < 1 {
+                // A divisor that is neither whole nor 1/n is refused for itself, whatever the range.
+                guard (1 / divisor) == (1 / divisor).rounded() else {
+                    throw SchemaLoweringError(
+                        code: .unsupportedGuide,
+                        message: "The multipleOf \(divisor) at \(path) is neither a whole number nor 1/n of one.")
+                }
                 throw SchemaLoweringError(code: .unsupportedGuide, message:
                     "The range at \(path) holds no whole number; a number with multipleOf \(divisor) is generated as whole numbers only, not as fractional multiples.")
             }

@@ -290,13 +290,16 @@ extension GenerationSchema {
     /// Whether every value of the schema is a JSON object: its root is a structure (or a map), a reference to
     /// one, or a union of such.
     package var resolvesToObject: Bool {
-        var visited: Set<String> = []
+        // The names on the way to a node: a name met again on its own path is a cycle with no object in it, while
+        // one reached again by another path (two union members naming it) is judged again.
+        var path: Set<String> = []
         func isObject(_ node: Node) -> Bool {
             switch node {
             case .object: return true
             case .anyOf(let union): return !union.choices.isEmpty && union.choices.allSatisfy(isObject)
             case .reference(let name):
-                guard visited.insert(name).inserted else { return false }
+                guard path.insert(name).inserted else { return false }
+                defer { path.remove(name) }
                 if let definition = definitions.first(where: { $0.name == name }) { return isObject(definition.node) }
                 return root.typeName == name && isObject(root)
             default: return false
