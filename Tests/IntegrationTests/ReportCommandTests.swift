@@ -37,6 +37,14 @@ struct ReportCommandTests {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
+    /// A labelled file of two texts, one `spam` and one `ham`, in `directory`.
+    static func spamGold(in directory: URL) throws -> URL {
+        let gold = directory.appendingPathComponent("gold.jsonl")
+        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n{"id":"2","text":"see you at lunch","label":"ham"}\#n"#.utf8)
+            .write(to: gold)
+        return gold
+    }
+
     static func directory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-report-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -210,9 +218,7 @@ struct ReportCommandTests {
     @Test func anEvaluationWhoseEveryTextFailedIsAnError() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("gold.jsonl")
-        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n{"id":"2","text":"see you at lunch","label":"ham"}\#n"#.utf8)
-            .write(to: input)
+        let input = try Self.spamGold(in: directory)
         let result = try Self.run(["eval", input.path, "--endpoint", "http://127.0.0.1:9", "--no-cache"])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains("Every one of the 2 texts failed, so there is nothing to score"), "\(result.stderr)")
@@ -237,9 +243,7 @@ struct ReportCommandTests {
     @Test func schemasAndExamplesThatDoNotFitAreNamed() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let gold = directory.appendingPathComponent("gold.jsonl")
-        try Data(#"{"id":"1","text":"win a prize now","label":"spam"}\#n{"id":"2","text":"see you at noon","label":"ham"}\#n"#.utf8)
-            .write(to: gold)
+        let gold = try Self.spamGold(in: directory)
         let printed = try Self.run(["eval", gold.path, "--preset", "moderation", "--print-schema"])
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stderr.contains("2 of 2 examples have a gold value that the field `flag` cannot write (ham, spam)"), "\(printed.stderr)")
