@@ -215,6 +215,9 @@ struct ChatCompletionRequest: Sendable {
                 throw APIError.invalid("\(function.path).name", "Two tools are named '\(name)'.")
             }
             let description = try function["description"]?.string() ?? ""
+            // Every call's arguments are checked against the schema, as OpenAI's `strict: true` asks; the flag
+            // changes nothing here, but one that is not a Boolean is a mistake in the request.
+            _ = try function["strict"]?.bool()
             let parameters: GenerationSchema
             if let document = function["parameters"], case let imported = try document.importedSchema(), imported.root != .any {
                 // A call's arguments are an object of named parameters; a client calls `fn(**json.loads(arguments))`.
@@ -265,6 +268,9 @@ struct ChatCompletionRequest: Sendable {
         case "json_schema":
             let wrapper = try format.required("json_schema").object()
             _ = try wrapper["name"]?.string()
+            _ = try wrapper["description"]?.string()
+            // The answer always follows the schema, as `strict: true` asks; a flag that is not a Boolean is refused.
+            _ = try wrapper["strict"]?.bool()
             return try wrapper.required("schema").importedSchema()
         case "json_object":
             // llama-server's form puts a schema here; answering with any object would ignore it.

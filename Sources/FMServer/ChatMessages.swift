@@ -80,7 +80,9 @@ enum ChatMessages {
         // A message without words (`contents` misspelt, or none given) would be read as an empty one.
         let content = try message.required("content")
         if case .string(let text) = content.value.kind { return text }
-        guard case .array = content.value.kind else { throw content.mismatch("a string or an array of parts") }
+        guard case .array(let elements) = content.value.kind else { throw content.mismatch("a string or an array of parts") }
+        // As OpenAI: an empty list of parts is a mistake (an empty message is the empty string).
+        guard !elements.isEmpty else { throw APIError.invalid(content.path, "'content' holds no parts; send at least one, or a string.") }
         var parts: [String] = []
         for part in try content.array() {
             let type = try part.object().required("type").string()

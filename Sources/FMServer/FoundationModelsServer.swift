@@ -292,7 +292,12 @@ extension FoundationModelsServer {
     func tag(_ request: Request) async throws -> Response {
         let input = try await Self.bodyBytes(of: request, limit: configuration.maximumBodyBytes)
         var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        for (key, value) in request.uri.queryParameters {
+            // A second value would silently replace the first.
+            guard query.updateValue(String(value), forKey: String(key)) == nil else {
+                throw APIError.invalid(String(key), "The query gives '\(key)' more than once.")
+            }
+        }
         let frozenQuery = query
         let parsed = try await Self.offload { () throws(APIError) in try TagRequest(body: input, query: frozenQuery) }
         let texts = parsed.records.compactMap { try? $0.text.get() }

@@ -388,6 +388,9 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"xml"}}"#, 400, "response_format.type"),
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","properties":{"a":{"not":{"type":"string"}}}}}}}"#, 400, "response_format.json_schema.schema"),
                 (#"{"model":"default","messages":\#(user),"tools":[{"type":"retrieval"}]}"#, 400, "tools[0].type"),
+                (#"{"model":"default","messages":[{"role":"user","content":[]}]}"#, 400, "messages[0].content"),
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","strict":"maybe","schema":{"type":"object"}}}}"#, 400, "response_format.json_schema.strict"),
+                (#"{"model":"default","messages":\#(user),"tools":[{"type":"function","function":{"name":"f","strict":1}}]}"#, 400, "tools[0].function.strict"),
                 (#"{"model":"default","messages":\#(user),"tool_choice":{"type":"function","function":{"name":"missing"}},"tools":[\#(Self.weatherTool)]}"#, 400, "tool_choice"),
             ]
             for item in cases {
@@ -450,6 +453,11 @@ struct ServeTests {
                 try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket")), body: Data(#"{"texts":["x"]}"#.utf8))
             #expect(queried.status == 400, "\(queried.text)")
             #expect(try queried.error["param"] as? String == "preset")
+            // A parameter given twice would keep one value in silence.
+            let twice = try await FMServe.request(
+                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket&preset=moderation")), body: Data("x\n".utf8))
+            #expect(twice.status == 400, "\(twice.text)")
+            #expect(try twice.error["param"] as? String == "preset")
             let misspelt = try await server.request("v1/tag", body: #"{"texts":["x"],"presets":"support-ticket"}"#)
             #expect(misspelt.status == 400, "\(misspelt.text)")
             #expect(try misspelt.error["param"] as? String == "presets")
