@@ -11,7 +11,7 @@ extension FM {
             discussion: "Tags are grouped case-insensitively, with hyphens as spaces and singular and plural forms together, each group under its most frequent spelling."
         )
 
-        @Argument(help: "`fm tag` output files (default: stdin).")
+        @Argument(help: "`fm tag` output files; - is stdin (the default).")
         var files: [String] = []
 
         @Option(name: .long, parsing: .unconditional, help: "How many entries to list per table.")
@@ -22,13 +22,15 @@ extension FM {
 
         func validate() throws {
             if top <= 0 { throw ValidationError("--top must be positive.") }
-            for file in files where !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
-            if let html { try ReportFile.validate(html, option: "--html", inputs: files.map { ("input file", $0) }) }
+            for file in files where file != "-" && !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read once.") }
+            if let html { try ReportFile.validate(html, option: "--html", inputs: files.filter { $0 != "-" }.map { ("input file", $0) }) }
         }
 
         func run() async throws {
             var statistics = TagStatistics()
-            let inputs = files.isEmpty ? [try InputFile.readStandardInput()] : try files.map(InputFile.read)
+            let inputs = files.isEmpty ? [try InputFile.readStandardInput()]
+                : try files.map { $0 == "-" ? try InputFile.readStandardInput() : try InputFile.read($0) }
             for data in inputs {
                 // Split on bytes: in a Swift String "\r\n" is one character, so a CRLF file would be one line.
                 for (_, line) in TaggingRecord.lines(in: Array(data)) { statistics.add(line: String(decoding: line, as: UTF8.self)) }
@@ -48,7 +50,7 @@ extension FM {
                 Console.note("warning: \(records) that does not begin with a year and month (2024-05…); it is in no month's count.\n")
             }
             print(statistics.text(limit: top))
-            if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files, top: top).html, to: html) }
+            if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files.map { $0 == "-" ? "standard input" : $0 }, top: top).html, to: html) }
         }
     }
 }

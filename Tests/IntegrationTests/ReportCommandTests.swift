@@ -208,6 +208,12 @@ struct ReportCommandTests {
         let crlfStats = try Self.run(["stats", crlf.path])
         #expect(crlfStats.status == 0 && crlfStats.stdout.contains("records: 2   errors: 0"), "\(crlfStats.stdout)\(crlfStats.stderr)")
 
+        // - is standard input, beside files too; it can be read once.
+        let piped = try Self.run(["stats", crlf.path, "-"], input: #"{"id":"3","result":{"topics":["picnic"]}}"# + "\n")
+        #expect(piped.status == 0 && piped.stdout.contains("records: 3   errors: 0"), "\(piped.stdout)\(piped.stderr)")
+        let twice = try Self.run(["stats", "-", "-"], input: "")
+        #expect(twice.status == 64 && twice.stderr.contains("Standard input (-) can be read once."), "\(twice.stderr)")
+
         // Nothing at all is no report either.
         let nothing = try Self.run(["stats"], input: "")
         #expect(nothing.status == 1 && nothing.stderr.contains("No records: the input has no lines of fm tag output"), "\(nothing.stderr)")
