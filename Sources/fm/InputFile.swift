@@ -14,8 +14,10 @@ enum InputFile {
 
     /// All of standard input. Foundation's `readDataToEndOfFile()` traps on a read error (stdin a directory,
     /// closed, or a terminal that went away); this throws the reason instead.
-    static func readStandardInput() throws -> Data {
-        try contents(named: "standard input") { try FileHandle.standardInput.readToEnd() }
+    static func readStandardInput(expecting what: String) throws -> Data {
+        // On a terminal the command would otherwise wait without a word for input the user may not know it wants.
+        if isatty(STDIN_FILENO) == 1 { Console.note("Reading \(what) from the terminal; end with Ctrl-D.\n") }
+        return try contents(named: "standard input") { try FileHandle.standardInput.readToEnd() }
     }
 
     /// What `read` returns, without a leading byte-order mark; a read error becomes a message naming `name`.

@@ -29,8 +29,8 @@ extension FM {
 
         func run() async throws {
             var statistics = TagStatistics()
-            let inputs = files.isEmpty ? [try InputFile.readStandardInput()]
-                : try files.map { $0 == "-" ? try InputFile.readStandardInput() : try InputFile.read($0) }
+            let inputs = files.isEmpty ? [try InputFile.readStandardInput(expecting: "fm tag output")]
+                : try files.map { $0 == "-" ? try InputFile.readStandardInput(expecting: "fm tag output") : try InputFile.read($0) }
             for data in inputs {
                 // Split on bytes: in a Swift String "\r\n" is one character, so a CRLF file would be one line.
                 for (_, line) in TaggingRecord.lines(in: Array(data)) { statistics.add(line: String(decoding: line, as: UTF8.self)) }

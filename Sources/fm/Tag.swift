@@ -65,7 +65,7 @@ extension FM {
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }
             } else {
-                let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput()
+                let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput(expecting: "texts, one per line,")
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()

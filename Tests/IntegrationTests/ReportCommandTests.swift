@@ -217,6 +217,30 @@ struct ReportCommandTests {
         // Nothing at all is no report either.
         let nothing = try Self.run(["stats"], input: "")
         #expect(nothing.status == 1 && nothing.stderr.contains("No records: the input has no lines of fm tag output"), "\(nothing.stderr)")
+        // A pipe is read without a word; a terminal is told what to type (below).
+        #expect(!nothing.stderr.contains("from the terminal"), "\(nothing.stderr)")
+    }
+
+    /// A command that reads standard input from a terminal says so, rather than waiting without a word. The
+    /// terminal is a real one: `script` (util-linux) runs fm on a pseudo-terminal and types our input into it.
+    @Test func aTerminalIsToldWhatToType() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(TagCommandTests.fm.path)' stats", "/dev/null"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        // A record, then Ctrl-D (end of input on a terminal).
+        try input.fileHandleForWriting.write(contentsOf: Data(#"{"id":"1","result":{"topics":["picnic"]}}"#.utf8 + [0x0A, 0x04]))
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.contains("Reading fm tag output from the terminal; end with Ctrl-D."), "\(printed)")
+        #expect(printed.contains("records: 1   errors: 0"), "\(printed)")
     }
 
     /// A run in which every text failed (a server that is down) scores nothing: exit 1 with the reason, not a
