@@ -1,6 +1,6 @@
 /// Why one record has no result: a machine-readable code and a message, written as the record's `error` object.
 public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The error code, e.g. `malformed-json`, `empty-text`, `invalid-utf8`, `context-overflow`, `generation-failed`.
+    /// The error code, e.g. `malformed-json`, `empty-text`, `invalid-id`, `invalid-utf8`, `context-overflow`, `generation-failed`.
     public var code: String
     /// What went wrong.
     public var message: String

@@ -43,6 +43,11 @@ public struct TaggingRecord: Sendable {
         case .string(let value): id = value
         case .number(let value) where value.rounded() == value && abs(value) < 1e15: id = String(Int(value))
         case .number(let value): id = JSONLiteral.integer(ofKey: "id", in: trimmed).map(String.init) ?? String(value)
+        // Written as a string, as numbers are: replaced by the line number, it would name another record.
+        case .bool(let value): id = String(value)
+        case .structure?, .array?:
+            return TaggingRecord(id: fallbackID, text: .failure(.init(
+                code: "invalid-id", message: "Line \(lineNumber) has an \"id\" that is an object or a list; use a string or a number.")))
         default: break
         }
         let extra = keys.filter { !["id", "text", "result", "error"].contains($0) }.compactMap { key in

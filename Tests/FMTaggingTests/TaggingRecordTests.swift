@@ -21,6 +21,20 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// An id is kept as the record's own: a Boolean is written as a string, as a number is, rather than replaced by
+    /// the line number (which names another record); an object or a list is an error line; null is no id.
+    @Test func anIDThatIsNoStringOrNumber() throws {
+        let lines = [#"{"id": true, "text": "a"}"#, #"{"id": {"k": 1}, "text": "b"}"#, #"{"id": [1], "text": "c"}"#, #"{"id": null, "text": "d"}"#]
+        let records = lines.enumerated().map { TaggingRecord.parse(line: Array($1.utf8), lineNumber: $0 + 1) }
+        #expect(records.map(\.id) == ["true", "2", "3", "4"])
+        #expect(try records[0].text.get() == "a")
+        #expect(try records[3].text.get() == "d")
+        for record in records[1...2] {
+            guard case .failure(let failure) = record.text else { Issue.record("accepted \(record)"); continue }
+            #expect(failure.code == "invalid-id" && failure.message.contains("Line \(record.id)"), "\(failure)")
+        }
+    }
+
     /// An integer id past a Double's exact range (a database key, a post id) is kept digit for digit, so two
     /// records whose ids differ in the last digit stay two; the id is read from the top level only.
     @Test func aLargeIntegerIDIsKeptAsWritten() {
