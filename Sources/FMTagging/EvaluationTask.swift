@@ -7,7 +7,8 @@ public enum EvaluationTask {
     public static let largestMultiLabelEnum = 40
 
     /// A schema whose enums are the data's label sets: `{label: enum}`, one enum per field, `{labels: [enum]}`
-    /// for small multi-label sets, or `{tags: [String]}` (at most 5) for free tags.
+    /// for small multi-label sets, or `{tags: [String]}` (at most 5) for free tags. Data whose label lists are all
+    /// empty gives an object without properties.
     public static func schema(for examples: [LabelledExample]) -> GenerationSchema {
         typealias Property = GenerationSchema.PropertyNode
         var singles: Set<String> = []
@@ -33,7 +34,8 @@ public enum EvaluationTask {
                 properties.append(Property(name: key, node: .enumeration(.init(name: key.capitalized, choices: values.sorted()))))
             }
         }
-        if hasSets {
+        // Sets that are all empty give no label to choose from (an enum of none); the caller says so.
+        if hasSets, !setLabels.isEmpty {
             if setLabels.count <= largestMultiLabelEnum {
                 properties.append(Property(name: "labels", description: "The labels that apply to the text, most relevant first",
                                            node: .array(.init(items: .enumeration(.init(name: "Label", choices: setLabels.sorted())),

@@ -87,7 +87,14 @@ extension FM {
             }
             // The task is the whole file's: its label sets come from every example, also when --limit scores fewer,
             // so the first N are not classified among only the labels that happen to occur in them.
-            let schema = try tagging.generationSchema(fallback: EvaluationTask.schema(for: all))
+            let derived = EvaluationTask.schema(for: all)
+            if tagging.preset == nil, tagging.schema == nil, derived.root.propertyNames.isEmpty {
+                throw CommandFailure("""
+                    Every labels list in \(file) is empty, so there is no label to choose from: give the labels, or \
+                    --schema or --preset to evaluate with.
+                    """)
+            }
+            let schema = try tagging.generationSchema(fallback: derived)
             let examples = limit.map { Array(all.prefix($0)) } ?? all
             // A schema made from the gold labels fits them; one the user chose may not.
             // With --predictions the schema only draws the report; results are scored against the gold's shape.

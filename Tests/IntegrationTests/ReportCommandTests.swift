@@ -243,6 +243,21 @@ struct ReportCommandTests {
         #expect(printed.contains("records: 1   errors: 0"), "\(printed)")
     }
 
+    /// A file whose every labels list is empty has no label to choose from: that is said before any work, not
+    /// left to fail on each text as a schema with an enum of no values.
+    @Test func labelListsThatAreAllEmptyAreNamed() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.jsonl")
+        try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":[]}\#n"#.utf8).write(to: empty)
+        let result = try Self.run(["eval", empty.path, "--print-schema"])
+        #expect(result.status == 1 && result.stderr.contains("Every labels list in \(empty.path) is empty"), "\(result.stderr)")
+        // One label among them is enough for a schema.
+        try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":["beach"]}\#n"#.utf8).write(to: empty)
+        let one = try Self.run(["eval", empty.path, "--print-schema"])
+        #expect(one.status == 0 && one.stdout.contains(#""enum":["beach"]"#), "\(one.stdout)\(one.stderr)")
+    }
+
     /// A run in which every text failed (a server that is down) scores nothing: exit 1 with the reason, not a
     /// report of 0 % that a script would record as the model's quality.
     @Test func anEvaluationWhoseEveryTextFailedIsAnError() throws {
