@@ -96,12 +96,7 @@ public enum EvaluationTask {
     /// label or a label set is compared with when the schema offers several. Without them a wrong schema would
     /// score 0 % as if the model had answered badly.
     public static func scoringWarnings(for examples: [LabelledExample], schema: GenerationSchema) -> [String] {
-        func resolve(_ node: GenerationSchema.Node, _ visited: Set<String> = []) -> GenerationSchema.Node? {
-            guard case .reference(let name) = node else { return node }
-            guard !visited.contains(name) else { return nil }
-            if let definition = schema.definitions.first(where: { $0.name == name }) { return resolve(definition.node, visited.union([name])) }
-            return schema.root.typeName == name ? resolve(schema.root, visited.union([name])) : nil
-        }
+        let resolve = schema.resolving
         func choices(of node: GenerationSchema.Node?) -> [String]? {
             switch node {
             case .enumeration(let enumeration)?: enumeration.choices

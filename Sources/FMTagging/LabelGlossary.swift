@@ -38,23 +38,20 @@ package enum LabelGlossary {
     ///   declares its cases in.
     package static func choiceFields(in schema: GenerationSchema, sortingChoices: Bool = false) -> [ChoiceField] {
         var fields: [ChoiceField] = []
-        var visited: Set<String> = []
-        func resolve(_ node: GenerationSchema.Node) -> GenerationSchema.Node? {
-            guard case .reference(let name) = node else { return node }
-            guard visited.insert(name).inserted else { return nil }
-            if let definition = schema.definitions.first(where: { $0.name == name }) { return resolve(definition.node) }
-            return schema.root.typeName == name ? resolve(schema.root) : nil
-        }
         func choices(of node: GenerationSchema.Node) -> [String]? {
-            switch resolve(node) {
+            switch schema.resolving(node) {
             case .enumeration(let enumeration): enumeration.choices
             case .string(let guides): guides.choices
             case .array(let array): choices(of: array.items)
             default: nil
             }
         }
-        func walk(_ node: GenerationSchema.Node, path: String) {
-            guard case .object(let object) = resolve(node) else { return }
+        // `inside`: the named types on the way to this node, so a type that contains itself is walked once; one
+        // that two fields name is walked for each.
+        func walk(_ node: GenerationSchema.Node, path: String, inside: Set<String>) {
+            var inside = inside
+            if case .reference(let name) = node, !inside.insert(name).inserted { return }
+            guard case .object(let object) = schema.resolving(node) else { return }
             for property in object.properties {
                 let name = path.isEmpty ? property.name : path + "." + property.name
                 if let values = choices(of: property.node) {
@@ -62,11 +59,11 @@ package enum LabelGlossary {
                         fields.append(ChoiceField(name: name, choices: sortingChoices ? values.sorted() : values))
                     }
                 } else {
-                    walk(property.node, path: name)
+                    walk(property.node, path: name, inside: inside)
                 }
             }
         }
-        walk(schema.root, path: "")
+        walk(schema.root, path: "", inside: Set([schema.root.typeName].compactMap(\.self)))
         return fields
     }
 

@@ -27,6 +27,25 @@ struct LabelGlossaryTests {
         #expect(LabelGlossary.choiceFields(in: TaggingPreset.contentTagging.schema).isEmpty)
     }
 
+    /// Two fields that name one definition each get a glossary; a type that contains itself is walked once.
+    @Test func fieldsThatShareADefinitionAreEachChoiceFields() {
+        let mood = GenerationSchema.Definition(name: "Mood", node: .enumeration(.init(name: "Mood", choices: ["calm", "angry", "glad"])))
+        let entry = GenerationSchema.Definition(name: "Entry", node: .object(.init(name: "Entry", properties: [
+            .init(name: "mood", description: nil, node: .reference("Mood")),
+            .init(name: "reply", description: nil, node: .reference("Entry")),
+        ])))
+        let schema = GenerationSchema(root: .object(.init(name: "Day", properties: [
+            .init(name: "before", description: nil, node: .reference("Mood")),
+            .init(name: "after", description: nil, node: .reference("Mood")),
+            .init(name: "first", description: nil, node: .reference("Entry")),
+            .init(name: "day", description: nil, node: .reference("Day")),
+        ])), definitions: [mood, entry])
+        #expect(LabelGlossary.choiceFields(in: schema).map(\.name) == ["before", "after", "first.mood"])
+        #expect(schema.resolving(.reference("Mood")) == mood.node)
+        #expect(schema.resolving(.reference("Nowhere")) == nil)
+        #expect(GenerationSchema(root: .reference("A"), definitions: [.init(name: "A", node: .reference("A"))]).resolving(.reference("A")) == nil)
+    }
+
     @Test func sortedFieldsAreTheSameWhateverOrderTheSchemaDeclares() {
         let reversed = GenerationSchema(root: .object(.init(name: "Ticket", properties: [
             .init(name: "topic", description: "What the ticket is about",

@@ -287,6 +287,26 @@ extension GenerationSchema.NumericBounds {
 }
 
 extension GenerationSchema {
+    /// The node of the named type: its definition's, or the root's when the root bears the name.
+    package func node(named name: String) -> Node? {
+        if let definition = definitions.first(where: { $0.name == name }) { return definition.node }
+        return root.typeName == name ? root : nil
+    }
+
+    /// `node` itself, or for a reference the node it names, following references to references; `nil` for a
+    /// name the schema does not define or references that lead back to one another.
+    ///
+    /// Each call follows its own chain, so two fields that name one definition both resolve to it.
+    package func resolving(_ node: Node) -> Node? {
+        var followed: Set<String> = []
+        var node = node
+        while case .reference(let name) = node {
+            guard followed.insert(name).inserted, let target = self.node(named: name) else { return nil }
+            node = target
+        }
+        return node
+    }
+
     /// Whether every value of the schema is a JSON object: its root is a structure (or a map), a reference to
     /// one, or a union of such.
     package var resolvesToObject: Bool {
@@ -300,8 +320,7 @@ extension GenerationSchema {
             case .reference(let name):
                 guard path.insert(name).inserted else { return false }
                 defer { path.remove(name) }
-                if let definition = definitions.first(where: { $0.name == name }) { return isObject(definition.node) }
-                return root.typeName == name && isObject(root)
+                return self.node(named: name).map(isObject) ?? false
             default: return false
             }
         }
