@@ -27,6 +27,8 @@ struct FM: AsyncParsableCommand {
     static func main() async {
         var parsed: (any ParsableCommand.Type)?
         do {
+            // Before parsing: an option's validation would otherwise speak of the replaced text ("No file at caf�").
+            try ArgumentEncoding.check()
             var command = try parseAsRoot()
             parsed = type(of: command)
             try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))

@@ -11,10 +11,10 @@ struct ReportCommandTests {
     /// `standardOutput` instead of being read back. With `mergingStandardError`, stderr goes into stdout's pipe,
     /// as `2>&1`, so `stdout` shows the order of both.
     static func run(_ arguments: [String], input: String = "", standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
-                    mergingStandardError: Bool = false,
+                    mergingStandardError: Bool = false, executable: URL = TagCommandTests.fm,
                     environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = TagCommandTests.fm
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let inputPipe = Pipe()
@@ -122,6 +122,12 @@ struct ReportCommandTests {
             let result = try Self.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        // An argument that is not UTF-8 (a Swift String cannot hold one, so the shell writes its bytes) is refused
+        // as such, not read with U+FFFD in place of its bytes.
+        for arguments in [#"tag "$(printf 'caf\351 au lait')""#, #"stats "$(printf '/tmp/caf\351.jsonl')""#] {
+            let shell = try Self.run(["-c", #"exec "$0" "# + arguments, TagCommandTests.fm.path], executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(shell.status == 64 && shell.stderr.contains("Argument 2 (") && shell.stderr.contains("is not UTF-8"), "\(arguments): \(shell.stderr)")
         }
     }
 
