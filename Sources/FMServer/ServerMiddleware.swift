@@ -28,6 +28,7 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         let route = route(of: request.uri.path) ?? "other"
         var response: Response
+        var hungUp = false
         do {
             try authorize(request)
             response = try await next(request, context)
@@ -41,12 +42,16 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = Self.apiError(for: error).response
             }
         } catch {
-            response = Self.apiError(for: error).response
+            let apiError = Self.apiError(for: error)
+            response = apiError.response
+            // The server cancels a request only when its client hangs up (a timeout is a 504): counted as nginx's
+            // 499, "client closed request", so a dashboard of 5xx answers does not count clients that gave up.
+            hungUp = apiError.code == "cancelled"
         }
         // Chat completions and tag jobs watch for the client hanging up, which ends the connection after the
         // response: the response says so, or a client could send its next request on a connection about to close.
         if route == "/v1/chat/completions" || route == "/v1/tag" { response.headers[.connection] = "close" }
-        let status = response.status.code
+        let status = hungUp ? 499 : response.status.code
         let metrics = metrics
         // Counted once the last byte is written, so a streamed answer's time is all of it.
         let body = response.body

@@ -155,6 +155,15 @@ struct ServeLimitsTests {
             }
             #expect(running == 0)
             #expect(try await server.metric("fm_completion_tokens_total") == 0, "the generation was cancelled, not finished")
+            // Counted as the client's doing (nginx's 499), not as a server error. The count is taken once the
+            // response is written off, a moment after the turn is given back.
+            var hungUp: Int?
+            for _ in 0..<200 where hungUp == nil {
+                hungUp = try await server.metric(#"fm_requests_total{route="/v1/chat/completions",status="499"}"#)
+                if hungUp == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(hungUp == 1)
+            #expect(try await server.metric(#"fm_requests_total{route="/v1/chat/completions",status="503"}"#) == nil)
             let next = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(next.status == 200, "\(next.text)")
             #expect(next.headers["connection"]?.lowercased() == "close", "the connection ends with the response, and says so")
