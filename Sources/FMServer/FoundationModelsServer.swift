@@ -292,8 +292,8 @@ extension FoundationModelsServer {
     func tag(_ request: Request) async throws -> Response {
         let input = try await Self.bodyBytes(of: request, limit: configuration.maximumBodyBytes)
         var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
-            // A second value would silently replace the first.
+        for (key, value) in request.uri.queryParameters where !key.isEmpty {
+            // A second value would silently replace the first. (`?a&&b` has empty keys between its `&`s.)
             guard query.updateValue(String(value), forKey: String(key)) == nil else {
                 throw APIError.invalid(String(key), "The query gives '\(key)' more than once.")
             }

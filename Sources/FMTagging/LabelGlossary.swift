@@ -38,19 +38,25 @@ package enum LabelGlossary {
     ///   declares its cases in.
     package static func choiceFields(in schema: GenerationSchema, sortingChoices: Bool = false) -> [ChoiceField] {
         var fields: [ChoiceField] = []
-        func choices(of node: GenerationSchema.Node) -> [String]? {
+        // The choices of a field, of a list of them or a list of lists; `followed` stops a list type whose items
+        // are that list type again.
+        func choices(of node: GenerationSchema.Node, followed: Set<String> = []) -> [String]? {
+            var followed = followed
+            if case .reference(let name) = node, !followed.insert(name).inserted { return nil }
             switch schema.resolving(node) {
-            case .enumeration(let enumeration): enumeration.choices
-            case .string(let guides): guides.choices
-            case .array(let array): choices(of: array.items)
-            default: nil
+            case .enumeration(let enumeration): return enumeration.choices
+            case .string(let guides): return guides.choices
+            case .array(let array): return choices(of: array.items, followed: followed)
+            default: return nil
             }
         }
-        // `inside`: the named types on the way to this node, so a type that contains itself is walked once; one
-        // that two fields name is walked for each.
-        func walk(_ node: GenerationSchema.Node, path: String, inside: Set<String>) {
-            var inside = inside
-            if case .reference(let name) = node, !inside.insert(name).inserted { return }
+        // A named object type is walked once, at the first field that names it: a type that contains itself would
+        // otherwise never end, and types that each name the next twice would be walked once per path, which
+        // doubles with every level. (Choice types are resolved anew for every field, so each field of one enum
+        // type gets its glossary.)
+        var walked = Set([schema.root.typeName].compactMap(\.self))
+        func walk(_ node: GenerationSchema.Node, path: String) {
+            if case .reference(let name) = node, !walked.insert(name).inserted { return }
             guard case .object(let object) = schema.resolving(node) else { return }
             for property in object.properties {
                 let name = path.isEmpty ? property.name : path + "." + property.name
@@ -59,11 +65,11 @@ package enum LabelGlossary {
                         fields.append(ChoiceField(name: name, choices: sortingChoices ? values.sorted() : values))
                     }
                 } else {
-                    walk(property.node, path: name, inside: inside)
+                    walk(property.node, path: name)
                 }
             }
         }
-        walk(schema.root, path: "", inside: Set([schema.root.typeName].compactMap(\.self)))
+        walk(schema.root, path: "")
         return fields
     }
 

@@ -39,15 +39,14 @@ public struct TaggingRecord: Sendable {
             return TaggingRecord(id: fallbackID, text: .failure(.init(code: "malformed-json", message: "Line \(lineNumber) is not a JSON object.")))
         }
         var id = fallbackID
+        var invalidID = false
         switch properties["id"]?.kind {
         case .string(let value): id = value
         case .number(let value) where value.rounded() == value && abs(value) < 1e15: id = String(Int(value))
         case .number(let value): id = JSONLiteral.integer(ofKey: "id", in: trimmed).map(String.init) ?? String(value)
         // Written as a string, as numbers are: replaced by the line number, it would name another record.
         case .bool(let value): id = String(value)
-        case .structure?, .array?:
-            return TaggingRecord(id: fallbackID, text: .failure(.init(
-                code: "invalid-id", message: "Line \(lineNumber) has an \"id\" that is an object or a list; use a string or a number.")))
+        case .structure?, .array?: invalidID = true
         default: break
         }
         let extra = keys.filter { !["id", "text", "result", "error"].contains($0) }.compactMap { key in
@@ -65,6 +64,9 @@ public struct TaggingRecord: Sendable {
         }
         let text: Result<String, TaggingFailure>
         switch properties["text"]?.kind {
+        case _ where invalidID:
+            // An error line, with the record's other fields as every error line has them.
+            text = .failure(.init(code: "invalid-id", message: "Line \(lineNumber) has an \"id\" that is an object or a list; use a string or a number."))
         case .string(let value) where !value.trimmingWhitespace.isEmpty: text = .success(value)
         case .string: text = .failure(.init(code: "empty-text", message: "Record \(id) has an empty text."))
         default: text = .failure(.init(code: "missing-text", message: "Record \(id) has no \"text\" string."))

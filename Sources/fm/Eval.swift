@@ -88,10 +88,11 @@ extension FM {
             // The task is the whole file's: its label sets come from every example, also when --limit scores fewer,
             // so the first N are not classified among only the labels that happen to occur in them.
             let derived = EvaluationTask.schema(for: all)
-            if tagging.preset == nil, tagging.schema == nil, derived.root.propertyNames.isEmpty {
+            // Only a run of the model needs a label to choose; recorded predictions are scored as they are.
+            if predictions == nil, tagging.preset == nil, tagging.schema == nil, derived.root.propertyNames.isEmpty {
                 throw CommandFailure("""
-                    Every labels list in \(file) is empty, so there is no label to choose from: give the labels, or \
-                    --schema or --preset to evaluate with.
+                    Every \(labelKey ?? "labels") list in \(file) is empty, so there is no label to choose from: give the \
+                    labels, or --schema or --preset to evaluate with.
                     """)
             }
             let schema = try tagging.generationSchema(fallback: derived)

@@ -27,8 +27,9 @@ struct LabelGlossaryTests {
         #expect(LabelGlossary.choiceFields(in: TaggingPreset.contentTagging.schema).isEmpty)
     }
 
-    /// Two fields that name one definition each get a glossary; a type that contains itself is walked once.
-    @Test func fieldsThatShareADefinitionAreEachChoiceFields() {
+    /// Two fields that name one enum definition each get a glossary; a type that contains itself is walked once,
+    /// as is a type named along many paths, and a list type whose items are itself ends.
+    @Test func fieldsThatShareADefinitionAreEachChoiceFields() throws {
         let mood = GenerationSchema.Definition(name: "Mood", node: .enumeration(.init(name: "Mood", choices: ["calm", "angry", "glad"])))
         let entry = GenerationSchema.Definition(name: "Entry", node: .object(.init(name: "Entry", properties: [
             .init(name: "mood", description: nil, node: .reference("Mood")),
@@ -44,6 +45,22 @@ struct LabelGlossaryTests {
         #expect(schema.resolving(.reference("Mood")) == mood.node)
         #expect(schema.resolving(.reference("Nowhere")) == nil)
         #expect(GenerationSchema(root: .reference("A"), definitions: [.init(name: "A", node: .reference("A"))]).resolving(.reference("A")) == nil)
+
+        // A list whose items are the list again (the importer takes it), beside a choice field.
+        let selfList = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"x":{"$ref":"#/$defs/a"},"y":{"enum":["p","q"]}},
+             "$defs":{"a":{"type":"array","items":{"$ref":"#/$defs/a"}}}}
+            """).schema
+        #expect(LabelGlossary.choiceFields(in: selfList).map(\.name) == ["y"])
+        // Thirty levels, each naming the next twice: walked once per type, not once per path (2^29).
+        let levels = (1...30).map { level in
+            GenerationSchema.Definition(name: "D\(level)", node: .object(.init(name: "D\(level)", properties: level == 30
+                ? [.init(name: "mood", description: nil, node: .reference("Mood"))]
+                : [.init(name: "a", description: nil, node: .reference("D\(level + 1)")),
+                   .init(name: "b", description: nil, node: .reference("D\(level + 1)"))])))
+        }
+        let deep = GenerationSchema(root: .reference("D1"), definitions: levels + [mood])
+        #expect(LabelGlossary.choiceFields(in: deep).count == 1)
     }
 
     @Test func sortedFieldsAreTheSameWhateverOrderTheSchemaDeclares() {

@@ -24,7 +24,7 @@ import Testing
     /// An id is kept as the record's own: a Boolean is written as a string, as a number is, rather than replaced by
     /// the line number (which names another record); an object or a list is an error line; null is no id.
     @Test func anIDThatIsNoStringOrNumber() throws {
-        let lines = [#"{"id": true, "text": "a"}"#, #"{"id": {"k": 1}, "text": "b"}"#, #"{"id": [1], "text": "c"}"#, #"{"id": null, "text": "d"}"#]
+        let lines = [#"{"id": true, "text": "a"}"#, #"{"id": {"k": 1}, "text": "b", "label": "x"}"#, #"{"id": [1], "text": "c"}"#, #"{"id": null, "text": "d"}"#]
         let records = lines.enumerated().map { TaggingRecord.parse(line: Array($1.utf8), lineNumber: $0 + 1) }
         #expect(records.map(\.id) == ["true", "2", "3", "4"])
         #expect(try records[0].text.get() == "a")
@@ -33,6 +33,8 @@ import Testing
             guard case .failure(let failure) = record.text else { Issue.record("accepted \(record)"); continue }
             #expect(failure.code == "invalid-id" && failure.message.contains("Line \(record.id)"), "\(failure)")
         }
+        // Its other fields are copied to its error line, as for every error line.
+        #expect(records[1].extraFields.map(\.key) == ["label"])
     }
 
     /// An integer id past a Double's exact range (a database key, a post id) is kept digit for digit, so two

@@ -232,7 +232,8 @@ struct ReportCommandTests {
     @Test func aTerminalIsToldWhatToType() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(TagCommandTests.fm.path)' stats", "/dev/null"]
+        process.arguments = ["-qec", #"exec "$FM_UNDER_TEST" stats"#, "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["FM_UNDER_TEST": TagCommandTests.fm.path]) { $1 }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -241,6 +242,10 @@ struct ReportCommandTests {
         try process.run()
         // A record, then Ctrl-D (end of input on a terminal).
         try input.fileHandleForWriting.write(contentsOf: Data(#"{"id":"1","result":{"topics":["picnic"]}}"#.utf8 + [0x0A, 0x04]))
+        // A command that does not take Ctrl-D as the end would wait for ever: it fails the test instead.
+        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
+        defer { deadline.cancel() }
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -258,6 +263,10 @@ struct ReportCommandTests {
         try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":[]}\#n"#.utf8).write(to: empty)
         let result = try Self.run(["eval", empty.path, "--print-schema"])
         #expect(result.status == 1 && result.stderr.contains("Every labels list in \(empty.path) is empty"), "\(result.stderr)")
+        let topics = directory.appendingPathComponent("topics.jsonl")
+        try Data(#"{"text":"a picnic","topics":[]}\#n"#.utf8).write(to: topics)
+        let keyed = try Self.run(["eval", topics.path, "--print-schema", "--label-key", "topics"])
+        #expect(keyed.status == 1 && keyed.stderr.contains("Every topics list in \(topics.path) is empty"), "\(keyed.stderr)")
         // One label among them is enough for a schema.
         try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":["beach"]}\#n"#.utf8).write(to: empty)
         let one = try Self.run(["eval", empty.path, "--print-schema"])
