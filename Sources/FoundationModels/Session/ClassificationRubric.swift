@@ -25,11 +25,8 @@ struct ClassificationRubric {
     /// - Parameter sortsChoices: List each field's choices in one canonical (sorted) order, so the prompt —
     ///   and with it the decision — does not depend on the order the schema declares them in.
     init(schema: GenerationSchema, sortsChoices: Bool) {
-        let definitions = Dictionary(schema.definitions.map { ($0.name, $0.node) }, uniquingKeysWith: { first, _ in first })
-        func resolve(_ node: GenerationSchema.Node) -> GenerationSchema.Node {
-            if case .reference(let name) = node, let target = definitions[name] { return target }
-            return node
-        }
+        // A reference to a reference, or to the root by its name, reads as the type it ends at.
+        func resolve(_ node: GenerationSchema.Node) -> GenerationSchema.Node { schema.resolving(node) ?? node }
         func listed(_ values: [String]) -> String {
             let ordered = sortsChoices ? values.sorted() : values
             return "one of " + ordered.map(JSONWriter.quoted).joined(separator: ", ")
