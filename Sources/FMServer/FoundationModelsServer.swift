@@ -292,8 +292,9 @@ extension FoundationModelsServer {
     func tag(_ request: Request) async throws -> Response {
         let input = try await Self.bodyBytes(of: request, limit: configuration.maximumBodyBytes)
         var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters where !key.isEmpty {
-            // A second value would silently replace the first. (`?a&&b` has empty keys between its `&`s.)
+        for (key, value) in request.uri.queryParameters where !(key.isEmpty && value.isEmpty) {
+            // A second value would silently replace the first. (`?a&&b` has an empty pair between its `&`s; a value
+            // without a name, `?=x`, is kept, and refused as an unknown parameter.)
             guard query.updateValue(String(value), forKey: String(key)) == nil else {
                 throw APIError.invalid(String(key), "The query gives '\(key)' more than once.")
             }

@@ -91,8 +91,8 @@ extension FM {
             // Only a run of the model needs a label to choose; recorded predictions are scored as they are.
             if predictions == nil, tagging.preset == nil, tagging.schema == nil, derived.root.propertyNames.isEmpty {
                 throw CommandFailure("""
-                    Every \(labelKey ?? "labels") list in \(file) is empty, so there is no label to choose from: give the \
-                    labels, or --schema or --preset to evaluate with.
+                    Every \(labelKey.map { "'\($0)'" } ?? "gold") list in \(file) is empty, so there is no label to choose \
+                    from: give the labels, or --schema or --preset to evaluate with.
                     """)
             }
             let schema = try tagging.generationSchema(fallback: derived)

@@ -262,11 +262,16 @@ struct ReportCommandTests {
         let empty = directory.appendingPathComponent("empty.jsonl")
         try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":[]}\#n"#.utf8).write(to: empty)
         let result = try Self.run(["eval", empty.path, "--print-schema"])
-        #expect(result.status == 1 && result.stderr.contains("Every labels list in \(empty.path) is empty"), "\(result.stderr)")
+        #expect(result.status == 1 && result.stderr.contains("Every gold list in \(empty.path) is empty"), "\(result.stderr)")
+        // Recorded predictions are scored as they are: no label needs choosing.
+        let predictions = directory.appendingPathComponent("predictions.jsonl")
+        try Data(#"{"id":"1","result":{"labels":["beach"]}}\#n{"id":"2","result":{"labels":["beach"]}}\#n"#.utf8).write(to: predictions)
+        let scored = try Self.run(["eval", empty.path, "--predictions", predictions.path])
+        #expect(!scored.stderr.contains("no label to choose from"), "\(scored.stderr)")
         let topics = directory.appendingPathComponent("topics.jsonl")
         try Data(#"{"text":"a picnic","topics":[]}\#n"#.utf8).write(to: topics)
         let keyed = try Self.run(["eval", topics.path, "--print-schema", "--label-key", "topics"])
-        #expect(keyed.status == 1 && keyed.stderr.contains("Every topics list in \(topics.path) is empty"), "\(keyed.stderr)")
+        #expect(keyed.status == 1 && keyed.stderr.contains("Every 'topics' list in \(topics.path) is empty"), "\(keyed.stderr)")
         // One label among them is enough for a schema.
         try Data(#"{"text":"a picnic","labels":[]}\#n{"text":"a beach","labels":["beach"]}\#n"#.utf8).write(to: empty)
         let one = try Self.run(["eval", empty.path, "--print-schema"])

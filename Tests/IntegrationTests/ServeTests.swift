@@ -458,6 +458,11 @@ struct ServeTests {
                 try #require(URL(string: "\(server.url.absoluteString)/v1/tag?preset=support-ticket&preset=moderation")), body: Data("x\n".utf8))
             #expect(twice.status == 400, "\(twice.text)")
             #expect(try twice.error["param"] as? String == "preset")
+            // A value without a name is an unknown parameter; an empty pair (`&&`) is nothing.
+            let nameless = try await FMServe.request(
+                try #require(URL(string: "\(server.url.absoluteString)/v1/tag?=support-ticket")), body: Data("x\n".utf8))
+            #expect(nameless.status == 400, "\(nameless.text)")
+            #expect(try nameless.error["param"] as? String == "", "\(nameless.text)")
             let misspelt = try await server.request("v1/tag", body: #"{"texts":["x"],"presets":"support-ticket"}"#)
             #expect(misspelt.status == 400, "\(misspelt.text)")
             #expect(try misspelt.error["param"] as? String == "presets")
