@@ -50,14 +50,17 @@ package enum LabelGlossary {
             default: return nil
             }
         }
-        // A named object type is walked once, at the first field that names it: a type that contains itself would
-        // otherwise never end, and types that each name the next twice would be walked once per path, which
-        // doubles with every level. (Choice types are resolved anew for every field, so each field of one enum
-        // type gets its glossary.)
-        var walked = Set([schema.root.typeName].compactMap(\.self))
-        func walk(_ node: GenerationSchema.Node, path: String) {
-            if case .reference(let name) = node, !walked.insert(name).inserted { return }
-            guard case .object(let object) = schema.resolving(node) else { return }
+        // Every path to a choice field is named (a `sender` and a `recipient` of one type each have a `role`), but a
+        // type is not walked again inside itself, and at most `objectBudget` objects are walked in all: types that
+        // each name the next twice would otherwise be walked once per path, which doubles with every level.
+        // (Choice types are resolved anew for every field, so each field of one enum type gets its glossary.)
+        var objectBudget = 64
+        func walk(_ node: GenerationSchema.Node, path: String, ancestors: Set<String>) {
+            var ancestors = ancestors
+            if case .reference(let name) = node, !ancestors.insert(name).inserted { return }
+            guard objectBudget > 0, case .object(let object) = schema.resolving(node) else { return }
+            objectBudget -= 1
+            ancestors.insert(object.name)
             for property in object.properties {
                 let name = path.isEmpty ? property.name : path + "." + property.name
                 if let values = choices(of: property.node) {
@@ -65,11 +68,11 @@ package enum LabelGlossary {
                         fields.append(ChoiceField(name: name, choices: sortingChoices ? values.sorted() : values))
                     }
                 } else {
-                    walk(property.node, path: name)
+                    walk(property.node, path: name, ancestors: ancestors)
                 }
             }
         }
-        walk(schema.root, path: "")
+        walk(schema.root, path: "", ancestors: [])
         return fields
     }
 
@@ -106,16 +109,32 @@ package enum LabelGlossary {
         return false
     }
 
-    /// The glossary text given with the instructions, from each field's choices and their meanings.
+    /// The glossary text given with the instructions, from each field's choices and their meanings. Fields with
+    /// the same choices described alike (one enum type named by several fields) share one section.
     package static func render(_ entries: [(field: ChoiceField, meanings: [String: String])]) -> String? {
-        let sections = entries.compactMap { entry -> String? in
-            let lines = entry.field.choices.compactMap { choice in
-                entry.meanings[choice].map { "- \"\(choice)\": " + $0 }
+        var groups: [(names: [String], field: ChoiceField, meanings: [String: String])] = []
+        for entry in entries {
+            if let index = groups.firstIndex(where: { $0.field.choices == entry.field.choices && $0.meanings == entry.meanings }) {
+                groups[index].names.append(entry.field.name)
+            } else {
+                groups.append(([entry.field.name], entry.field, entry.meanings))
+            }
+        }
+        let sections = groups.compactMap { group -> String? in
+            let lines = group.field.choices.compactMap { choice in
+                group.meanings[choice].map { "- \"\(choice)\": " + $0 }
             }
             guard !lines.isEmpty else { return nil }
-            return "What the answers of \"\(entry.field.name)\" mean:\n" + lines.joined(separator: "\n")
+            return "What the answers of \(listed(group.names)) mean:\n" + lines.joined(separator: "\n")
         }
         return sections.isEmpty ? nil : sections.joined(separator: "\n\n")
+    }
+
+    /// Quoted names in a sentence: `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
+    static func listed(_ names: [String]) -> String {
+        let quoted = names.map { "\"\($0)\"" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// Each choice's meaning in the model's reply: the sentences (``leadingSentences(of:)``) after the choice's
@@ -221,12 +240,21 @@ extension TaggingConfiguration {
         let fields = LabelGlossary.choiceFields(in: schema, sortingChoices: levers.sortsChoices)
         guard !fields.isEmpty else { return self }
         var entries: [(field: LabelGlossary.ChoiceField, meanings: [String: String])] = []
+        // Fields with one set of choices (one enum type at several paths) make one request, as the request names
+        // only the choices.
+        var described: [[String]: [String: String]] = [:]
         for field in fields {
+            if let meanings = described[field.choices] {
+                entries.append((field, meanings))
+                continue
+            }
             status?("writing the label glossary: \"\(field.name)\" (\(field.choices.count) values)")
-            entries.append((field, await LabelGlossary.describe(field, texts: calibrationTexts, model: model, cache: cache)))
+            let meanings = await LabelGlossary.describe(field, texts: calibrationTexts, model: model, cache: cache)
+            described[field.choices] = meanings
+            entries.append((field, meanings))
         }
-        var described = self
-        described.labelGlossary = LabelGlossary.render(entries)
-        return described
+        var configuration = self
+        configuration.labelGlossary = LabelGlossary.render(entries)
+        return configuration
     }
 }

@@ -27,8 +27,9 @@ struct LabelGlossaryTests {
         #expect(LabelGlossary.choiceFields(in: TaggingPreset.contentTagging.schema).isEmpty)
     }
 
-    /// Two fields that name one enum definition each get a glossary; a type that contains itself is walked once,
-    /// as is a type named along many paths, and a list type whose items are itself ends.
+    /// Two fields that name one enum definition each get a glossary, as do the fields of one object type named
+    /// twice; a type inside itself is not walked again, a type named along very many paths is walked a bounded
+    /// number of times, and a list type whose items are itself ends.
     @Test func fieldsThatShareADefinitionAreEachChoiceFields() throws {
         let mood = GenerationSchema.Definition(name: "Mood", node: .enumeration(.init(name: "Mood", choices: ["calm", "angry", "glad"])))
         let entry = GenerationSchema.Definition(name: "Entry", node: .object(.init(name: "Entry", properties: [
@@ -52,7 +53,16 @@ struct LabelGlossaryTests {
              "$defs":{"a":{"type":"array","items":{"$ref":"#/$defs/a"}}}}
             """).schema
         #expect(LabelGlossary.choiceFields(in: selfList).map(\.name) == ["y"])
-        // Thirty levels, each naming the next twice: walked once per type, not once per path (2^29).
+        // One object type under two fields: each path's choice field is named.
+        let person = GenerationSchema.Definition(name: "Person", node: .object(.init(name: "Person", properties: [
+            .init(name: "role", description: nil, node: .reference("Mood")),
+        ])))
+        let letter = GenerationSchema(root: .object(.init(name: "Letter", properties: [
+            .init(name: "sender", description: nil, node: .reference("Person")),
+            .init(name: "recipient", description: nil, node: .reference("Person")),
+        ])), definitions: [person, mood])
+        #expect(LabelGlossary.choiceFields(in: letter).map(\.name) == ["sender.role", "recipient.role"])
+        // Thirty levels, each naming the next twice: a bounded walk, not one per path (2^29).
         let levels = (1...30).map { level in
             GenerationSchema.Definition(name: "D\(level)", node: .object(.init(name: "D\(level)", properties: level == 30
                 ? [.init(name: "mood", description: nil, node: .reference("Mood"))]
@@ -60,7 +70,9 @@ struct LabelGlossaryTests {
                    .init(name: "b", description: nil, node: .reference("D\(level + 1)"))])))
         }
         let deep = GenerationSchema(root: .reference("D1"), definitions: levels + [mood])
-        #expect(LabelGlossary.choiceFields(in: deep).count == 1)
+        let deepFields = LabelGlossary.choiceFields(in: deep)
+        #expect((2...64).contains(deepFields.count))
+        #expect(deepFields.first?.name == (Array(repeating: "a", count: 29) + ["mood"]).joined(separator: "."))
     }
 
     @Test func sortedFieldsAreTheSameWhateverOrderTheSchemaDeclares() {
@@ -142,6 +154,14 @@ struct LabelGlossaryTests {
         let text = LabelGlossary.render([(field, ["spam": "Advertising.", "ham": "Personal messages."])])
         #expect(text == "What the answers of \"label\" mean:\n- \"ham\": Personal messages.\n- \"spam\": Advertising.")
         #expect(LabelGlossary.render([(field, [:])]) == nil)
+        // Fields of one choice set described alike share a section; another description gets its own.
+        let meanings = ["spam": "Advertising.", "ham": "Personal messages."]
+        let fields = ["a", "b", "c"].map { LabelGlossary.ChoiceField(name: $0, choices: ["ham", "spam"]) }
+        #expect(LabelGlossary.render(fields.map { ($0, meanings) })
+            == "What the answers of \"a\", \"b\" and \"c\" mean:\n- \"ham\": Personal messages.\n- \"spam\": Advertising.")
+        #expect(LabelGlossary.render([(fields[0], meanings), (fields[1], ["spam": "Ads.", "ham": "Chat."])])
+            == "What the answers of \"a\" mean:\n- \"ham\": Personal messages.\n- \"spam\": Advertising.\n\n"
+            + "What the answers of \"b\" mean:\n- \"ham\": Chat.\n- \"spam\": Ads.")
 
         var configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.ticket,
                                                  instructions: "Be brief.")

@@ -10,7 +10,6 @@ import FMDecoding
 package struct StructuredOutputValidator: Sendable {
     let schema: GenerationSchema
     private let matcher: GrammarMatcher
-    private let definitions: [String: GenerationSchema.Node]
 
     /// A vocabulary of single bytes: the grammar's automaton then reads text byte by byte.
     private static let bytes: TokenVocabulary = {
@@ -32,10 +31,6 @@ package struct StructuredOutputValidator: Sendable {
             throw LanguageModelError.unsupportedGenerationGuide(.init(
                 schemaName: schema.root.typeName, debugDescription: "The schema cannot be checked: \(error)"))
         }
-        var definitions: [String: GenerationSchema.Node] = [:]
-        for definition in schema.definitions { definitions[definition.name] = definition.node }
-        if let name = schema.root.typeName, definitions[name] == nil { definitions[name] = schema.root }
-        self.definitions = definitions
     }
 
     /// The value of `text` when it is a complete value of the schema.
@@ -68,7 +63,7 @@ package struct StructuredOutputValidator: Sendable {
         guard depth < 64 else { return content }
         switch (node, content.kind) {
         case (.reference(let name), _):
-            guard let target = definitions[name] else { return content }
+            guard let target = schema.node(named: name) else { return content }
             return ordered(content, as: target, depth: depth + 1)
         case (.object(let object), .structure(let properties, let keys)):
             // A `null` for an optional property means it was left out, as servers that write every parameter
@@ -103,13 +98,8 @@ package struct StructuredOutputValidator: Sendable {
         }
     }
 
-    /// `node`, following references (a bounded number of times).
+    /// `node`, following references; a reference that names nothing, or a cycle of them, stays as it is.
     private func resolved(_ node: GenerationSchema.Node) -> GenerationSchema.Node {
-        var node = node
-        for _ in 0..<16 {
-            guard case .reference(let name) = node, let target = definitions[name] else { return node }
-            node = target
-        }
-        return node
+        schema.resolving(node) ?? node
     }
 }

@@ -69,9 +69,8 @@ enum ToolCallFormat {
         case .enumeration(let enumeration): return quoted(enumeration.choices.first ?? "")
         case .anyOf(let union): return union.choices.first.map { exampleValue($0, in: schema, depth: depth + 1) } ?? "null"
         case .reference(let name):
-            if name == schema.root.typeName { return exampleValue(schema.root, in: schema, depth: depth + 1) }
-            guard let definition = schema.definitions.first(where: { $0.name == name }) else { return "null" }
-            return exampleValue(definition.node, in: schema, depth: depth + 1)
+            guard let target = schema.node(named: name) else { return "null" }
+            return exampleValue(target, in: schema, depth: depth + 1)
         }
     }
 
