@@ -23,6 +23,10 @@ struct ChatCompletionRequest: Sendable {
     var choiceCount: Int
     /// The most answers one request may ask for.
     static let maximumChoiceCount = 8
+    /// How many answers are decoded: one for greedy answers, which would all be the same but for how llama.cpp's
+    /// arithmetic rounds when sequences share a batch (each answer is then that one, so they are equal), and
+    /// ``choiceCount`` otherwise.
+    var decodedChoiceCount: Int { sampling.isGreedy ? 1 : choiceCount }
     /// How tokens are sampled, kept to give each answer its own seed.
     private var sampling: Sampling
 
@@ -145,6 +149,11 @@ struct ChatCompletionRequest: Sendable {
         ("functions", "send 'tools'"),
         ("function_call", "send 'tool_choice'"),
     ]
+
+    /// The tokens the engine generated for answers that used `usages`: a greedy request's answers are one decode.
+    func generatedTokens(of usages: [ChatUsage]) -> Int {
+        decodedChoiceCount == 1 ? usages.first?.completion ?? 0 : usages.reduce(0) { $0 + $1.completion }
+    }
 
     /// The request for answer `choice` (0 for the first): the same but for its identifier and, when the client
     /// gave a seed, the seed plus `choice`, so each answer is repeatable and differs from the others.
@@ -310,11 +319,14 @@ struct ChatCompletionRequest: Sendable {
             }
         }
 
+        /// Whether every answer takes the likeliest token.
+        var isGreedy: Bool { temperature == 0 || topP == 0 }
+
         /// The sampling mode of answer `choice`; `nil` leaves it to the model's default.
         func mode(choice: Int) -> GenerationOptions.SamplingMode? {
             let seed = self.seed.map { UInt64(bitPattern: Int64($0)) &+ UInt64(choice) }
             // A nucleus of no probability mass holds just the likeliest token.
-            if temperature == 0 || topP == 0 { return .greedy }
+            if isGreedy { return .greedy }
             if let keptTokens { return .random(top: keptTokens, seed: seed) }
             // A seed alone keeps the default nucleus, so adding one makes a run repeatable without changing it.
             if topP != nil || seed != nil { return .random(probabilityThreshold: topP ?? GenerationOptions.SamplingMode.defaultProbabilityThreshold, seed: seed) }

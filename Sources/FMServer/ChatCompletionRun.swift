@@ -19,7 +19,7 @@ enum ChatCompletionEvent: Sendable {
 /// Runs a chat completion's answers on the executor and translates their channel events into ``ChatCompletionEvent``s.
 enum ChatCompletionRun {
     /// The events of `request`'s answers, each with the index of its answer, produced as the executor works (the
-    /// answers together, so the engine decodes them in one batch). Cancelling the consumer cancels the generation;
+    /// answers together, so the engine decodes them in one batch; greedy answers are decoded once and repeated). Cancelling the consumer cancels the generation;
     /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``, and an answer
     /// that fails ends it with that answer's error. `calibrationProgress` is told how far a calibration of choices
     /// the request computes has got. `whenDone` runs once the generation has stopped (finished, failed or
@@ -36,9 +36,13 @@ enum ChatCompletionRun {
                 try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
                     try await withTimeout(timeout) {
                         try await withThrowingTaskGroup(of: Void.self) { group in
-                            for choice in 0..<request.choiceCount {
+                            // A greedy request decodes once, and every answer is that one.
+                            let copies = request.decodedChoiceCount == 1 ? request.choiceCount : 1
+                            for choice in 0..<request.decodedChoiceCount {
                                 group.addTask {
-                                    try await produce(request.generation(choice: choice), backend: backend) { continuation.yield((choice, $0)) }
+                                    try await produce(request.generation(choice: choice), backend: backend) { event in
+                                        for copy in 0..<copies { continuation.yield((choice + copy, event)) }
+                                    }
                                 }
                             }
                             try await group.waitForAll()

@@ -113,7 +113,7 @@ public struct FoundationModelsServer: Sendable {
             try ChatCompletionRequest(body: JSONField.body(bodyText), maximumTokensCap: cap)
         }
         try checkModel(parsed.model)
-        let ticket = try await gate.admit(sequences: parsed.choiceCount)
+        let ticket = try await gate.admit(sequences: parsed.decodedChoiceCount)
         let response = ChatCompletionResponse(model: configuration.modelName)
         if parsed.stream {
             return try await streamedCompletion(parsed, response: response, ticket: ticket)
@@ -140,7 +140,7 @@ public struct FoundationModelsServer: Sendable {
                 calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed), logprobs: logprobs[index])
         }
         let usage = ChatUsage(combining: usages)
-        metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
+        metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: parsed.generatedTokens(of: usages))
         return Self.json(response.completion(choices: choices, usage: usage))
     }
 
@@ -198,7 +198,7 @@ public struct FoundationModelsServer: Sendable {
                     next = try await iterator.next()
                 }
                 let usage = ChatUsage(combining: usages)
-                metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: usage.completion)
+                metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: parsed.generatedTokens(of: usages))
                 for index in 0..<parsed.choiceCount {
                     let reason = Self.finishReason(calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed)
                     try await writer.write(Self.event(response.chunk(index: index, delta: [], finishReason: reason)))

@@ -28,10 +28,11 @@ struct ServeLimitsTests {
         }
     }
 
-    /// A request with `n` answers decodes n sequences at once, so it holds n of `--concurrency`'s turns.
+    /// A request with `n` sampled answers decodes n sequences at once, so it holds n of `--concurrency`'s turns;
+    /// greedy answers are one decode and hold one.
     @Test func aRequestWithSeveralAnswersHoldsATurnForEach() async throws {
         try await FMServe.with(arguments: ["--concurrency", "2", "--queue", "0"]) { server in
-            let pair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0,"n":2"#)
+            let pair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0.7,"seed":5,"n":2"#)
             async let first = server.request("v1/chat/completions", body: pair)
             // Wait until the pair holds its turn, then ask for one more answer.
             var running = false
@@ -47,6 +48,19 @@ struct ServeLimitsTests {
             // Its turns are given back.
             let third = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(third.status == 200, "\(third.text)")
+
+            // Greedy answers are one decode: the pair leaves the other turn free.
+            let greedyPair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0,"n":2"#)
+            async let fourth = server.request("v1/chat/completions", body: greedyPair)
+            running = false
+            for _ in 0..<600 where !running {
+                running = try await server.metric("fm_requests_running") == 1
+                if !running { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(running, "the greedy request with two answers never started")
+            let fifth = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(fifth.status == 200, "\(fifth.text)")
+            #expect(try await fourth.status == 200)
         }
     }
 

@@ -233,6 +233,41 @@ struct ServeTests {
         }
     }
 
+    /// Greedy answers of one request are decoded once: they are equal, streamed or not (in a shared batch
+    /// llama.cpp's rounding could tip a near-tie between them), the usage counts each answer's tokens, as
+    /// OpenAI bills them, and the metrics count the tokens generated.
+    @Test func greedyAnswersOfOneRequestAreOneDecode() async throws {
+        try await FMServe.with { server in
+            let body = #"{"messages":[{"role":"user","content":"Name a famous painter."},{"role":"assistant","content":"Rembrandt."},{"role":"user","content":"Describe a mountain."}],"max_tokens":24,"temperature":0,"n":3}"#
+            // The same prompt answered once first leaves it cached, so a batch beside it would evaluate a different
+            // number of prompt tokens per sequence (where answers used to differ).
+            #expect(try await server.request("v1/chat/completions", body: body.replacingOccurrences(of: #""n":3"#, with: #""n":1"#)).status == 200)
+            let before = try #require(try await server.metric("fm_completion_tokens_total"))
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 200, "\(reply.text)")
+            let choices = try #require(try reply.json["choices"] as? [[String: Any]])
+            #expect(choices.map { $0["index"] as? Int } == [0, 1, 2])
+            let texts = choices.map { ($0["message"] as? [String: Any])?["content"] as? String ?? "" }
+            #expect(!texts[0].isEmpty && Set(texts).count == 1, "\(texts)")
+            let completion = try #require((try reply.json["usage"] as? [String: Any])?["completion_tokens"] as? Int)
+            #expect(completion > 0 && completion % 3 == 0)
+            #expect(try await server.metric("fm_completion_tokens_total") == before + completion / 3)
+
+            let streamed = try await server.request("v1/chat/completions", body: body.replacingOccurrences(of: #""n":3"#, with: #""n":2,"stream":true"#))
+            #expect(streamed.status == 200)
+            var pieces = ["", ""]
+            for event in streamed.events.dropLast() {
+                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                    let index = try #require(choice["index"] as? Int)
+                    try #require((0...1).contains(index))
+                    pieces[index] += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                }
+            }
+            #expect(pieces == [texts[0], texts[0]])
+        }
+    }
+
     @Test func jsonSchemaResponsesAlwaysMatchTheSchema() async throws {
         try await FMServe.with { server in
             let schema = #"{"type":"object","properties":{"mood":{"type":"string","enum":["happy","sad","neutral"]},"score":{"type":"integer","minimum":1,"maximum":5},"words":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["mood","score","words"],"additionalProperties":false}"#
