@@ -51,20 +51,34 @@ public enum EvaluationTask {
     /// The result a labelled example should produce under `schema` (one made by ``schema(for:)``), for use as
     /// a few-shot example; `nil` when the gold answer does not fit the schema.
     public static func result(for gold: LabelledExample.Gold, in schema: GenerationSchema) -> GeneratedContent? {
-        let names = Set(schema.root.propertyNames)
+        let root = schema.resolving(schema.root) ?? schema.root
+        let names = Set(root.propertyNames)
         var members: [String] = []
         func quoted(_ text: String) -> String { GeneratedContent(kind: .string(text)).jsonString }
         // A value outside a field's label set (a label of another set) would teach an answer the decoder can
         // never write; fields of other kinds are left to the schema.
-        func allows(_ value: String, in field: String) -> Bool {
-            guard case .object(let object) = schema.root,
-                  case .enumeration(let labels)? = object.properties.first(where: { $0.name == field })?.node else { return true }
-            return labels.choices.contains(value)
+        func allows(_ value: String, as node: GenerationSchema.Node?) -> Bool {
+            switch node.flatMap(schema.resolving) {
+            case .enumeration(let labels)?: labels.choices.contains(value)
+            case .string(let guides)?: guides.choices?.contains(value) ?? true
+            case .boolean?: value == "true" || value == "false"
+            default: true
+            }
+        }
+        func node(of field: String) -> GenerationSchema.Node? {
+            guard case .object(let object) = root else { return nil }
+            return object.properties.first(where: { $0.name == field })?.node
+        }
+        func allows(_ value: String, in field: String) -> Bool { allows(value, as: node(of: field)) }
+        // Whether every label may be an item of the list `field`.
+        func allowsItems(_ labels: [String], in field: String) -> Bool {
+            guard case .array(let array)? = node(of: field).flatMap(schema.resolving) else { return true }
+            return labels.allSatisfy { allows($0, as: array.items) }
         }
         switch gold {
         case .single(let label):
             // A schema whose answer is the label itself (`{"type":"string","enum":[…]}`).
-            switch schema.root {
+            switch root {
             case .enumeration(let labels): return labels.choices.contains(label) ? GeneratedContent(kind: .string(label)) : nil
             case .string(let guides) where guides.choices != nil:
                 return guides.choices?.contains(label) == true ? GeneratedContent(kind: .string(label)) : nil
@@ -73,12 +87,13 @@ public enum EvaluationTask {
             guard names.contains("label"), allows(label, in: "label") else { return nil }
             members.append("\"label\":" + quoted(label))
         case .fields(let values):
-            for name in schema.root.propertyNames {
+            for name in root.propertyNames {
                 guard let value = values[name], allows(value, in: name) else { return nil }
                 members.append(quoted(name) + ":" + (value == "true" || value == "false" ? value : quoted(value)))
             }
         case .set(let labels):
             if names.contains("labels") {
+                guard allowsItems(Array(labels.prefix(3)), in: "labels") else { return nil }
                 members.append("\"labels\":[" + labels.prefix(3).map(quoted).joined(separator: ",") + "]")
             } else if names.contains("tags") {
                 // Free tags as the tagging grammar writes them: lowercase words, hyphens as spaces.

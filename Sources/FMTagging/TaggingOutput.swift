@@ -62,6 +62,46 @@ public enum TaggingOutput {
         return (failed.mapValues(\.count), failed, texts, validLength)
     }
 
+    /// The number (from 1) of the first line past the finished ones that is not the cut-off last line a killed job
+    /// leaves: a line of something else (notes, another tool's output), which resuming would throw away together
+    /// with every line after it. `nil` when what follows the finished lines is at most one unterminated line that
+    /// begins as this tool's lines do.
+    public static func strayLine(in output: [UInt8], validLength: Int) -> Int? {
+        var rest = output[min(validLength, output.count)...]
+        let number = output[..<min(validLength, output.count)].count(where: { $0 == 0x0A }) + 1
+        if rest.contains(0x0A) { return number }
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        rest = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return rest.isEmpty || rest.first == UInt8(ascii: "{") ? nil : number
+    }
+
+    /// The first finished result that `schema` could not have written, with its line number (from 1) and why:
+    /// a member the schema's structure lacks, or a required one it is missing. An output finished under other
+    /// settings has lost its job record, and a resume of it (its input grew) would otherwise add answers of
+    /// another shape. Only the shape of a structure's members is compared; `nil` for another root.
+    public static func misfitResult(in output: [UInt8], validLength: Int, schema: GenerationSchema) -> (line: Int, reason: String)? {
+        guard case .object(let object)? = schema.resolving(schema.root), object.additionalValues == nil else { return nil }
+        let declared = Set(object.properties.map(\.name))
+        let required = object.properties.filter { !$0.isOptional }.map(\.name)
+        var number = 0
+        for line in output[..<min(validLength, output.count)].split(separator: 0x0A, omittingEmptySubsequences: false) {
+            number += 1
+            guard let text = String(validating: line.starts(with: [0xEF, 0xBB, 0xBF]) ? line.dropFirst(3) : line, as: UTF8.self),
+                  let content = try? GeneratedContent(json: text), case .structure(let properties, _) = content.kind,
+                  let result = properties["result"] else { continue }
+            guard case .structure(let members, let keys) = result.kind else {
+                return (number, "its result is not an object")
+            }
+            if let extra = keys.first(where: { !declared.contains($0) }) {
+                return (number, "its result has \"\(extra)\", which the schema does not")
+            }
+            if let missing = required.first(where: { members[$0] == nil }) {
+                return (number, "its result lacks \"\(missing)\", which the schema requires")
+            }
+        }
+        return nil
+    }
+
     /// Each record with the number of earlier records that share its id: a finished line accounts for the earliest
     /// record with its id, so the n-th finished line of an id (from 0) is the one of the record numbered n.
     private static func numbered(_ records: [TaggingRecord]) -> [(record: TaggingRecord, occurrence: Int)] {

@@ -83,7 +83,7 @@ extension FM {
             let job = tagging.jobIdentity(configuration: configuration, model: model)
             // Checked before the output is opened: a refused resume leaves the file as it was, partial last line and
             // all.
-            let sink = try OutputSink(path: outputFile, resume: resume, job: job) { name, finished in
+            let sink = try OutputSink(path: outputFile, resume: resume, job: job, schema: schema) { name, finished in
                 // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its
                 // results would stand in for this input's records.
                 if let (record, written) = TaggingOutput.foreignLine(records, texts: finished.texts) {
@@ -169,7 +169,8 @@ final class OutputSink {
     /// throws leaves the file untouched.
     ///
     /// - Parameter job: The identity of the job's settings, kept in the job record while the output is partial.
-    init(path: String?, resume: Bool, job: String = "", check: (String, Finished) throws -> Void = { _, _ in }) throws {
+    init(path: String?, resume: Bool, job: String = "", schema: GenerationSchema? = nil,
+         check: (String, Finished) throws -> Void = { _, _ in }) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
         // would truncate a file the shell opened for appending, or one that already holds earlier output.
         guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
@@ -193,7 +194,23 @@ final class OutputSink {
         do {
             var validLength: Int?
             if resume, let existing = try Self.resumable(path) {
-                let (ids, failed, texts, length) = TaggingOutput.finishedRecords(in: Array(existing))
+                let bytes = Array(existing)
+                let (ids, failed, texts, length) = TaggingOutput.finishedRecords(in: bytes)
+                // Resuming cuts the file after its finished lines: only a killed job's last line may go.
+                if let line = TaggingOutput.strayLine(in: bytes, validLength: length) {
+                    throw CommandFailure("""
+                        Cannot resume \(path): its line \(line) is not a line fm tag writes, and resuming would remove it \
+                        and every line after it. Choose another --output, or remove what is not fm tag output.
+                        """)
+                }
+                // Settings are compared through the job record while the output is partial; a finished output has
+                // none, so its results must at least have the shape this job's schema writes.
+                if let schema, let (line, reason) = TaggingOutput.misfitResult(in: bytes, validLength: length, schema: schema) {
+                    throw CommandFailure("""
+                        Cannot resume \(path): line \(line) was written with another schema (\(reason)), and this job's \
+                        answers would sit beside it. Resume with the settings that wrote it, or choose another --output.
+                        """)
+                }
                 finished = (ids, failed, texts)
                 try check(path, finished)
                 validLength = length

@@ -68,6 +68,26 @@ struct ExampleIndexTests {
         #expect(EvaluationTask.result(for: .single("neutral"), in: schema) == nil)
     }
 
+    /// A user's schema limits the examples the same way, whatever form its label sets take: string choices
+    /// without a type, a list of choices, a Bool field, a root that names its definition.
+    @Test func goldLabelsOutsideAUsersSchemaAreNoExamples() throws {
+        func imported(_ json: String) throws -> GenerationSchema { try GenerationSchema.importing(jsonSchema: json).schema }
+        let untyped = try imported(#"{"type":"object","properties":{"label":{"enum":["pos","neg"]}},"required":["label"]}"#)
+        #expect(EvaluationTask.result(for: .single("pos"), in: untyped)?.jsonString == #"{"label": "pos"}"#)
+        #expect(EvaluationTask.result(for: .single("neutral"), in: untyped) == nil)
+        let typed = try imported(#"{"type":"object","properties":{"label":{"type":"string","enum":["pos","neg"]}},"required":["label"]}"#)
+        #expect(EvaluationTask.result(for: .single("neutral"), in: typed) == nil)
+        let list = try imported(#"{"type":"object","properties":{"labels":{"type":"array","items":{"enum":["rock","metal"]}}},"required":["labels"]}"#)
+        #expect(EvaluationTask.result(for: .set(["rock"]), in: list)?.jsonString == #"{"labels": ["rock"]}"#)
+        #expect(EvaluationTask.result(for: .set(["rock", "stone"]), in: list) == nil)
+        let flag = try imported(#"{"type":"object","properties":{"spam":{"type":"boolean"}},"required":["spam"]}"#)
+        #expect(EvaluationTask.result(for: .fields(["spam": "true"]), in: flag)?.jsonString == #"{"spam": true}"#)
+        #expect(EvaluationTask.result(for: .fields(["spam": "yes"]), in: flag) == nil)
+        let named = try imported(##"{"$ref":"#/$defs/R","$defs":{"R":{"type":"object","properties":{"label":{"enum":["pos","neg"]}},"required":["label"]}}}"##)
+        #expect(EvaluationTask.result(for: .single("neg"), in: named)?.jsonString == #"{"label": "neg"}"#)
+        #expect(EvaluationTask.result(for: .single("neutral"), in: named) == nil)
+    }
+
     /// A schema the user chose is checked against the gold labels: values it cannot write, fields it lacks and
     /// which field is compared are said; a schema made from the labels has nothing to say.
     @Test func scoringWarningsNameWhatASchemaCannotScore() throws {

@@ -140,6 +140,42 @@ import Testing
         #expect(finished.validLength == line.utf8.count + 1)
     }
 
+    /// Only a killed job's cut-off last line may follow the finished lines: a whole line of something else, or a
+    /// last line that does not begin as ours do, is named, since resuming would cut it off with all after it.
+    @Test func resumeNamesALineOfSomethingElse() {
+        let line = TaggingOutput.line(for: TaggingRecord(id: "x", text: .success("t")), outcome: .failure(.init(code: "c", message: "m")))
+        func stray(_ text: String) -> Int? {
+            let bytes = Array(text.utf8)
+            return TaggingOutput.strayLine(in: bytes, validLength: TaggingOutput.finishedRecords(in: bytes).validLength)
+        }
+        #expect(stray(line + "\n") == nil)
+        #expect(stray(line + "\n{\"id\":\"y\",\"te") == nil)
+        #expect(stray(line + "\n" + line) == nil, "an unterminated whole line is redone")
+        #expect(stray("") == nil)
+        #expect(stray("my notes\nmore notes\n") == 1)
+        #expect(stray(line + "\nmy notes\n" + line + "\n") == 2)
+        #expect(stray(line + "\n\nmy notes") == 3)
+        #expect(stray("{\"a\":1}\n") == 1, "JSON of another tool")
+    }
+
+    /// A finished output's results are checked against the job's schema, as its job record is gone.
+    @Test func resumeNamesAResultOfAnotherSchema() throws {
+        let schema = GenerationSchema(root: .object(.init(name: "R", properties: [
+            .init(name: "topic", node: .string(.init())), .init(name: "note", node: .string(.init()), isOptional: true),
+        ])))
+        func misfit(_ results: [String]) -> Int? {
+            let lines = results.enumerated().map { #"{"id":"\#($0)","text":"t","result":\#($1)}"# + "\n" }
+            let bytes = Array(lines.joined().utf8)
+            return TaggingOutput.misfitResult(in: bytes, validLength: bytes.count, schema: schema)?.line
+        }
+        #expect(misfit([#"{"topic":"a"}"#, #"{"topic":"b","note":"n"}"#]) == nil)
+        #expect(misfit([#"{"topic":"a"}"#, #"{"actions":[],"topics":[]}"#]) == 2)
+        #expect(misfit([#"{"note":"n"}"#]) == 1)
+        #expect(misfit([#""a""#]) == 1)
+        let errorLine = Array(#"{"id":"1","error":{"code":"c","message":"m"}}"#.utf8) + [10]
+        #expect(TaggingOutput.misfitResult(in: errorLine, validLength: errorLine.count, schema: schema) == nil)
+    }
+
     /// An output whose first line carries a byte-order mark (saved by an editor), or with a blank line between
     /// finished ones, resumes after its last finished line rather than being cut where the scan stopped.
     @Test func resumeReadsPastAByteOrderMark() {

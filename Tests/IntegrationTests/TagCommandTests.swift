@@ -329,6 +329,20 @@ struct TagCommandTests {
         #expect(same.status == 0, "\(same.stderr)")
         #expect(try Self.lines(outputURL).map { $0["id"] as? String } == ids)
         #expect(!FileManager.default.fileExists(atPath: jobRecord.path), "a whole output has no job record")
+
+        // Finished, it has no job record; its input grown and resumed with another schema, it is still refused.
+        try Data((input + #"{"id":"r40","text":"One more note."}"# + "\n").utf8).write(to: inputURL)
+        let whole = try Data(contentsOf: outputURL)
+        let otherSchema = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "email", "--resume"])
+        #expect(otherSchema.status == 1 && otherSchema.stderr.contains("written with another schema"), "\(otherSchema.status) \(otherSchema.stderr)")
+        #expect(try Data(contentsOf: outputURL) == whole)
+
+        // A file of something else is not cut to nothing by a resume.
+        let notes = directory.appendingPathComponent("notes.txt")
+        try Data("first note to keep\nsecond note\n".utf8).write(to: notes)
+        let wiped = try Self.run(["tag", "--file", inputURL.path, "--output", notes.path, "--no-cache", "--resume"])
+        #expect(wiped.status == 1 && wiped.stderr.contains("line 1 is not a line fm tag writes"), "\(wiped.status) \(wiped.stderr)")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "first note to keep\nsecond note\n")
     }
 
     /// A file with a GGUF header that llama.cpp cannot load stops the job with one message before any line is
