@@ -182,14 +182,15 @@ extension FM.Eval {
         items.prefix(3).joined(separator: separator) + (items.count > 3 ? separator + "…" : "")
     }
 
-    /// The predictions in a results file, matched to the examples by id (a missing or failed record is `nil`).
-    /// An id that several lines share (two files concatenated) pairs its n-th result or error line with its n-th
-    /// example, as `fm tag --resume` counts them.
+    /// The predictions in a results file, matched to the examples by id and text (a missing or failed record is
+    /// `nil`). An id that several lines share (two files concatenated) pairs each example with the first line left
+    /// that carries its text, or else one that carries none (as `fm tag --resume` counts them); a line of another
+    /// text is another input's result and is not scored.
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
         let data = Array(try InputFile.read(path))
         // A failed record's error line holds its place (as a missing result), so the next result with its id
         // pairs with the next example.
-        var results: [String: [(result: GeneratedContent?, error: String)]] = [:]
+        var results: [String: [(result: GeneratedContent?, error: String, text: String?)]] = [:]
         var unreadable: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
             let text = String(decoding: line, as: UTF8.self)
@@ -207,7 +208,8 @@ extension FM.Eval {
             if case .structure(let fields, _)? = error?.kind, let reason = fields["message"]?.scalarText { message = reason } else {
                 message = error?.jsonString ?? ""
             }
-            results[id, default: []].append((properties["result"], message))
+            let written: String? = if case .string(let text)? = properties["text"]?.kind { text } else { nil }
+            results[id, default: []].append((properties["result"], message, written))
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
@@ -234,19 +236,36 @@ extension FM.Eval {
             let counted = missing.count == 1 ? "1 scored example has" : "\(missing.count) scored examples have"
             Console.note("warning: \(counted) no line in \(path) (ids \(firstFew(missing, separator: ", "))); counted as failed\n")
         }
-        var seen: [String: Int] = [:]
         var scored = 0
         var reasons: [String] = []
+        var otherTexts: [String] = []
         let predictions = examples.map { example -> LabelledExample.Gold? in
-            let occurrence = seen[example.record.id, default: 0]
-            seen[example.record.id] = occurrence + 1
-            guard let matching = results[example.record.id], occurrence < matching.count else { return nil }
-            guard let result = matching[occurrence].result else {
-                reasons.append(matching[occurrence].error)
+            let id = example.record.id
+            guard let lines = results[id], !lines.isEmpty else { return nil }
+            let text = try? example.record.text.get()
+            guard let index = lines.firstIndex(where: { $0.text == text }) ?? lines.firstIndex(where: { $0.text == nil }) else {
+                otherTexts.append(id)
+                return nil
+            }
+            let line = lines[index]
+            results[id]?.remove(at: index)
+            guard let result = line.result else {
+                reasons.append(line.error)
                 return nil
             }
             scored += 1
             return EvaluationTask.prediction(shapedLike: example.gold, in: result)
+        }
+        if !otherTexts.isEmpty {
+            // Ids alone match another input's output (plain lines are numbered 1, 2, …).
+            let counted = otherTexts.count == 1 ? "1 scored example's line" : "\(otherTexts.count) scored examples' lines"
+            if scored == 0 {
+                throw CommandFailure("""
+                    The lines of \(path) with the scored examples' ids carry other texts (ids \(firstFew(otherTexts, separator: ", "))): \
+                    it is fm tag output of another input.
+                    """)
+            }
+            Console.note("warning: \(counted) in \(path) \(otherTexts.count == 1 ? "carries" : "carry") another text (ids \(firstFew(otherTexts, separator: ", "))); counted as failed\n")
         }
         // Error lines alone (a server that was down for the whole run) would score as a model that gets everything
         // wrong.

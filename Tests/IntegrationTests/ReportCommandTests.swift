@@ -544,6 +544,21 @@ struct ReportCommandTests {
         let failed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(failed.status == 0, "\(failed.stderr)")
         #expect(failed.stdout.contains(#""accuracy":0.5"#), "\(failed.stdout)")
+        // Lines that carry their texts are paired by text too: in either order, and another input's line is not
+        // scored (all of them: refused).
+        try Data(#"{"id":"1","text":"see you at lunch","result":{"label":"ham"}}\#n{"id":"1","text":"win a prize now","result":{"label":"spam"}}\#n"#.utf8)
+            .write(to: results)
+        let swapped = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
+        #expect(swapped.status == 0 && swapped.stdout.contains(#""accuracy":1"#), "\(swapped.stderr) \(swapped.stdout)")
+        try Data(#"{"id":"1","text":"another text","result":{"label":"spam"}}\#n{"id":"3","text":"call me back","result":{"label":"ham"}}\#n"#.utf8)
+            .write(to: results)
+        let other = try Self.run(["eval", input.path, "--predictions", results.path])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stderr.contains("warning: 1 scored example's line in \(results.path) carries another text (ids 1); counted as failed"), "\(other.stderr)")
+        #expect(other.stdout.contains("examples: 2   failed: 1"), "\(other.stdout)")
+        try Data(#"{"id":"1","text":"another text","result":{"label":"spam"}}\#n"#.utf8).write(to: results)
+        let foreign = try Self.run(["eval", input.path, "--predictions", results.path])
+        #expect(foreign.status == 1 && foreign.stderr.contains("it is fm tag output of another input"), "\(foreign.stderr)")
         // Error lines alone (the anchor's server down for the whole run) are no score of 0 %: refused with the reasons.
         try Data(#"{"id":"1","error":{"code":"x","message":"server down"}}\#n{"id":"1","error":{"code":"x","message":"server down"}}\#n"#.utf8)
             .write(to: results)
