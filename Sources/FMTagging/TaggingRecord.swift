@@ -34,8 +34,17 @@ public struct TaggingRecord: Sendable {
                 ? .failure(.init(code: "empty-text", message: "Line \(lineNumber) has no text."))
                 : .success(trimmed))
         }
-        guard let content = try? GeneratedContent(json: trimmed), content.isComplete,
-              case .structure(let properties, let keys) = content.kind else {
+        let parsed: GeneratedContent
+        do {
+            parsed = try GeneratedContent(json: trimmed)
+        } catch {
+            // What is wrong, and where: a number beyond a Double's range (`1e400`) is valid JSON that this reader
+            // cannot hold, which "not a JSON object" would misstate. The record keeps its id when it has a plain one.
+            let reason = if case DecodingError.dataCorrupted(let context) = error { " " + context.debugDescription } else { "" }
+            return TaggingRecord(id: Self.plainID(in: trimmed) ?? fallbackID, text: .failure(.init(
+                code: "malformed-json", message: "Line \(lineNumber) is not a JSON object fm can read:\(reason)")))
+        }
+        guard parsed.isComplete, case .structure(let properties, let keys) = parsed.kind else {
             return TaggingRecord(id: fallbackID, text: .failure(.init(code: "malformed-json", message: "Line \(lineNumber) is not a JSON object.")))
         }
         var id = fallbackID
@@ -74,6 +83,14 @@ public struct TaggingRecord: Sendable {
         var record = TaggingRecord(id: id, text: text, extraFields: extra)
         record.extraFieldTexts = extraTexts
         return record
+    }
+
+    /// The `id` of a line the JSON reader refused, when it is written plainly: a string without escapes or an
+    /// integer, so the error line still names the record.
+    static func plainID(in json: String) -> String? {
+        guard let value = JSONLiteral.members(in: json)?.last(where: { $0.key == "id" })?.value else { return nil }
+        if value.count >= 2, value.first == "\"", value.last == "\"", !value.contains("\\") { return String(value.dropFirst().dropLast()) }
+        return JSONLiteral.integer(ofKey: "id", in: json).map(String.init)
     }
 
     /// The most digits a `Double` always keeps: a number written with more may come back as another.

@@ -94,6 +94,18 @@ import Testing
         #expect(records[0].extraFields.map(\.key) == ["date"])
     }
 
+    /// A number past a Double's range is valid JSON the reader cannot hold: the error line says so, with the
+    /// record's id when it is written plainly.
+    @Test func aNumberOutOfRangeIsNamedAndTheIDKept() {
+        let record = TaggingRecord.parse(line: Array(#"{"id":"n1","text":"tea","n":1e400}"#.utf8), lineNumber: 3)
+        #expect(record.id == "n1")
+        guard case .failure(let failure) = record.text else { Issue.record("the line was read"); return }
+        #expect(failure.code == "malformed-json")
+        #expect(failure.message == "Line 3 is not a JSON object fm can read: The number 1e400 is out of range at offset 33.")
+        #expect(TaggingRecord.parse(line: Array(#"{"id":12345678901234567890,"n":-1e999}"#.utf8), lineNumber: 1).id == "12345678901234567890")
+        #expect(TaggingRecord.parse(line: Array(#"{"id":"a\"b","n":1e999}"#.utf8), lineNumber: 5).id == "5", "an escaped id is not guessed")
+    }
+
     /// `fm eval` scores only lines with a gold answer, and is told why each other line is not one.
     @Test func labelledParsingSaysWhyALineIsNotScored() {
         let input = Array("""
@@ -119,7 +131,7 @@ import Testing
         #expect(unlabelled == [
             "Record b has no \"label\" or \"labels\" string, list or object.",
             "Record 3 has no \"label\" or \"labels\" string, list or object.",
-            "Line 4 is not a JSON object.",
+            "Line 4 is not a JSON object fm can read: Expected a property name in quotes but found 'b' at offset 1.",
             "Record g has no \"label\" or \"labels\" string, list or object.",
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",

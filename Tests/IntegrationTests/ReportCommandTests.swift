@@ -584,7 +584,7 @@ struct ReportCommandTests {
         try Data("{broken\n".utf8).write(to: none)
         let empty = try Self.run(["eval", none.path, "--print-schema"])
         #expect(empty.status == 1, "\(empty.stderr)")
-        #expect(empty.stderr.contains("has no labelled examples. Line 1 is not a JSON object."), "\(empty.stderr)")
+        #expect(empty.stderr.contains("has no labelled examples. Line 1 is not a JSON object fm can read: Expected a property name"), "\(empty.stderr)")
     }
 
     /// A rating gold (`"label": 5`) is scored as the label "5", and a record that fails to generate is scored as
