@@ -169,6 +169,20 @@ struct JSONSchemaImportTests {
         #expect(warnings.contains("int64"))
     }
 
+    /// Keys that only `patternProperties` allows are valid but never generated: said, not silently left out.
+    @Test func patternPropertiesThatAddNoKeyAreNamed() throws {
+        let imported = try GenerationSchema.importing(jsonSchema: #"""
+            {"type": "object", "properties": {"inner": {"type": "object", "properties": {"a": {"type": "string"}},
+                                                        "patternProperties": {"^x-": {"type": "string"}}}},
+             "patternProperties": {"^x": {"type": "string"}}}
+            """#)
+        #expect(imported.warnings.contains(
+            #"Keys that only "patternProperties" names are never generated; answers hold the declared properties (at #, #/properties/inner)."#),
+            "\(imported.warnings)")
+        let plain = try GenerationSchema.importing(jsonSchema: #"{"type":"object","properties":{"a":{"type":"string"}}}"#)
+        #expect(plain.warnings.isEmpty)
+    }
+
     @Test func writtenSchemasReimportToTheSameGrammar() throws {
         let schema = #"""
             {"type": "object", "properties": {

@@ -38,6 +38,9 @@ extension JSONSchemaImporter {
             let values = try object["additionalProperties"].map { try node($0, path: "\(path)/additionalProperties") } ?? .any
             return .init(name: title ?? "Object", description: description, properties: [], additionalValues: values)
         }
+        if case .object(let patterns)? = object["patternProperties"], !patterns.keys.isEmpty, !ungeneratedPatternKeys.contains(path) {
+            ungeneratedPatternKeys.append(path)
+        }
         var declared: JSONSchemaObject = [:]
         if let properties = object["properties"] {
             guard case .object(let value) = properties else {

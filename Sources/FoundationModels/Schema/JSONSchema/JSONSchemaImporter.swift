@@ -27,6 +27,8 @@ struct JSONSchemaImporter {
     private(set) var ignoredKeywords: [String] = []
     /// Formats that are annotations only (not enforced).
     private(set) var unenforcedFormats: [String] = []
+    /// Where an object's `patternProperties` allow keys that are never generated (only declared ones are).
+    var ungeneratedPatternKeys: [String] = []
 
     private var pointerNames: [String: String] = [:]
     private var pending: [(name: String, pointer: String)] = []
@@ -59,6 +61,10 @@ struct JSONSchemaImporter {
         var result: [String] = []
         if !ignoredKeywords.isEmpty {
             result.append("Ignored JSON Schema annotations and unknown keywords: \(ignoredKeywords.joined(separator: ", ")).")
+        }
+        if !ungeneratedPatternKeys.isEmpty {
+            let shown = ungeneratedPatternKeys.prefix(4).joined(separator: ", ") + (ungeneratedPatternKeys.count > 4 ? ", …" : "")
+            result.append("Keys that only \"patternProperties\" names are never generated; answers hold the declared properties (at \(shown)).")
         }
         if !unenforcedFormats.isEmpty {
             result.append("Formats not enforced (strings are unconstrained): \(unenforcedFormats.joined(separator: ", ")).")
