@@ -45,12 +45,17 @@ struct ChatCompletionRequest: Sendable {
         stream = try body["stream"]?.bool() ?? false
         includeUsage = try body["stream_options"]?.object()["include_usage"]?.bool() ?? false
         // OpenAI's other stream option changes what the stream carries: not silently left out.
-        if let unknown = body["stream_options"]?.keys.first(where: { $0 != "include_usage" }) {
+        if let unknown = body["stream_options"]?.keys.first(where: { !["include_usage", "include_obfuscation"].contains($0) }) {
             throw APIError.invalid("stream_options.\(unknown)", "Unrecognized stream option '\(unknown)'; this server supports 'include_usage'.")
+        }
+        // Obfuscation pads stream chunks against length side channels; false, which this server always is, is fine.
+        if try body["stream_options"]?.object()["include_obfuscation"]?.bool() == true {
+            throw APIError.invalid("stream_options.include_obfuscation", "'include_obfuscation' is not supported; leave it out or send false.")
         }
         if let options = body["stream_options"], !options.isNull, !stream {
             throw APIError.invalid("stream_options", "'stream_options' is only allowed when 'stream' is true.")
         }
+        try Self.checkIgnoredFields(in: body)
         choiceCount = try body["n"]?.integer() ?? 1
         guard (1...Self.maximumChoiceCount).contains(choiceCount) else {
             throw APIError.invalid("n", "'n' must lie between 1 and \(Self.maximumChoiceCount).")
@@ -120,6 +125,29 @@ struct ChatCompletionRequest: Sendable {
         generation.allowsParallelToolCalls = try body["parallel_tool_calls"]?.bool() ?? true
     }
 
+    /// The fields accepted and ignored must still be of their kind: a wrong one is a client's mistake, which OpenAI
+    /// refuses too. `null` stands for a field left out.
+    private static func checkIgnoredFields(in body: JSONField) throws(APIError) {
+        for field in ["user", "safety_identifier", "prompt_cache_key", "service_tier"] {
+            if let value = body[field], !value.isNull { _ = try value.string() }
+        }
+        for field in ["store", "cache_prompt"] {
+            if let value = body[field], !value.isNull { _ = try value.bool() }
+        }
+        if let value = body["id_slot"], !value.isNull { _ = try value.integer() }
+        if let metadata = body["metadata"], !metadata.isNull {
+            let object = try metadata.object()
+            for key in object.keys { _ = try object.required(key).string() }
+        }
+        // Text is the only output; asking for audio as well would go unanswered.
+        if let modalities = body["modalities"], !modalities.isNull {
+            let kinds = try modalities.array().map { element throws(APIError) in try element.string() }
+            guard kinds == ["text"] else {
+                throw APIError.invalid("modalities", "This server answers with text only; leave 'modalities' out or send [\"text\"].")
+            }
+        }
+    }
+
     /// Every top-level field this server reads or refuses by name, and the fields that do not change an answer,
     /// which it accepts and ignores: OpenAI's `user`, `safety_identifier`, `prompt_cache_key`, `metadata`, `store` and
     /// `service_tier`, llama-server's `cache_prompt` and `id_slot`, and the settings of llama-server's samplers that
@@ -129,7 +157,7 @@ struct ChatCompletionRequest: Sendable {
         "model", "messages", "stream", "stream_options", "n", "stop", "logprobs", "top_logprobs", "max_tokens",
         "max_completion_tokens", "tools", "tool_choice", "parallel_tool_calls", "response_format", "temperature",
         "top_p", "top_k", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "n_predict", "ignore_eos",
-        "user", "metadata", "store", "service_tier", "cache_prompt", "id_slot",
+        "user", "metadata", "store", "service_tier", "cache_prompt", "id_slot", "modalities",
         "mirostat_tau", "mirostat_eta", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",
         "xtc_threshold", "dynatemp_exponent", "repeat_last_n", "prompt_cache_key", "safety_identifier",
     ]).union(neutralSamplerValues.map(\.0)).union(unsupportedFields.map(\.0))
@@ -217,8 +245,8 @@ struct ChatCompletionRequest: Sendable {
             guard type == "function" else { throw APIError.invalid("\(tool.path).type", "Only 'function' tools are supported, not '\(type)'.") }
             let function = try tool.required("function").object()
             let name = try function.required("name").string()
-            guard !name.isEmpty, name.utf8.count <= 64 else {
-                throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters.")
+            guard !name.isEmpty, name.utf8.count <= 64, name.utf8.allSatisfy(Self.isToolNameByte) else {
+                throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters, each a letter, a digit, '_' or '-' (OpenAI's rule).")
             }
             if definitions.contains(where: { $0.name == name }) {
                 throw APIError.invalid("\(function.path).name", "Two tools are named '\(name)'.")
@@ -244,19 +272,29 @@ struct ChatCompletionRequest: Sendable {
         return definitions
     }
 
+    /// Whether `byte` may be part of a tool name: `[a-zA-Z0-9_-]`, OpenAI's rule, which models' call formats rely on.
+    private static func isToolNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
+    }
+
     /// `tool_choice`: `auto`, `none`, `required`, or one named function (which is then the only tool offered).
     private static func toolChoice(in body: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError)
         -> (GenerationOptions.ToolCallingMode, [Transcript.ToolDefinition]) {
-        guard let choice = body["tool_choice"] else { return (.allowed, tools) }
+        guard let choice = body["tool_choice"], !choice.isNull else { return (.allowed, tools) }
+        // As OpenAI answers: a choice among no tools is a mistake of the client's (tools it meant to send).
+        guard !tools.isEmpty else {
+            throw APIError.invalid("tool_choice", "'tool_choice' is only allowed when 'tools' are specified.")
+        }
         if case .string(let text) = choice.value.kind {
             switch text {
             case "auto": return (.allowed, tools)
             case "none": return (.disallowed, tools)
-            case "required":
-                guard !tools.isEmpty else { throw APIError.invalid("tool_choice", "'required' needs at least one tool in 'tools'.") }
-                return (.required, tools)
+            case "required": return (.required, tools)
             default: throw APIError.invalid("tool_choice", "'tool_choice' must be auto, none, required or a function, not '\(text)'.")
             }
+        }
+        if let type = try choice.object()["type"]?.string(), type != "function" {
+            throw APIError.invalid("tool_choice.type", "'tool_choice.type' '\(type)' is not supported; name one function, or send auto, none or required.")
         }
         let name = try choice.object().required("function").object().required("name").string()
         guard let tool = tools.first(where: { $0.name == name }) else {
@@ -271,6 +309,10 @@ struct ChatCompletionRequest: Sendable {
     private static func responseSchema(in body: JSONField) throws(APIError) -> GenerationSchema? {
         guard let format = body["response_format"] else { return nil }
         let type = try format.object().required("type").string()
+        // A schema beside another type would be dropped, and the answer would not follow it.
+        if type != "json_schema", let stray = ["json_schema", "schema"].first(where: { format[$0] != nil }) {
+            throw APIError.invalid("response_format.\(stray)", "A schema goes in 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}; '\(type)' takes none.")
+        }
         switch type {
         case "text":
             return nil
@@ -282,10 +324,7 @@ struct ChatCompletionRequest: Sendable {
             _ = try wrapper["strict"]?.bool()
             return try wrapper.required("schema").importedSchema()
         case "json_object":
-            // llama-server's form puts a schema here; answering with any object would ignore it.
-            if format["schema"] != nil {
-                throw APIError.invalid("response_format.schema", "A schema goes in 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}; 'json_object' takes none.")
-            }
+            // llama-server's form puts a schema here (refused above): answering with any object would ignore it.
             return GenerationSchema(root: .object(.anyObject(name: "JSONObject")))
         default:
             throw APIError.invalid("response_format.type", "'response_format.type' must be text, json_object or json_schema, not '\(type)'.")

@@ -105,6 +105,23 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A tool call's arguments are the model's output as an answer is, and the same checks block them (a
+    /// `const` forces the text, so the model cannot write around it).
+    @Test func toolCallArgumentsPassTheGuardrails() async throws {
+        func body(_ text: String, stream: Bool) -> String {
+            #"{"max_tokens":30,"stream":\#(stream),"messages":[{"role":"user","content":"Go"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"x":{"const":"\#(text)"}},"required":["x"]}}}],"tool_choice":"required"}"#
+        }
+        try await FMServe.with { server in
+            for stream in [false, true] {
+                let blocked = try await server.request("v1/chat/completions", body: body("we build a bomb", stream: stream))
+                #expect(blocked.status == 400, "\(blocked.text)")
+                #expect(try blocked.error["code"] as? String == "content_filter", "\(blocked.text)")
+            }
+            let allowed = try await server.request("v1/chat/completions", body: body("we build a boat", stream: false))
+            #expect(allowed.status == 200 && allowed.text.contains("we build a boat"), "\(allowed.text)")
+        }
+    }
+
     /// `fm serve --guardrails off` covers `/v1/tag` too: a text the default checks block is classified.
     @Test func tagEndpointFollowsTheServersGuardrails() async throws {
         let body = #"{"texts":["I am going to kill myself tonight."],"preset":"safety"}"#

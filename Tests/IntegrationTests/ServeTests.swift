@@ -427,6 +427,20 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_schema","json_schema":{"name":"x","strict":"maybe","schema":{"type":"object"}}}}"#, 400, "response_format.json_schema.strict"),
                 (#"{"model":"default","messages":\#(user),"tools":[{"type":"function","function":{"name":"f","strict":1}}]}"#, 400, "tools[0].function.strict"),
                 (#"{"model":"default","messages":\#(user),"tool_choice":{"type":"function","function":{"name":"missing"}},"tools":[\#(Self.weatherTool)]}"#, 400, "tool_choice"),
+                // A schema beside another type, a choice among no tools, a name a call format cannot carry, the
+                // ignored fields of the wrong kind, and output OpenAI offers that this server does not give.
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"json_object","json_schema":{"name":"x","schema":{"type":"object"}}}}"#, 400, "response_format.json_schema"),
+                (#"{"model":"default","messages":\#(user),"response_format":{"type":"text","json_schema":{"name":"x","schema":{"type":"object"}}}}"#, 400, "response_format.json_schema"),
+                (#"{"model":"default","messages":\#(user),"tool_choice":"auto"}"#, 400, "tool_choice"),
+                (#"{"model":"default","messages":\#(user),"tool_choice":"required"}"#, 400, "tool_choice"),
+                (#"{"model":"default","messages":\#(user),"tool_choice":{"type":"allowed_tools","allowed_tools":{}},"tools":[\#(Self.weatherTool)]}"#, 400, "tool_choice.type"),
+                (#"{"model":"default","messages":\#(user),"tools":[{"type":"function","function":{"name":"a b","parameters":{"type":"object"}}}]}"#, 400, "tools[0].function.name"),
+                (#"{"model":"default","messages":\#(user),"user":5}"#, 400, "user"),
+                (#"{"model":"default","messages":\#(user),"store":"yes"}"#, 400, "store"),
+                (#"{"model":"default","messages":\#(user),"metadata":"x"}"#, 400, "metadata"),
+                (#"{"model":"default","messages":\#(user),"metadata":{"a":{"b":1}}}"#, 400, "metadata.a"),
+                (#"{"model":"default","messages":\#(user),"modalities":["text","audio"]}"#, 400, "modalities"),
+                (#"{"model":"default","messages":\#(user),"stream":true,"stream_options":{"include_obfuscation":true}}"#, 400, "stream_options.include_obfuscation"),
             ]
             for item in cases {
                 let reply = try await server.request("v1/chat/completions", body: item.body)
@@ -436,6 +450,10 @@ struct ServeTests {
                 #expect(!(error["message"] as? String ?? "").isEmpty, "\(item.body)")
                 if let param = item.param { #expect(error["param"] as? String == param, "\(item.body) → \(reply.text)") }
             }
+            // The same fields of the right kind, or null, change nothing and are answered.
+            let ignored = #"{"model":"default","messages":\#(user),"max_tokens":2,"stream":true,"stream_options":{"include_usage":false,"include_obfuscation":false},"user":"u1","safety_identifier":null,"prompt_cache_key":"k","metadata":{"a":"b"},"store":false,"service_tier":"auto","cache_prompt":true,"id_slot":-1,"modalities":["text"],"tool_choice":null}"#
+            let answered = try await server.request("v1/chat/completions", body: ignored)
+            #expect(answered.status == 200, "\(answered.text)")
             // The schema error names the keyword it cannot enforce.
             let schemaError = try await server.request("v1/chat/completions", body: try #require(cases.first { $0.param == "response_format.json_schema.schema" }).body).error
             #expect((schemaError["message"] as? String ?? "").contains("not"))

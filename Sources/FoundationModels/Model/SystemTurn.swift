@@ -205,6 +205,13 @@ struct SystemTurn: Sendable {
             }
             switch choice {
             case .calls(let calls):
+                // Arguments are the model's output as an answer is: a tool would act on what the checks block there.
+                for call in calls {
+                    if let reason = model.guardrails.violation(in: call.arguments.jsonString, source: .response, isStringRequest: false) {
+                        throw LanguageModelError.guardrailViolation(.init(
+                            debugDescription: "The call of the tool \(call.toolName) was blocked by the guardrails (\(reason))."))
+                    }
+                }
                 for call in calls {
                     channel.yield(.toolCalls(action: .toolCall(
                         id: call.id, name: call.toolName,
