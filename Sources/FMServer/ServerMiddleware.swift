@@ -56,11 +56,19 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
         // Counted once the last byte is written, so a streamed answer's time is all of it.
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            var written = status
             defer {
                 let elapsed = ContinuousClock.now - start
-                metrics.recordRequest(route: route, status: status, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                metrics.recordRequest(route: route, status: written, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
-            try await body.write(writer)
+            do {
+                try await body.write(writer)
+            } catch {
+                // A body that could not be written whole (a stream whose client hung up halfway) did not reach its
+                // client: counted as the client's doing, like a hang-up before the status line.
+                written = 499
+                throw error
+            }
         }
         return response
     }

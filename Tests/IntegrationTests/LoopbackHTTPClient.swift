@@ -36,6 +36,20 @@ enum LoopbackHTTPClient {
 
         /// Closes the connection without reading the response.
         func hangUp() { Glibc.close(socket) }
+
+        /// Reads until `text` has arrived (or the connection ends, or 120 s pass); whether it arrived.
+        func read(until text: String) -> Bool {
+            var timeout = timeval(tv_sec: 120, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            while !String(decoding: received, as: UTF8.self).contains(text) {
+                let count = recv(socket, &chunk, chunk.count, 0)
+                if count <= 0 { return false }
+                received.append(contentsOf: chunk[0..<count])
+            }
+            return true
+        }
     }
 
     /// Sends one POST request and leaves the response unread, so a test can hang up while the server works on it.

@@ -198,6 +198,18 @@ struct ServeLimitsTests {
             let next = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(next.status == 200, "\(next.text)")
             #expect(next.headers["connection"]?.lowercased() == "close", "the connection ends with the response, and says so")
+
+            // A stream whose client hangs up halfway is counted the same way, not as the 200 its status line said.
+            let streamed = body.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0,"stream":true"#)
+            let stream = try LoopbackHTTPClient.open(port: try #require(server.url.port), path: "/v1/chat/completions", body: Data(streamed.utf8))
+            try #require(stream.read(until: #""content":""#), "the stream never carried text")
+            stream.hangUp()
+            var streamHungUp: Int?
+            for _ in 0..<1_200 where streamHungUp != 2 {
+                streamHungUp = try await server.metric(#"fm_requests_total{route="/v1/chat/completions",status="499"}"#)
+                if streamHungUp != 2 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(streamHungUp == 2)
         }
     }
 
