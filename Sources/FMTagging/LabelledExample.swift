@@ -39,6 +39,9 @@ public struct LabelledExample: Sendable {
             let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             let key = labelKey ?? (fields["label"] != nil ? "label" : "labels")
             switch fields[key]?.kind {
+            // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
+            case .string(let value) where value.trimmingWhitespace.isEmpty:
+                unlabelled.append("Record \(record.id)'s \"\(key)\" is empty.")
             case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
             // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
             // would count as right whatever the model said: such lines are reported, not scored.

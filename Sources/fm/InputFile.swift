@@ -36,12 +36,19 @@ enum InputFile {
         return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
     }
 
-    /// The encoding a UTF-16 or UTF-32 byte-order mark at the start of `data` names, `nil` for any other start.
+    /// The encoding a UTF-16 or UTF-32 byte-order mark at the start of `data` names, or UTF-16 that its first
+    /// bytes show without one; `nil` for any other start.
     static func wideEncoding(of data: Data) -> String? {
         if data.starts(with: [0xFF, 0xFE, 0, 0]) { return "UTF-32LE" }
         if data.starts(with: [0, 0, 0xFE, 0xFF]) { return "UTF-32BE" }
         if data.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
         if data.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        // Without a mark: ASCII text in UTF-16 has a NUL in every other byte, which UTF-8 text never has.
+        let start = Array(data.prefix(64))
+        guard start.count >= 4, start.count % 2 == 0 else { return nil }
+        let (even, odd) = (stride(from: 0, to: start.count, by: 2).map { start[$0] }, stride(from: 1, to: start.count, by: 2).map { start[$0] })
+        if odd.allSatisfy({ $0 == 0 }), even.allSatisfy({ $0 != 0 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }), odd.allSatisfy({ $0 != 0 }) { return "UTF-16BE" }
         return nil
     }
 

@@ -122,6 +122,7 @@ import Testing
             {"id":"h","text":"hi","label":{"topic":"x","aspects":["food"]}}
             {"id":"i","text":"hi","label":{}}
             {"id":"j","text":"hi","labels":["x",{"y":1}]}
+            {"id":"k","text":"hi","label":" "}
             """.utf8)
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
         #expect(examples.map(\.record.id) == ["a", "c", "d", "e", "f"])
@@ -136,6 +137,7 @@ import Testing
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",
             "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
+            "Record k's \"label\" is empty.",
         ])
         #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d", "e", "f"])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")

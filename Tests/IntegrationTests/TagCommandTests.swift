@@ -393,6 +393,12 @@ struct TagCommandTests {
         try (Data([0xFF, 0xFE]) + "first text\nsecond text\n".data(using: .utf16LittleEndian)!).write(to: inputURL)
         let run = try Self.run(["tag", "--file", inputURL.path, "--no-cache"])
         #expect(run.status == 1 && run.stderr.contains("it is UTF-16LE text; convert it to UTF-8"), "\(run.status) \(run.stderr)")
+        // Without a byte-order mark (`iconv -t UTF-16LE` writes none), the NUL in every other byte tells.
+        for (encoding, name) in [(String.Encoding.utf16LittleEndian, "UTF-16LE"), (.utf16BigEndian, "UTF-16BE")] {
+            try "first text\nsecond text\n".data(using: encoding)!.write(to: inputURL)
+            let unmarked = try Self.run(["tag", "--file", inputURL.path, "--no-cache"])
+            #expect(unmarked.status == 1 && unmarked.stderr.contains("it is \(name) text"), "\(unmarked.status) \(unmarked.stderr)")
+        }
     }
 
     /// `fm cache clear` removes a cache file that is no database (a damaged one cannot be opened to be cleared),

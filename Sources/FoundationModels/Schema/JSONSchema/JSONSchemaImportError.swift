@@ -17,8 +17,12 @@ package struct JSONSchemaImportError: Error, CustomStringConvertible, LocalizedE
         self.message = message
     }
 
-    /// The message and location.
-    package var description: String { "\(message) at \(path)." }
+    /// The message and location; the document's root (`#`) is no location worth naming, and a message that
+    /// names its own place (a schema no value satisfies) already ends its sentence.
+    package var description: String {
+        let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+        return path == "#" ? sentence + "." : "\(sentence) at \(path)."
+    }
     /// The message and location.
     package var errorDescription: String? { description }
 }
