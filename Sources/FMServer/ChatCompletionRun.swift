@@ -16,6 +16,15 @@ enum ChatCompletionEvent: Sendable {
     case logprobs([TokenLogprob])
 }
 
+extension ChatCompletionEvent {
+    /// The event for the `copy`-th repeat of a greedy answer: the same, but for a tool call's id, which each
+    /// answer's calls have of their own (a client may keep calls of several answers apart by id).
+    func copy(_ copy: Int) -> Self {
+        guard copy > 0, case .toolCall(let id, let name, let arguments) = self else { return self }
+        return .toolCall(id: "\(id)_\(copy)", name: name, arguments: arguments)
+    }
+}
+
 /// Runs a chat completion's answers on the executor and translates their channel events into ``ChatCompletionEvent``s.
 enum ChatCompletionRun {
     /// The events of `request`'s answers, each with the index of its answer, produced as the executor works (the
@@ -41,7 +50,7 @@ enum ChatCompletionRun {
                             for choice in 0..<request.decodedChoiceCount {
                                 group.addTask {
                                     try await produce(request.generation(choice: choice), backend: backend) { event in
-                                        for copy in 0..<copies { continuation.yield((choice + copy, event)) }
+                                        for copy in 0..<copies { continuation.yield((choice + copy, event.copy(copy))) }
                                     }
                                 }
                             }

@@ -51,15 +51,20 @@ package enum LabelGlossary {
             }
         }
         // Every path to a choice field is named (a `sender` and a `recipient` of one type each have a `role`), but a
-        // type is not walked again inside itself, and at most `objectBudget` objects are walked in all: types that
-        // each name the next twice would otherwise be walked once per path, which doubles with every level.
+        // type is not walked again inside itself, and at most `repeatBudget` walks are of a type walked before:
+        // types that each name the next twice would otherwise be walked once per path, which doubles with every
+        // level. A type's first walk is never refused, so every choice field has at least one path.
         // (Choice types are resolved anew for every field, so each field of one enum type gets its glossary.)
-        var objectBudget = 64
+        var repeatBudget = 64
+        var walked: Set<String> = []
         func walk(_ node: GenerationSchema.Node, path: String, ancestors: Set<String>) {
             var ancestors = ancestors
             if case .reference(let name) = node, !ancestors.insert(name).inserted { return }
-            guard objectBudget > 0, case .object(let object) = schema.resolving(node) else { return }
-            objectBudget -= 1
+            guard case .object(let object) = schema.resolving(node) else { return }
+            if !walked.insert(object.name).inserted {
+                guard repeatBudget > 0 else { return }
+                repeatBudget -= 1
+            }
             ancestors.insert(object.name)
             for property in object.properties {
                 let name = path.isEmpty ? property.name : path + "." + property.name

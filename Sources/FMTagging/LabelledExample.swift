@@ -45,10 +45,15 @@ public struct LabelledExample: Sendable {
             case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
             // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
             // would count as right whatever the model said: such lines are reported, not scored.
+            case .array(let values) where values.contains(where: { $0.scalarText?.trimmingWhitespace.isEmpty == true }):
+                unlabelled.append("Record \(record.id)'s \"\(key)\" list holds an empty label.")
             case .array(let values) where values.allSatisfy({ $0.scalarText != nil }):
                 examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
             case .array:
                 unlabelled.append("Record \(record.id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
+            case .structure(let properties, let keys) where keys.contains(where: { properties[$0]?.scalarText?.trimmingWhitespace.isEmpty == true }):
+                let empty = keys.first { properties[$0]?.scalarText?.trimmingWhitespace.isEmpty == true } ?? ""
+                unlabelled.append("Record \(record.id)'s \"\(key)\" field \"\(empty)\" is empty.")
             case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy({ $0.scalarText != nil }):
                 examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
             case .structure(let properties, let keys):

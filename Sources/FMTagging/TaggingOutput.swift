@@ -64,15 +64,20 @@ public enum TaggingOutput {
 
     /// The number (from 1) of the first line past the finished ones that is not the cut-off last line a killed job
     /// leaves: a line of something else (notes, another tool's output), which resuming would throw away together
-    /// with every line after it. `nil` when what follows the finished lines is at most one unterminated line that
-    /// begins as this tool's lines do.
+    /// with every line after it. `nil` when what follows the finished lines is at most one line that begins as
+    /// this tool's lines do (`{"id":`, or a part of that), cut off (an editor may have ended it with a newline since)
+    /// and perhaps followed by NUL bytes, which a crash can leave at the end of a file.
     public static func strayLine(in output: [UInt8], validLength: Int) -> Int? {
-        var rest = output[min(validLength, output.count)...]
-        let number = output[..<min(validLength, output.count)].count(where: { $0 == 0x0A }) + 1
-        if rest.contains(0x0A) { return number }
+        let finished = min(validLength, output.count)
+        let number = output[..<finished].count(where: { $0 == 0x0A }) + 1
+        var rest = output[finished...]
+        while let last = rest.last, [0x00, 0x0A, 0x0D, 0x20, 0x09].contains(last) { rest = rest.dropLast() }
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
         rest = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        return rest.isEmpty || rest.first == UInt8(ascii: "{") ? nil : number
+        guard !rest.isEmpty else { return nil }
+        let opening = Array(#"{"id":"#.utf8)
+        let begins = rest.starts(with: opening) || opening.starts(with: rest)
+        return begins && !rest.contains(0x0A) ? nil : number
     }
 
     /// The first finished result that `schema` could not have written, with its line number (from 1) and why:

@@ -259,7 +259,7 @@ extension FM.Eval {
         if !otherTexts.isEmpty {
             // Ids alone match another input's output (plain lines are numbered 1, 2, …).
             let counted = otherTexts.count == 1 ? "1 scored example's line" : "\(otherTexts.count) scored examples' lines"
-            if scored == 0 {
+            if scored == 0, reasons.isEmpty {
                 throw CommandFailure("""
                     The lines of \(path) with the scored examples' ids carry other texts (ids \(firstFew(otherTexts, separator: ", "))): \
                     it is fm tag output of another input.

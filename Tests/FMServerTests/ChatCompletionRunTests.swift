@@ -5,6 +5,18 @@ import Testing
 /// A chat completion's run on the real model (`FM_MODEL`): when it gives back what the generation held.
 @Suite("Chat completion runs")
 struct ChatCompletionRunTests {
+    /// Repeats of a greedy answer carry the same events, but each answer's tool calls have ids of their own.
+    @Test func repeatedAnswersGiveTheirToolCallsIDsOfTheirOwn() {
+        let call = ChatCompletionEvent.toolCall(id: "call_1", name: "f", arguments: "{}")
+        guard case .toolCall(let first, _, _) = call.copy(0), case .toolCall(let second, let name, let arguments) = call.copy(2) else {
+            Issue.record("a tool call stays a tool call")
+            return
+        }
+        #expect(first == "call_1" && second == "call_1_2" && name == "f" && arguments == "{}")
+        guard case .text(let text) = ChatCompletionEvent.text("hi").copy(3) else { Issue.record("text stays text"); return }
+        #expect(text == "hi")
+    }
+
     /// A streamed answer is buffered, so the generation's turn is given back when the generation stops, not when a
     /// slow client has read the last event: nothing reads the stream here until `whenDone` has run, and every
     /// event is there afterwards.

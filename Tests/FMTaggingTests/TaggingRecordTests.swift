@@ -123,6 +123,8 @@ import Testing
             {"id":"i","text":"hi","label":{}}
             {"id":"j","text":"hi","labels":["x",{"y":1}]}
             {"id":"k","text":"hi","label":" "}
+            {"id":"l","text":"hi","labels":["x",""]}
+            {"id":"m","text":"hi","label":{"topic":""}}
             """.utf8)
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
         #expect(examples.map(\.record.id) == ["a", "c", "d", "e", "f"])
@@ -138,6 +140,8 @@ import Testing
             "Record i's \"label\" object is empty.",
             "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
             "Record k's \"label\" is empty.",
+            "Record l's \"labels\" list holds an empty label.",
+            "Record m's \"label\" field \"topic\" is empty.",
         ])
         #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d", "e", "f"])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
@@ -170,6 +174,11 @@ import Testing
         #expect(stray(line + "\nmy notes\n" + line + "\n") == 2)
         #expect(stray(line + "\n\nmy notes") == 3)
         #expect(stray("{\"a\":1}\n") == 1, "JSON of another tool")
+        #expect(stray(line + "\n{todo}") == 2, "a note that merely begins with a brace")
+        #expect(stray(line + "\n{\"id\":\"y\",\"te\n") == nil, "a cut-off line an editor ended with a newline")
+        #expect(stray(line + "\n{\"i") == nil, "cut off within the opening")
+        #expect(stray(line + "\n\0\0\0\0") == nil, "NUL bytes a crash left")
+        #expect(stray(line + "\n{\"id\":\"y\",\"te\n{\"id\":\"z\"\n") == 2, "two cut lines are not one killed job's")
     }
 
     /// A finished output's results are checked against the job's schema, as its job record is gone.
