@@ -40,19 +40,19 @@ public struct LabelledExample: Sendable {
             let key = labelKey ?? (fields["label"] != nil ? "label" : "labels")
             switch fields[key]?.kind {
             // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
-            case .string(let value) where value.trimmingWhitespace.isEmpty:
+            case .string where fields[key]?.isBlankScalar == true:
                 unlabelled.append("Record \(record.id)'s \"\(key)\" is empty.")
             case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
             // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
             // would count as right whatever the model said: such lines are reported, not scored.
-            case .array(let values) where values.contains(where: { $0.scalarText?.trimmingWhitespace.isEmpty == true }):
+            case .array(let values) where values.contains(where: \.isBlankScalar):
                 unlabelled.append("Record \(record.id)'s \"\(key)\" list holds an empty label.")
             case .array(let values) where values.allSatisfy({ $0.scalarText != nil }):
                 examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
             case .array:
                 unlabelled.append("Record \(record.id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
-            case .structure(let properties, let keys) where keys.contains(where: { properties[$0]?.scalarText?.trimmingWhitespace.isEmpty == true }):
-                let empty = keys.first { properties[$0]?.scalarText?.trimmingWhitespace.isEmpty == true } ?? ""
+            case .structure(let properties, let keys) where keys.contains(where: { properties[$0]?.isBlankScalar == true }):
+                let empty = keys.first { properties[$0]?.isBlankScalar == true } ?? ""
                 unlabelled.append("Record \(record.id)'s \"\(key)\" field \"\(empty)\" is empty.")
             case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy({ $0.scalarText != nil }):
                 examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
@@ -86,4 +86,7 @@ extension GeneratedContent {
         default: nil
         }
     }
+
+    /// Whether this is a string of nothing but whitespace: a label that names no class.
+    var isBlankScalar: Bool { scalarText?.trimmingWhitespace.isEmpty == true }
 }

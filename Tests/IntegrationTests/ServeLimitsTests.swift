@@ -35,12 +35,7 @@ struct ServeLimitsTests {
             let pair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0.7,"seed":5,"n":2"#)
             async let first = server.request("v1/chat/completions", body: pair)
             // Wait until the pair holds its turn, then ask for one more answer.
-            var running = false
-            for _ in 0..<600 where !running {
-                running = try await server.metric("fm_requests_running") == 1
-                if !running { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            try #require(running, "the request with two answers never started")
+            try #require(try await server.waitUntilRunning(1), "the request with two answers never started")
             let second = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(second.status == 429, "\(second.text)")
             #expect(try second.error["code"] as? String == "queue_full")
@@ -52,12 +47,7 @@ struct ServeLimitsTests {
             // Greedy answers are one decode: the pair leaves the other turn free.
             let greedyPair = Self.long.replacingOccurrences(of: #""temperature":0"#, with: #""temperature":0,"n":2"#)
             async let fourth = server.request("v1/chat/completions", body: greedyPair)
-            running = false
-            for _ in 0..<600 where !running {
-                running = try await server.metric("fm_requests_running") == 1
-                if !running { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            try #require(running, "the greedy request with two answers never started")
+            try #require(try await server.waitUntilRunning(1), "the greedy request with two answers never started")
             let fifth = try await server.request("v1/chat/completions", body: #"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
             #expect(fifth.status == 200, "\(fifth.text)")
             #expect(try await fourth.status == 200)

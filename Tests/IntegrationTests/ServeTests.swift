@@ -217,20 +217,26 @@ struct ServeTests {
 
             let streamed = try await server.request("v1/chat/completions", body: body.replacingOccurrences(of: #""n":3"#, with: #""n":2,"stream":true"#))
             #expect(streamed.status == 200)
-            var pieces = ["", ""]
-            var reasons: [Int: [String]] = [:]
-            for event in streamed.events.dropLast() {
-                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
-                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
-                    let index = try #require(choice["index"] as? Int)
-                    try #require((0...1).contains(index))
-                    pieces[index] += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
-                    if let reason = choice["finish_reason"] as? String { reasons[index, default: []].append(reason) }
-                }
-            }
+            let (pieces, reasons) = try Self.answers(in: streamed, count: 2)
             #expect(pieces.allSatisfy { !$0.isEmpty })
             #expect(reasons[0]?.count == 1 && reasons[1]?.count == 1)
         }
+    }
+
+    /// The text of each of a stream's `count` answers, and the finish reasons each was given, from its chunks.
+    private static func answers(in stream: FMServe.Reply, count: Int) throws -> (texts: [String], reasons: [Int: [String]]) {
+        var texts = Array(repeating: "", count: count)
+        var reasons: [Int: [String]] = [:]
+        for event in stream.events.dropLast() {
+            let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+            for choice in chunk["choices"] as? [[String: Any]] ?? [] {
+                let index = try #require(choice["index"] as? Int)
+                try #require((0..<count).contains(index))
+                texts[index] += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
+                if let reason = choice["finish_reason"] as? String { reasons[index, default: []].append(reason) }
+            }
+        }
+        return (texts, reasons)
     }
 
     /// Greedy answers of one request are decoded once: they are equal, streamed or not (in a shared batch
@@ -255,16 +261,7 @@ struct ServeTests {
 
             let streamed = try await server.request("v1/chat/completions", body: body.replacingOccurrences(of: #""n":3"#, with: #""n":2,"stream":true"#))
             #expect(streamed.status == 200)
-            var pieces = ["", ""]
-            for event in streamed.events.dropLast() {
-                let chunk = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
-                for choice in chunk["choices"] as? [[String: Any]] ?? [] {
-                    let index = try #require(choice["index"] as? Int)
-                    try #require((0...1).contains(index))
-                    pieces[index] += (choice["delta"] as? [String: Any])?["content"] as? String ?? ""
-                }
-            }
-            #expect(pieces == [texts[0], texts[0]])
+            #expect(try Self.answers(in: streamed, count: 2).texts == [texts[0], texts[0]])
         }
     }
 
