@@ -11,15 +11,18 @@ enum ChatMessages {
     ///
     /// - Parameter tools: The request's tools, attached to the instructions.
     /// - Throws: ``APIError`` (400) for an unknown role, content that is missing or not text, a tool message answering no
-    ///   earlier call, or a conversation that ends with the model.
+    ///   earlier call, calls whose answers do not follow them directly, or a conversation that ends with the model.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
         let list = try messages.array()
         guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
         var instructions: [String] = []
         var entries: [Transcript.Entry] = []
         var callNames: [String: String] = [:]
+        // As OpenAI: the tool messages answering an assistant's calls follow it directly, one for each call.
+        var unanswered: [String] = []
         for message in list {
             let role = try message.object().required("role").string()
+            if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered, before: message.path) }
             switch role {
             case "system", "developer":
                 instructions.append(try text(of: message))
@@ -41,7 +44,11 @@ enum ChatMessages {
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
                             throw APIError.invalid("\(function.path).arguments", "The arguments of '\(name)' are not valid JSON.")
                         }
+                        guard !unanswered.contains(id) else {
+                            throw APIError.invalid("\(call.path).id", "The tool call id '\(id)' is used twice in one message.")
+                        }
                         callNames[id] = name
+                        unanswered.append(id)
                         toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                     }
                     entries.append(.toolCalls(Transcript.ToolCalls(toolCalls)))
@@ -53,11 +60,18 @@ enum ChatMessages {
                 guard let name = callNames[id] else {
                     throw APIError.invalid("\(message.path).tool_call_id", "No earlier assistant message made the call '\(id)'.")
                 }
+                guard let index = unanswered.firstIndex(of: id) else {
+                    throw APIError.invalid(
+                        "\(message.path).tool_call_id",
+                        "The call '\(id)' was answered already, or was made before the last assistant message with 'tool_calls'; a tool message answers a call of the assistant message just before it.")
+                }
+                unanswered.remove(at: index)
                 entries.append(.toolOutput(Transcript.ToolOutput(id: id, toolName: name, segments: [segment(try text(of: message))])))
             default:
                 throw APIError.invalid("\(message.path).role", "Unknown role '\(role)': use system, developer, user, assistant or tool.")
             }
         }
+        if !unanswered.isEmpty { throw unansweredCalls(unanswered, before: nil) }
         switch entries.last {
         case .prompt?, .toolOutput?:
             break
@@ -69,6 +83,15 @@ enum ChatMessages {
             entries.insert(.instructions(Transcript.Instructions(segments: text.isEmpty ? [] : [segment(text)], toolDefinitions: tools)), at: 0)
         }
         return Transcript(entries: entries)
+    }
+
+    /// OpenAI's refusal of calls left without an answer, naming the message that came instead.
+    private static func unansweredCalls(_ ids: [String], before path: String?) -> APIError {
+        let list = ids.map { "'\($0)'" }.joined(separator: ", ")
+        let place = path.map { " (\($0) comes first)" } ?? " (the conversation ends)"
+        return APIError.invalid(
+            path ?? "messages",
+            "An assistant message with 'tool_calls' must be followed by tool messages answering each 'tool_call_id'; none answers \(list)\(place).")
     }
 
     private static func segment(_ text: String) -> Transcript.Segment {

@@ -6,16 +6,12 @@ extension FM {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Describe the model and the llama.cpp runtime.")
 
-        @OptionGroup var modelOptions: ModelOptions
-
-        func validate() throws {
-            // The option group is shared with the commands that generate; describing a model checks nothing.
-            if modelOptions.guardrails != .default { throw ValidationError("--guardrails has no effect on fm info, which generates nothing.") }
-        }
+        // Only the model: describing it checks nothing, so `--guardrails` is not an option here.
+        @OptionGroup var modelChoice: ModelChoice
 
         func run() async throws {
             let info: SystemLanguageModel.RuntimeInfo
-            do { info = try modelOptions.systemModel().runtimeInfo() } catch let error as LanguageModelSession.GenerationError {
+            do { info = try SystemLanguageModel(modelURL: modelChoice.modelURL).runtimeInfo() } catch let error as LanguageModelSession.GenerationError {
                 throw CommandFailure(error.errorDescription ?? "\(error)")
             }
             print("model:       \(info.path)")

@@ -2,28 +2,10 @@ import ArgumentParser
 import Foundation
 import FoundationModels
 
-/// Options shared by every command that runs the model.
-struct ModelOptions: ParsableArguments {
+/// The model a command loads: `--model`, alone for `fm info`, which generates nothing.
+struct ModelChoice: ParsableArguments {
     @Option(name: .long, help: "A catalogue model (tiny, small, medium, gemma; see `fm model list`) or a GGUF file (default: $FM_MODEL_PATH, else $FM_MODEL, else \(ModelCatalog.defaultName)).")
     var model: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Safety checks on prompts and responses: default (the built-in deny list) or off.",
-        discussion: "With default, a text the checks block is an error (guardrail-violation). off is for jobs whose texts "
-            + "are the unsafe content itself, such as crisis detection or moderation."))
-    var guardrails: GuardrailsChoice = .default
-
-    /// The `--guardrails` settings.
-    enum GuardrailsChoice: String, ExpressibleByArgument, CaseIterable {
-        case `default`, off
-
-        var guardrails: SystemLanguageModel.Guardrails {
-            switch self {
-            case .default: .default
-            case .off: SystemLanguageModel.Guardrails(checkers: [])
-            }
-        }
-    }
 
     func validate() throws {
         guard let model else {
@@ -45,9 +27,36 @@ struct ModelOptions: ParsableArguments {
     var modelURL: URL {
         model.flatMap { try? ModelCatalog.fileURL(for: $0) } ?? SystemLanguageModel.defaultModelURL
     }
+}
 
+/// Options shared by every command that runs the model.
+struct ModelOptions: ParsableArguments {
+    @OptionGroup var choice: ModelChoice
+
+    /// The `--model` value, if given.
+    var model: String? { choice.model }
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Safety checks on prompts and responses: default (the built-in deny list) or off.",
+        discussion: "With default, a text the checks block is an error (guardrail-violation). off is for jobs whose texts "
+            + "are the unsafe content itself, such as crisis detection or moderation."))
+    var guardrails: GuardrailsChoice = .default
+
+    /// The `--guardrails` settings.
+    enum GuardrailsChoice: String, ExpressibleByArgument, CaseIterable {
+        case `default`, off
+
+        var guardrails: SystemLanguageModel.Guardrails {
+            switch self {
+            case .default: .default
+            case .off: SystemLanguageModel.Guardrails(checkers: [])
+            }
+        }
+    }
+
+    /// The model chosen, with the `--guardrails` settings.
     func systemModel(useCase: SystemLanguageModel.UseCase = .general) -> SystemLanguageModel {
-        SystemLanguageModel(modelURL: modelURL, useCase: useCase, guardrails: guardrails.guardrails)
+        SystemLanguageModel(modelURL: choice.modelURL, useCase: useCase, guardrails: guardrails.guardrails)
     }
 }
 

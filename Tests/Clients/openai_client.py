@@ -89,8 +89,9 @@ assert choice.finish_reason == "tool_calls", choice
 call = choice.message.tool_calls[0]
 assert call.function.name == "get_weather", call
 assert isinstance(json.loads(call.function.arguments)["city"], str), call
-followup = ask + [choice.message.model_dump(exclude_none=True),
-                  {"role": "tool", "tool_call_id": call.id, "content": "31 degrees and sunny."}]
+# Every call gets its answer, as the API requires of a conversation.
+followup = ask + [choice.message.model_dump(exclude_none=True)] + [
+    {"role": "tool", "tool_call_id": each.id, "content": "31 degrees and sunny."} for each in choice.message.tool_calls]
 answer = client.chat.completions.create(model=model, messages=followup, tools=tools, tool_choice="none",
                                         temperature=0, max_tokens=40)
 assert answer.choices[0].message.content, answer

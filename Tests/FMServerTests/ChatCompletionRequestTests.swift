@@ -123,6 +123,39 @@ struct ChatCompletionRequestTests {
         }
     }
 
+    /// As OpenAI: an assistant's tool calls are answered by the tool messages right after it, one for each call;
+    /// a call left unanswered, answered twice or answered after other messages is a 400 naming the place.
+    @Test func toolCallsAreAnsweredRightAfterThem() throws {
+        func messages(_ list: String) throws(APIError) -> Transcript {
+            try ChatMessages.transcript(from: JSONField.body(#"{"messages":[\#(list)]}"#).required("messages"), tools: [])
+        }
+        func call(_ ids: String...) -> String {
+            let calls = ids.map { #"{"id":"\#($0)","type":"function","function":{"name":"f","arguments":"{}"}}"# }
+            return #"{"role":"assistant","content":null,"tool_calls":[\#(calls.joined(separator: ","))]}"#
+        }
+        func answer(_ id: String) -> String { #"{"role":"tool","tool_call_id":"\#(id)","content":"ok"}"# }
+        let ask = #"{"role":"user","content":"Go"}"#
+        // Answers in any order, then the conversation goes on.
+        #expect(Array(try messages([ask, call("a", "b"), answer("b"), answer("a")].joined(separator: ","))).count == 4)
+        #expect(Array(try messages([ask, call("a"), answer("a"), #"{"role":"assistant","content":"Done."}"#, ask].joined(separator: ","))).count == 5)
+        let refused: [(String, String, String)] = [
+            ([ask, call("a", "b"), answer("a")].joined(separator: ","), "messages", "'b'"),
+            ([ask, call("a"), ask].joined(separator: ","), "messages[2]", "'a'"),
+            ([ask, call("a"), #"{"role":"system","content":"x"}"#, answer("a")].joined(separator: ","), "messages[2]", "'a'"),
+            ([ask, call("a"), answer("a"), answer("a")].joined(separator: ","), "messages[3].tool_call_id", "answered already"),
+            ([ask, call("a"), answer("a"), ask, call("b"), answer("a")].joined(separator: ","), "messages[5].tool_call_id", "answered already"),
+            ([ask, call("a", "a")].joined(separator: ","), "messages[1].tool_calls[1].id", "used twice"),
+        ]
+        for (list, param, words) in refused {
+            do {
+                _ = try messages(list)
+                Issue.record("accepted \(list)")
+            } catch {
+                #expect(error.status == .badRequest && error.param == param && error.message.contains(words), "\(error)")
+            }
+        }
+    }
+
     /// A system or developer message after the conversation started (OpenAI accepts them anywhere) joins the
     /// instructions, after the first one, instead of failing the request.
     @Test func aLaterSystemMessageJoinsTheInstructions() throws {
