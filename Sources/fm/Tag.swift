@@ -192,6 +192,18 @@ final class OutputSink {
         let recordedPath = InputFile.isStandardOutput(path) ? InputFile.standardOutputFile() : path
         let record = Self.jobRecordPath(for: recordedPath ?? path)
         do {
+            // Opened in place rather than created anew: a pipe, a device or /dev/stdout can be the output too, and
+            // an existing file keeps its inode, owner and mode. Locked before anything is read or cut, so a second
+            // job cannot empty the file under a running one, and is told so rather than about the lines it read.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            var info = stat()
+            let isFile = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            // A file system without locks (some network mounts) lets the job run unlocked, as before locks.
+            if isFile, flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
+                throw CommandFailure("Cannot write \(path): another fm tag is writing it. Wait for that job, or choose another --output.")
+            }
             var validLength: Int?
             if resume, let existing = try Self.resumable(path) {
                 let bytes = Array(existing)
@@ -216,18 +228,6 @@ final class OutputSink {
                 validLength = length
             } else {
                 finished = ([:], [:], [:])
-            }
-            // Opened in place rather than created anew: a pipe, a device or /dev/stdout can be the output too, and
-            // an existing file keeps its inode, owner and mode. Cut only once the lock is held, so a second job
-            // cannot empty the file under a running one.
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
-            guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
-            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            var info = stat()
-            let isFile = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-            // A file system without locks (some network mounts) lets the job run unlocked, as before locks.
-            if isFile, flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
-                throw CommandFailure("Cannot write \(path): another fm tag is writing it. Wait for that job, or choose another --output.")
             }
             // A record left by a job that stopped early names its settings; an output without one finished, or was
             // written before records were kept, and is resumed as it is. Read under the lock: a running job's

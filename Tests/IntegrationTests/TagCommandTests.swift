@@ -314,6 +314,11 @@ struct TagCommandTests {
         try #require(first.isRunning, "the first job ended before a second could start")
         let second = try Self.run(arguments([]))
         #expect(second.status == 1 && second.stderr.contains("another fm tag is writing it"), "\(second.status) \(second.stderr)")
+        // A resume with other settings is told the same: the lock comes before the lines are read and compared.
+        let otherSettings = ["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "note-category", "--resume"]
+        try #require(first.isRunning, "the first job ended before a resume could start")
+        let resumed = try Self.run(otherSettings)
+        #expect(resumed.status == 1 && resumed.stderr.contains("another fm tag is writing it"), "\(resumed.status) \(resumed.stderr)")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         let written = writtenLines()
