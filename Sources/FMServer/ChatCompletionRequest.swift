@@ -131,6 +131,9 @@ struct ChatCompletionRequest: Sendable {
         for field in ["user", "safety_identifier", "prompt_cache_key", "service_tier"] {
             if let value = body[field], !value.isNull { _ = try value.string() }
         }
+        if let tier = try body["service_tier"]?.string(), !serviceTiers.contains(tier) {
+            throw APIError.invalid("service_tier", "'service_tier' must be one of \(serviceTiers.joined(separator: ", ")), not '\(tier)'.")
+        }
         for field in ["store", "cache_prompt"] {
             if let value = body[field], !value.isNull { _ = try value.bool() }
         }
@@ -147,6 +150,9 @@ struct ChatCompletionRequest: Sendable {
             }
         }
     }
+
+    /// OpenAI's processing tiers: accepted and ignored (one local model has one tier), but named correctly.
+    static let serviceTiers = ["auto", "default", "flex", "scale", "priority"]
 
     /// Every top-level field this server reads or refuses by name, and the fields that do not change an answer,
     /// which it accepts and ignores: OpenAI's `user`, `safety_identifier`, `prompt_cache_key`, `metadata`, `store` and
@@ -239,13 +245,19 @@ struct ChatCompletionRequest: Sendable {
     /// The `function` tools, with their parameter schemas imported.
     private static func tools(in body: JSONField) throws(APIError) -> [Transcript.ToolDefinition] {
         guard let list = body["tools"] else { return [] }
+        // As OpenAI answers: an empty list is a client's mistake (tools it meant to send); leave the field out instead.
+        guard !(try list.array().isEmpty) else {
+            throw APIError.invalid("tools", "'tools' is an empty array; send at least one tool, or leave 'tools' out.")
+        }
         var definitions: [Transcript.ToolDefinition] = []
         for tool in try list.array() {
             let type = try tool.object().required("type").string()
             guard type == "function" else { throw APIError.invalid("\(tool.path).type", "Only 'function' tools are supported, not '\(type)'.") }
+            try checkMembers(of: tool, allowed: ["type", "function"])
             let function = try tool.required("function").object()
+            try checkMembers(of: function, allowed: ["name", "description", "parameters", "strict"])
             let name = try function.required("name").string()
-            guard !name.isEmpty, name.utf8.count <= 64, name.utf8.allSatisfy(Self.isToolNameByte) else {
+            guard Self.isOpenAIName(name) else {
                 throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters, each a letter, a digit, '_' or '-' (OpenAI's rule).")
             }
             if definitions.contains(where: { $0.name == name }) {
@@ -272,9 +284,20 @@ struct ChatCompletionRequest: Sendable {
         return definitions
     }
 
-    /// Whether `byte` may be part of a tool name: `[a-zA-Z0-9_-]`, OpenAI's rule, which models' call formats rely on.
-    private static func isToolNameByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
+    /// Whether `name` follows OpenAI's rule for tool and schema names, `[a-zA-Z0-9_-]{1,64}`, which models' call
+    /// formats rely on.
+    private static func isOpenAIName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
+        }
+    }
+
+    /// A member of a tool definition that OpenAI does not define is refused by name, as unknown top-level fields
+    /// are: a misspelt `parameters` would otherwise leave the tool without arguments.
+    private static func checkMembers(of object: JSONField, allowed: Set<String>) throws(APIError) {
+        if let stray = object.keys.first(where: { !allowed.contains($0) }) {
+            throw APIError.invalid("\(object.path).\(stray)", "Unknown member '\(stray)'; a tool definition takes \(allowed.sorted().joined(separator: ", ")).")
+        }
     }
 
     /// `tool_choice`: `auto`, `none`, `required`, or one named function (which is then the only tool offered).
@@ -318,7 +341,11 @@ struct ChatCompletionRequest: Sendable {
             return nil
         case "json_schema":
             let wrapper = try format.required("json_schema").object()
-            _ = try wrapper["name"]?.string()
+            // OpenAI requires the name; it is optional here, as for llama-server's clients, but one given follows
+            // OpenAI's rule, so a request that works here works there.
+            if let name = try wrapper["name"]?.string(), !Self.isOpenAIName(name) {
+                throw APIError.invalid("response_format.json_schema.name", "A schema name must have 1 to 64 characters, each a letter, a digit, '_' or '-' (OpenAI's rule).")
+            }
             _ = try wrapper["description"]?.string()
             // The answer always follows the schema, as `strict: true` asks; a flag that is not a Boolean is refused.
             _ = try wrapper["strict"]?.bool()

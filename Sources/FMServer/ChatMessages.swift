@@ -25,14 +25,14 @@ enum ChatMessages {
             if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered, before: message.path) }
             switch role {
             case "system", "developer":
-                instructions.append(try text(of: message))
+                instructions.append(try text(of: message, role: role))
             case "user":
-                entries.append(.prompt(Transcript.Prompt(segments: [segment(try text(of: message))])))
+                entries.append(.prompt(Transcript.Prompt(segments: [segment(try text(of: message, role: role))])))
             case "assistant":
                 if let calls = message["tool_calls"], !(try calls.array().isEmpty) {
                     // OpenAI lets an assistant say something before its calls; the words stay in the conversation.
                     if let content = message["content"], !content.isNull {
-                        let words = try text(of: message)
+                        let words = try text(of: message, role: role)
                         if !words.isEmpty { entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(words)]))) }
                     }
                     var toolCalls: [Transcript.ToolCall] = []
@@ -40,7 +40,7 @@ enum ChatMessages {
                         let id = try call.object().required("id").string()
                         let function = try call.required("function").object()
                         let name = try function.required("name").string()
-                        let argumentsText = try function["arguments"]?.string() ?? "{}"
+                        let argumentsText = try function.required("arguments").string()
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
                             throw APIError.invalid("\(function.path).arguments", "The arguments of '\(name)' are not valid JSON.")
                         }
@@ -52,8 +52,11 @@ enum ChatMessages {
                         toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                     }
                     entries.append(.toolCalls(Transcript.ToolCalls(toolCalls)))
+                } else if message["content"] == nil, let refusal = message["refusal"] {
+                    // OpenAI's own answer when the model refused, sent back as part of the conversation.
+                    entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(try refusal.string())])))
                 } else {
-                    entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(try text(of: message))])))
+                    entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment(try text(of: message, role: role))])))
                 }
             case "tool":
                 let id = try message.required("tool_call_id").string()
@@ -66,7 +69,7 @@ enum ChatMessages {
                         "The call '\(id)' was answered already, or was made before the last assistant message with 'tool_calls'; a tool message answers a call of the assistant message just before it.")
                 }
                 unanswered.remove(at: index)
-                entries.append(.toolOutput(Transcript.ToolOutput(id: id, toolName: name, segments: [segment(try text(of: message))])))
+                entries.append(.toolOutput(Transcript.ToolOutput(id: id, toolName: name, segments: [segment(try text(of: message, role: role))])))
             default:
                 throw APIError.invalid("\(message.path).role", "Unknown role '\(role)': use system, developer, user, assistant or tool.")
             }
@@ -98,8 +101,9 @@ enum ChatMessages {
         .text(Transcript.TextSegment(content: text))
     }
 
-    /// A message's text: a string, or an array of `text` parts joined.
-    private static func text(of message: JSONField) throws(APIError) -> String {
+    /// A message's text: a string, or an array of `text` parts joined (and, in an assistant's message, `refusal`
+    /// parts, which a client sends back as the model gave them).
+    private static func text(of message: JSONField, role: String) throws(APIError) -> String {
         // A message without words (`contents` misspelt, or none given) would be read as an empty one.
         let content = try message.required("content")
         if case .string(let text) = content.value.kind { return text }
@@ -109,6 +113,10 @@ enum ChatMessages {
         var parts: [String] = []
         for part in try content.array() {
             let type = try part.object().required("type").string()
+            if type == "refusal", role == "assistant" {
+                parts.append(try part.required("refusal").string())
+                continue
+            }
             guard type == "text" else {
                 throw APIError.invalid("\(part.path).type", "Only text parts are supported, not '\(type)'.", code: "unsupported_content")
             }

@@ -345,11 +345,13 @@ extension FoundationModelsServer {
                     try await writer.write(ByteBuffer(string: line))
                     count += 1
                 case .timedOut:
-                    // Past --timeout the job stops, and every text it did not reach still gets its line.
+                    // Past --timeout the job stops, and every text it did not reach still gets its line; a line that
+                    // was never a text (not UTF-8, not JSON) keeps its own reason, which needed no model.
                     work.cancel()
                     let failure = TaggingFailure(code: "timeout", message: "The request took longer than the server's limit of \(timeout.components.seconds) s.")
                     for record in records[count...] {
-                        try await writer.write(ByteBuffer(string: TaggingOutput.line(for: record, outcome: .failure(failure)) + "\n"))
+                        let outcome: Result<GeneratedContent, TaggingFailure> = if case .failure(let reason) = record.text { .failure(reason) } else { .failure(failure) }
+                        try await writer.write(ByteBuffer(string: TaggingOutput.line(for: record, outcome: outcome) + "\n"))
                     }
                     break events
                 }

@@ -15,7 +15,10 @@ struct JSONField: Sendable {
     static func body(_ text: String) throws(APIError) -> JSONField {
         let content: GeneratedContent
         do { content = try GeneratedContent(json: text) } catch {
-            throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON.")
+            // The parser says what and where: valid JSON this reader cannot hold (`1e400`, nesting past its limit)
+            // is not the syntax error a bare "not valid JSON" would suggest.
+            let reason = if case DecodingError.dataCorrupted(let context) = error { ": " + context.debugDescription } else { "" }
+            throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON\(reason).")
         }
         guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
         let root = JSONField(value: content, path: "")

@@ -156,6 +156,70 @@ struct ChatCompletionRequestTests {
         }
     }
 
+    /// What OpenAI refuses inside tools, schemas and fields it accepts is refused here too, naming the member: an
+    /// empty `tools`, a tool definition's unknown member, a schema name outside OpenAI's rule, a `service_tier` that
+    /// is none, and a body whose JSON this server cannot hold says why.
+    @Test func openAIsRulesInsideTheFieldsAreKept() throws {
+        let tool = #"{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}"#
+        let format = #""response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object","properties":{}}"#
+        let refused: [(String, String)] = [
+            (#","tools":[]"#, "tools"),
+            (#","tools":[{"type":"function","function":{"name":"f"},"extra":1}]"#, "tools[0].extra"),
+            (#","tools":[{"type":"function","function":{"name":"f","paramters":{}}}]"#, "tools[0].function.paramters"),
+            (#",\#(format),"name":"a b"}}"#, "response_format.json_schema.name"),
+            (#","service_tier":"bogus""#, "service_tier"),
+        ]
+        for (fields, param) in refused {
+            do {
+                _ = try request(fields)
+                Issue.record("accepted \(fields)")
+            } catch {
+                #expect(error.status == .badRequest && error.param == param, "\(fields): \(error)")
+            }
+        }
+        for fields in [",\"tools\":[\(tool)]", ",\(format)}}", ",\(format),\"name\":\"Reply_1\"}}", #","service_tier":"flex""#] {
+            #expect(throws: Never.self, "\(fields)") { try request(fields) }
+        }
+        for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "not valid JSON")] {
+            do {
+                _ = try JSONField.body(body)
+                Issue.record("read \(body)")
+            } catch {
+                #expect(error.status == .badRequest && error.message.contains(words), "\(body): \(error)")
+            }
+        }
+    }
+
+    /// An assistant's earlier refusal, as OpenAI returns it (a `refusal` member or part), is part of the history a
+    /// client sends back; a call without its `arguments` is refused, as OpenAI refuses it.
+    @Test func anAssistantsRefusalIsHistoryAndACallNeedsItsArguments() throws {
+        func entries(_ assistant: String) throws(APIError) -> [Transcript.Entry] {
+            let list = #"[{"role":"user","content":"Hi"},\#(assistant),{"role":"user","content":"Why?"}]"#
+            return Array(try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(list)}"#).required("messages"), tools: []))
+        }
+        for assistant in [#"{"role":"assistant","content":null,"refusal":"I cannot help."}"#,
+                          #"{"role":"assistant","content":[{"type":"refusal","refusal":"I cannot help."}]}"#] {
+            let history = try entries(assistant)
+            guard history.count == 3, case .response(let response) = history[1], case .text(let text) = response.segments.first else {
+                Issue.record("\(assistant): \(history)")
+                continue
+            }
+            #expect(text.content == "I cannot help.")
+        }
+        let refused: [(String, String)] = [
+            (#"{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"g"}}]}"#, "messages[1].tool_calls[0].function.arguments"),
+            (#"{"role":"user","content":[{"type":"refusal","refusal":"no"}]}"#, "messages[1].content[0].type"),
+        ]
+        for (message, param) in refused {
+            do {
+                _ = try entries(message)
+                Issue.record("accepted \(message)")
+            } catch {
+                #expect(error.status == .badRequest && error.param == param, "\(message): \(error)")
+            }
+        }
+    }
+
     /// A system or developer message after the conversation started (OpenAI accepts them anywhere) joins the
     /// instructions, after the first one, instead of failing the request.
     @Test func aLaterSystemMessageJoinsTheInstructions() throws {
