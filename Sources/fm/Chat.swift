@@ -42,7 +42,9 @@ extension FM {
             switch error {
             case DecodingError.keyNotFound(let key, _): "it has no \"\(key.stringValue)\""
             case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-                "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+                // A mismatch at the top (a list where the transcript's object belongs) has no path to name.
+                context.codingPath.isEmpty ? context.debugDescription
+                    : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
             case DecodingError.dataCorrupted(let context): context.underlyingError?.localizedDescription ?? context.debugDescription
             default: "\(error)"
             }
@@ -67,6 +69,8 @@ extension FM {
             }
             session.prewarm()
             try Console.write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
+            // A chat fed from a pipe or a file is a script: one of its messages failing must show in the exit status.
+            var failures = 0
             while true {
                 try Console.write("> ")
                 guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty, line != "/quit" else { break }
@@ -77,9 +81,12 @@ extension FM {
                     // A failure to count is reported like a failed reply; it does not end the chat or lose --save.
                     do { try Console.write("\(try await model.tokenCount(for: session.transcript)) of \(model.contextSize) tokens\n") } catch {
                         try Console.write("Error: \(Self.message(error))\n")
+                        failures += 1
                     }
                 default:
-                    session = try await reply(to: line, in: session, model: model, tools: tools)
+                    let (next, replied) = try await reply(to: line, in: session, model: model, tools: tools)
+                    session = next
+                    if !replied { failures += 1 }
                     // Saved after every reply, so an interrupted chat keeps what was said.
                     if let save { try write(session.transcript, to: save) }
                 }
@@ -88,26 +95,30 @@ extension FM {
                 try write(session.transcript, to: save)
                 try Console.write("Saved the transcript to \(save).\n")
             }
+            if failures > 0, isatty(STDIN_FILENO) == 0 {
+                throw CommandFailure("\(failures) message\(failures == 1 ? "" : "s") of the chat failed (each error is shown above).")
+            }
         }
 
         /// Streams the reply to `line`, and returns the session to go on with: `session`, or, when the
         /// conversation no longer fits the context window, a new one that keeps the instructions and the most
-        /// recent turns (what Apple suggests for `exceededContextWindowSize`), in which the line is asked again.
+        /// recent turns (what Apple suggests for `exceededContextWindowSize`), in which the line is asked again;
+        /// and whether the reply came (an error is shown, and the chat goes on).
         private func reply(to line: String, in session: LanguageModelSession, model: SystemLanguageModel,
-                           tools: [any Tool]) async throws -> LanguageModelSession {
+                           tools: [any Tool]) async throws -> (session: LanguageModelSession, replied: Bool) {
             do {
                 try await stream(line, in: session)
-                return session
+                return (session, true)
             } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
                 let tooLong = "\nError: the message does not fit the model's context window even without earlier turns.\n"
                 let shortened: (transcript: Transcript, dropped: Int)?
                 do { shortened = try await Self.condensed(session.transcript, adding: line, model: model) } catch {
                     try Console.write("\nError: \(Self.message(error))\n")
-                    return session
+                    return (session, false)
                 }
                 guard let shortened else {
                     try Console.write(tooLong)
-                    return session
+                    return (session, false)
                 }
                 let dropped = shortened.dropped
                 let shorter = LanguageModelSession(model: model, tools: tools, transcript: shortened.transcript)
@@ -116,20 +127,20 @@ extension FM {
                 } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
                     // The reply itself outgrew what was left: the conversation stays as it was.
                     try Console.write("\nError: the reply did not fit the model's context window after the message, even without earlier turns.\n")
-                    return session
+                    return (session, false)
                 } catch let failure as CommandFailure {
                     throw failure
                 } catch {
                     try Console.write("\nError: \(Self.message(error))\n")
-                    return session
+                    return (session, false)
                 }
                 try Console.write("[the conversation no longer fit the context window: dropped the \(dropped) earliest turn\(dropped == 1 ? "" : "s")]\n")
-                return shorter
+                return (shorter, true)
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
                 try Console.write("\nError: \(Self.message(error))\n")
-                return session
+                return (session, false)
             }
         }
 

@@ -216,7 +216,7 @@ extension FM.Eval {
             // Usually a results file of another input or of --limit's other part: say so, since the report
             // counts only the missing side (as failed records).
             let shown = firstFew(unmatched, separator: ", ")
-            let counted = unmatched.count == 1 ? "1 result in \(path) matches" : "\(unmatched.count) results in \(path) match"
+            let counted = unmatched.count == 1 ? "1 line in \(path) matches" : "\(unmatched.count) lines in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
         }
         if !unreadable.isEmpty {

@@ -47,8 +47,11 @@ extension FM {
                 throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
             }
             if let output = outputFile {
-                try ReportFile.validate(output, option: "--output", inputs: [("--file input", inputFile), ("--examples file", tagging.examples),
-                                                                             ("--schema file", tagging.schema)])
+                // Standard input read from the output file (`fm tag -o x.jsonl < x.jsonl`) is the input too: it is
+                // read whole before the output is cut, but a job stopped early would leave the input cut to its lines.
+                let standardInput = texts.isEmpty && inputFile == nil ? "/dev/stdin" : nil
+                try ReportFile.validate(output, option: "--output", inputs: [("--file input", inputFile), ("standard input", standardInput),
+                                                                             ("--examples file", tagging.examples), ("--schema file", tagging.schema)])
             }
             try tagging.validateSeed()
             try tagging.validateEndpoint(modelOptions)

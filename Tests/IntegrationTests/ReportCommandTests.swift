@@ -130,6 +130,11 @@ struct ReportCommandTests {
             let shell = try Self.run(["-c", #"exec "$0" "# + arguments, TagCommandTests.fm.path], executable: URL(fileURLWithPath: "/bin/sh"))
             #expect(shell.status == 64 && shell.stderr.contains("Argument 2 (") && shell.stderr.contains("is not UTF-8"), "\(arguments): \(shell.stderr)")
         }
+        // Standard input read from the output file is the input too: a job stopped early would leave it cut.
+        let fromOutput = try Self.run(["-c", #"exec "$0" tag --output "$1" < "$1""#, TagCommandTests.fm.path, input.path],
+                                      executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(fromOutput.status == 64 && fromOutput.stderr.contains("is the standard input"), "\(fromOutput.stderr)")
+        #expect(try Data(contentsOf: input).count > 0)
     }
 
     @Test func limitedEvaluationKeepsTheWholeFilesLabelSet() throws {
@@ -358,6 +363,10 @@ struct ReportCommandTests {
         let resumed = try Self.run(["chat", "--resume", notAChat.path])
         #expect(resumed.status == 1, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("\(notAChat.path) is not a chat saved with --save: it has no \"entries\""), "\(resumed.stderr)")
+        // A list where the transcript's object belongs has no member path to name.
+        try Data("[]".utf8).write(to: notAChat)
+        let list = try Self.run(["chat", "--resume", notAChat.path])
+        #expect(list.status == 1 && list.stderr.contains("--save: Expected to decode"), "\(list.stderr)")
     }
 
     /// Options that would be ignored, and outputs that would overwrite an input, are refused before any model
@@ -473,6 +482,12 @@ struct ReportCommandTests {
         guard case .instructions = kept.first else { Issue.record("the instructions were dropped"); return }
         #expect(kept.count < entries.count, "\(kept.count) entries")
         guard case .response = kept.last else { Issue.record("the new reply was not saved"); return }
+
+        // A chat read from a pipe is a script: a message that failed shows in the exit status, after the others.
+        let tooLong = String(repeating: "river ", count: 40_000)
+        let failed = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "4"], input: "\(tooLong)\nSay hi.\n")
+        #expect(failed.status == 1 && failed.stderr.contains("1 message of the chat failed"), "\(failed.status) \(failed.stderr)")
+        #expect(failed.stdout.contains("does not fit the model's context window"), "\(failed.stdout.suffix(300))")
     }
 
     /// An answer that runs into the end of the context window is printed before the error, as `--stream` prints
@@ -522,7 +537,7 @@ struct ReportCommandTests {
         try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"9","result":{"label":"ham"}}\#ngarbage\#n"#.utf8).write(to: results)
         let scored = try Self.run(["eval", input.path, "--predictions", results.path])
         #expect(scored.status == 0, "\(scored.stderr)")
-        #expect(scored.stderr.contains("warning: 1 result in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
+        #expect(scored.stderr.contains("warning: 1 line in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 line of \(results.path) is not an fm tag output line"), "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 scored example has no line in \(results.path) (ids 3); counted as failed"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")

@@ -83,7 +83,8 @@ public enum ModelCatalog {
     /// - Throws: ``ModelCatalogError`` when `nameOrPath` is neither a known name nor looks like a path.
     public static func fileURL(for nameOrPath: String) throws(ModelCatalogError) -> URL {
         if let entry = entry(named: nameOrPath) { return entry.fileURL }
-        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".gguf") {
+        // An existing file is a path too (`model.bin` in the working directory); loading says if it is no GGUF.
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".gguf") || FileManager.default.fileExists(atPath: nameOrPath) {
             return URL(fileURLWithPath: nameOrPath)
         }
         throw ModelCatalogError(
