@@ -253,9 +253,9 @@ struct ChatCompletionRequest: Sendable {
         for tool in try list.array() {
             let type = try tool.object().required("type").string()
             guard type == "function" else { throw APIError.invalid("\(tool.path).type", "Only 'function' tools are supported, not '\(type)'.") }
-            try checkMembers(of: tool, allowed: ["type", "function"])
+            try checkMembers(of: tool, allowed: ["type", "function"], in: "a tool definition")
             let function = try tool.required("function").object()
-            try checkMembers(of: function, allowed: ["name", "description", "parameters", "strict"])
+            try checkMembers(of: function, allowed: ["name", "description", "parameters", "strict"], in: "a tool's 'function'")
             let name = try function.required("name").string()
             guard Self.isOpenAIName(name) else {
                 throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters, each a letter, a digit, '_' or '-' (OpenAI's rule).")
@@ -294,9 +294,9 @@ struct ChatCompletionRequest: Sendable {
 
     /// A member of a tool definition that OpenAI does not define is refused by name, as unknown top-level fields
     /// are: a misspelt `parameters` would otherwise leave the tool without arguments.
-    private static func checkMembers(of object: JSONField, allowed: Set<String>) throws(APIError) {
+    private static func checkMembers(of object: JSONField, allowed: Set<String>, in place: String) throws(APIError) {
         if let stray = object.keys.first(where: { !allowed.contains($0) }) {
-            throw APIError.invalid("\(object.path).\(stray)", "Unknown member '\(stray)'; a tool definition takes \(allowed.sorted().joined(separator: ", ")).")
+            throw APIError.invalid("\(object.path).\(stray)", "Unknown member '\(stray)'; \(place) takes \(allowed.sorted().joined(separator: ", ")).")
         }
     }
 

@@ -11,18 +11,20 @@ enum ChatMessages {
     ///
     /// - Parameter tools: The request's tools, attached to the instructions.
     /// - Throws: ``APIError`` (400) for an unknown role, content that is missing or not text, a tool message answering no
-    ///   earlier call, calls whose answers do not follow them directly, or a conversation that ends with the model.
+    ///   earlier call, calls whose answers do not follow them directly, a call without `arguments` or with arguments
+    ///   that are not JSON, or a conversation that ends with the model.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
         let list = try messages.array()
         guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
         var instructions: [String] = []
         var entries: [Transcript.Entry] = []
         var callNames: [String: String] = [:]
-        // As OpenAI: the tool messages answering an assistant's calls follow it directly, one for each call.
-        var unanswered: [String] = []
+        // As OpenAI: the tool messages answering an assistant's calls follow it directly, one for each call. Some
+        // servers give every call the same id (or none), so answers pair with calls of that id in order.
+        var unanswered: [(id: String, name: String)] = []
         for message in list {
             let role = try message.object().required("role").string()
-            if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered, before: message.path) }
+            if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: message.path) }
             switch role {
             case "system", "developer":
                 instructions.append(try text(of: message, role: role))
@@ -44,11 +46,8 @@ enum ChatMessages {
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
                             throw APIError.invalid("\(function.path).arguments", "The arguments of '\(name)' are not valid JSON.")
                         }
-                        guard !unanswered.contains(id) else {
-                            throw APIError.invalid("\(call.path).id", "The tool call id '\(id)' is used twice in one message.")
-                        }
                         callNames[id] = name
-                        unanswered.append(id)
+                        unanswered.append((id, name))
                         toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                     }
                     entries.append(.toolCalls(Transcript.ToolCalls(toolCalls)))
@@ -60,21 +59,21 @@ enum ChatMessages {
                 }
             case "tool":
                 let id = try message.required("tool_call_id").string()
-                guard let name = callNames[id] else {
+                guard callNames[id] != nil else {
                     throw APIError.invalid("\(message.path).tool_call_id", "No earlier assistant message made the call '\(id)'.")
                 }
-                guard let index = unanswered.firstIndex(of: id) else {
+                guard let index = unanswered.firstIndex(where: { $0.id == id }) else {
                     throw APIError.invalid(
                         "\(message.path).tool_call_id",
                         "The call '\(id)' was answered already, or was made before the last assistant message with 'tool_calls'; a tool message answers a call of the assistant message just before it.")
                 }
-                unanswered.remove(at: index)
+                let name = unanswered.remove(at: index).name
                 entries.append(.toolOutput(Transcript.ToolOutput(id: id, toolName: name, segments: [segment(try text(of: message, role: role))])))
             default:
                 throw APIError.invalid("\(message.path).role", "Unknown role '\(role)': use system, developer, user, assistant or tool.")
             }
         }
-        if !unanswered.isEmpty { throw unansweredCalls(unanswered, before: nil) }
+        if !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: nil) }
         switch entries.last {
         case .prompt?, .toolOutput?:
             break

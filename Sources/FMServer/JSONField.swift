@@ -17,8 +17,10 @@ struct JSONField: Sendable {
         do { content = try GeneratedContent(json: text) } catch {
             // The parser says what and where: valid JSON this reader cannot hold (`1e400`, nesting past its limit)
             // is not the syntax error a bare "not valid JSON" would suggest.
-            let reason = if case DecodingError.dataCorrupted(let context) = error { ": " + context.debugDescription } else { "" }
-            throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON\(reason).")
+            guard case DecodingError.dataCorrupted(let context) = error else {
+                throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON.")
+            }
+            throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(context.debugDescription).")
         }
         guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
         let root = JSONField(value: content, path: "")

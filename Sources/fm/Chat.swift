@@ -11,7 +11,8 @@ extension FM {
                 Type a message and press return; an empty line or /quit ends the chat. Ask about the weather \
                 in a city to see a tool call. /transcript prints the conversation, /tokens its token count. \
                 --save writes the transcript as JSON after every reply; --resume continues a saved one. A chat that \
-                outgrows the context window goes on without its earliest turns.
+                outgrows the context window goes on without its earliest turns. A failed message is shown and the \
+                chat goes on; read from a pipe or a file, the chat then exits 1 at its end.
                 """
         )
 

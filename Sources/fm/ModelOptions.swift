@@ -62,7 +62,7 @@ struct ModelOptions: ParsableArguments {
 
 /// Options that shape sampling.
 struct SamplingOptions: ParsableArguments {
-    @Flag(name: .long, help: "Always pick the most likely token (repeatable; on a busy machine, set FM_THREADS=N for bit-for-bit repeats).")
+    @Flag(name: .long, help: "Always pick the most likely token (the same answer each run on an idle machine; FM_THREADS=N keeps it bit for bit under load).")
     var greedy = false
 
     @Option(name: .long, parsing: .unconditional, help: "Sampling temperature (0 = greedy; 1 = the model's distribution).")

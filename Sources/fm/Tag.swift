@@ -49,7 +49,8 @@ extension FM {
             if let output = outputFile {
                 // Standard input read from the output file (`fm tag -o x.jsonl < x.jsonl`) is the input too: it is
                 // read whole before the output is cut, but a job stopped early would leave the input cut to its lines.
-                let standardInput = texts.isEmpty && inputFile == nil ? "/dev/stdin" : nil
+                // Only a regular file: a terminal is one device behind /dev/stdin and /dev/stdout alike.
+                let standardInput = texts.isEmpty && inputFile == nil && InputFile.isRegularFile("/dev/stdin") ? "/dev/stdin" : nil
                 try ReportFile.validate(output, option: "--output", inputs: [("--file input", inputFile), ("standard input", standardInput),
                                                                              ("--examples file", tagging.examples), ("--schema file", tagging.schema)])
             }
@@ -84,7 +85,7 @@ extension FM {
             )
             // What made the output's lines: a resume with other settings would put other answers beside them.
             let job = tagging.jobIdentity(configuration: configuration, model: model)
-            // Checked before the output is opened: a refused resume leaves the file as it was, partial last line and
+            // Checked before the output is cut: a refused resume leaves the file as it was, partial last line and
             // all.
             let sink = try OutputSink(path: outputFile, resume: resume, job: job, schema: schema) { name, finished in
                 // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its

@@ -138,13 +138,20 @@ struct ChatCompletionRequestTests {
         // Answers in any order, then the conversation goes on.
         #expect(Array(try messages([ask, call("a", "b"), answer("b"), answer("a")].joined(separator: ","))).count == 4)
         #expect(Array(try messages([ask, call("a"), answer("a"), #"{"role":"assistant","content":"Done."}"#, ask].joined(separator: ","))).count == 5)
+        // Servers that give every call one id (old llama-server, LM Studio): the answers pair with the calls in order.
+        let sameID = try messages([ask, call("", ""), answer(""), answer("")].joined(separator: ","))
+        guard case .toolOutput(let second)? = Array(sameID).last else {
+            Issue.record("\(sameID)")
+            return
+        }
+        #expect(second.id == "")
         let refused: [(String, String, String)] = [
             ([ask, call("a", "b"), answer("a")].joined(separator: ","), "messages", "'b'"),
             ([ask, call("a"), ask].joined(separator: ","), "messages[2]", "'a'"),
             ([ask, call("a"), #"{"role":"system","content":"x"}"#, answer("a")].joined(separator: ","), "messages[2]", "'a'"),
             ([ask, call("a"), answer("a"), answer("a")].joined(separator: ","), "messages[3].tool_call_id", "answered already"),
             ([ask, call("a"), answer("a"), ask, call("b"), answer("a")].joined(separator: ","), "messages[5].tool_call_id", "answered already"),
-            ([ask, call("a", "a")].joined(separator: ","), "messages[1].tool_calls[1].id", "used twice"),
+            ([ask, call("a", "a"), answer("a")].joined(separator: ","), "messages", "'a'"),
         ]
         for (list, param, words) in refused {
             do {
@@ -180,7 +187,7 @@ struct ChatCompletionRequestTests {
         for fields in [",\"tools\":[\(tool)]", ",\(format)}}", ",\(format),\"name\":\"Reply_1\"}}", #","service_tier":"flex""#] {
             #expect(throws: Never.self, "\(fields)") { try request(fields) }
         }
-        for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "not valid JSON")] {
+        for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "cannot be read as JSON")] {
             do {
                 _ = try JSONField.body(body)
                 Issue.record("read \(body)")

@@ -130,11 +130,16 @@ struct ReportCommandTests {
             let shell = try Self.run(["-c", #"exec "$0" "# + arguments, TagCommandTests.fm.path], executable: URL(fileURLWithPath: "/bin/sh"))
             #expect(shell.status == 64 && shell.stderr.contains("Argument 2 (") && shell.stderr.contains("is not UTF-8"), "\(arguments): \(shell.stderr)")
         }
-        // Standard input read from the output file is the input too: a job stopped early would leave it cut.
+        // Standard input read from the output file is the input too: a job stopped early would leave it cut. A
+        // terminal's or /dev/null's device is no file to protect.
+        let before = try Data(contentsOf: input)
         let fromOutput = try Self.run(["-c", #"exec "$0" tag --output "$1" < "$1""#, TagCommandTests.fm.path, input.path],
                                       executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(fromOutput.status == 64 && fromOutput.stderr.contains("is the standard input"), "\(fromOutput.stderr)")
-        #expect(try Data(contentsOf: input).count > 0)
+        #expect(try Data(contentsOf: input) == before)
+        let fromNothing = try Self.run(["-c", #"exec "$0" tag --output /dev/null < /dev/null"#, TagCommandTests.fm.path],
+                                       executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(!fromNothing.stderr.contains("is the standard input"), "\(fromNothing.stderr)")
     }
 
     @Test func limitedEvaluationKeepsTheWholeFilesLabelSet() throws {

@@ -80,11 +80,14 @@ public enum ModelCatalog {
     /// The file a model name or path stands for: a catalogue name gives its installed location; anything
     /// else is taken as a path.
     ///
-    /// - Throws: ``ModelCatalogError`` when `nameOrPath` is neither a known name nor looks like a path.
+    /// - Throws: ``ModelCatalogError`` when `nameOrPath` is neither a known name nor looks like a path, nor names an
+    ///   existing file.
     public static func fileURL(for nameOrPath: String) throws(ModelCatalogError) -> URL {
         if let entry = entry(named: nameOrPath) { return entry.fileURL }
         // An existing file is a path too (`model.bin` in the working directory); loading says if it is no GGUF.
-        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".gguf") || FileManager.default.fileExists(atPath: nameOrPath) {
+        var isDirectory: ObjCBool = false
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".gguf")
+            || (FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory) && !isDirectory.boolValue) {
             return URL(fileURLWithPath: nameOrPath)
         }
         throw ModelCatalogError(
