@@ -18,7 +18,7 @@ enum ChatMessages {
         guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
         var instructions: [String] = []
         var entries: [Transcript.Entry] = []
-        var callNames: [String: String] = [:]
+        var madeCalls: Set<String> = []
         // As OpenAI: the tool messages answering an assistant's calls follow it directly, one for each call. Some
         // servers give every call the same id (or none), so answers pair with calls of that id in order.
         var unanswered: [(id: String, name: String)] = []
@@ -46,7 +46,7 @@ enum ChatMessages {
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
                             throw APIError.invalid("\(function.path).arguments", "The arguments of '\(name)' are not valid JSON.")
                         }
-                        callNames[id] = name
+                        madeCalls.insert(id)
                         unanswered.append((id, name))
                         toolCalls.append(Transcript.ToolCall(id: id, toolName: name, arguments: arguments))
                     }
@@ -59,7 +59,7 @@ enum ChatMessages {
                 }
             case "tool":
                 let id = try message.required("tool_call_id").string()
-                guard callNames[id] != nil else {
+                guard madeCalls.contains(id) else {
                     throw APIError.invalid("\(message.path).tool_call_id", "No earlier assistant message made the call '\(id)'.")
                 }
                 guard let index = unanswered.firstIndex(where: { $0.id == id }) else {

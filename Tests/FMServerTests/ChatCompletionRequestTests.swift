@@ -11,6 +11,18 @@ struct ChatCompletionRequestTests {
         try ChatCompletionRequest(body: JSONField.body(#"{"messages":[{"role":"user","content":"Hi"}]\#(fields)}"#), maximumTokensCap: 64)
     }
 
+    /// Expects `attempt` to be refused with a 400 naming `param` and, when given, saying `words`.
+    private func expectRefusal(_ what: String, param: String, saying words: String? = nil,
+                               sourceLocation: SourceLocation = #_sourceLocation, _ attempt: () throws(APIError) -> Void) {
+        do {
+            try attempt()
+            Issue.record("accepted \(what)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.status == .badRequest && error.param == param && words.map(error.message.contains) ?? true,
+                    "\(what): \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     private func sampling(_ fields: String) throws -> GenerationOptions.SamplingMode? {
         try request(fields).generation(choice: 0).generationOptions.samplingMode
     }
@@ -154,12 +166,7 @@ struct ChatCompletionRequestTests {
             ([ask, call("a", "a"), answer("a")].joined(separator: ","), "messages", "'a'"),
         ]
         for (list, param, words) in refused {
-            do {
-                _ = try messages(list)
-                Issue.record("accepted \(list)")
-            } catch {
-                #expect(error.status == .badRequest && error.param == param && error.message.contains(words), "\(error)")
-            }
+            expectRefusal(list, param: param, saying: words) { () throws(APIError) in _ = try messages(list) }
         }
     }
 
@@ -177,12 +184,7 @@ struct ChatCompletionRequestTests {
             (#","service_tier":"bogus""#, "service_tier"),
         ]
         for (fields, param) in refused {
-            do {
-                _ = try request(fields)
-                Issue.record("accepted \(fields)")
-            } catch {
-                #expect(error.status == .badRequest && error.param == param, "\(fields): \(error)")
-            }
+            expectRefusal(fields, param: param) { () throws(APIError) in _ = try request(fields) }
         }
         for fields in [",\"tools\":[\(tool)]", ",\(format)}}", ",\(format),\"name\":\"Reply_1\"}}", #","service_tier":"flex""#] {
             #expect(throws: Never.self, "\(fields)") { try request(fields) }
@@ -218,12 +220,7 @@ struct ChatCompletionRequestTests {
             (#"{"role":"user","content":[{"type":"refusal","refusal":"no"}]}"#, "messages[1].content[0].type"),
         ]
         for (message, param) in refused {
-            do {
-                _ = try entries(message)
-                Issue.record("accepted \(message)")
-            } catch {
-                #expect(error.status == .badRequest && error.param == param, "\(message): \(error)")
-            }
+            expectRefusal(message, param: param) { () throws(APIError) in _ = try entries(message) }
         }
     }
 
