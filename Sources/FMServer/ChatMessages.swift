@@ -12,7 +12,7 @@ enum ChatMessages {
     /// - Parameter tools: The request's tools, attached to the instructions.
     /// - Throws: ``APIError`` (400) for an unknown role, content that is missing or not text, a tool message answering no
     ///   earlier call, calls whose answers do not follow them directly, a call without `arguments` or with arguments
-    ///   that are not JSON, or a conversation that ends with the model.
+    ///   that are not JSON, or a conversation that ends with an assistant message.
     static func transcript(from messages: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError) -> Transcript {
         let list = try messages.array()
         guard !list.isEmpty else { throw APIError.invalid("messages", "'messages' must hold at least one message.") }
@@ -74,11 +74,11 @@ enum ChatMessages {
             }
         }
         if !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: nil) }
-        switch entries.last {
-        case .prompt?, .toolOutput?:
-            break
-        default:
-            throw APIError.invalid("messages", "The last message must come from the user or a tool.")
+        // A conversation may end with a system message, or hold nothing else (OpenAI answers both). One that ends
+        // with the assistant is refused: OpenAI starts a new message there and llama-server continues the last one,
+        // so either reading would surprise some client.
+        if try list[list.count - 1].object().required("role").string() == "assistant" {
+            throw APIError.invalid("messages", "The last message comes from the assistant; end with the user's, a tool's or a system message that the model answers.")
         }
         if !instructions.isEmpty || !tools.isEmpty {
             let text = instructions.joined(separator: "\n\n")

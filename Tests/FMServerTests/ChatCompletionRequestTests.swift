@@ -241,6 +241,23 @@ struct ChatCompletionRequestTests {
         }
     }
 
+    /// The model speaks after the last message unless that message is its own: a conversation of system messages
+    /// alone is instructions to answer, and one that ends with the assistant is refused rather than guessed at.
+    @Test func onlyAnAssistantMessageCannotEndTheConversation() throws {
+        func entries(_ messages: String) throws(APIError) -> [Transcript.Entry] {
+            Array(try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(messages)}"#).required("messages"), tools: []))
+        }
+        let alone = try entries(#"[{"role":"system","content":"Say hello."}]"#)
+        #expect(alone.count == 1)
+        if case .instructions? = alone.first {} else { Issue.record("not instructions: \(alone)") }
+        let last = try entries(#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."},{"role":"system","content":"Say bye."}]"#)
+        #expect(last.count == 3)
+        for list in [#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."}]"#,
+                     #"[{"role":"system","content":"Be kind."},{"role":"assistant","content":"Hello."}]"#] {
+            expectRefusal(list, param: "messages", saying: "comes from the assistant") { () throws(APIError) in _ = try entries(list) }
+        }
+    }
+
     /// A field the server does not know, misspelt or another server's, is a 400 naming it, never an answer to
     /// another question; OpenAI's fields that do not change an answer, and `null` members, are accepted.
     @Test func anUnknownFieldIsRefusedByName() throws {

@@ -160,6 +160,23 @@ struct ServeTests {
         }
     }
 
+    /// A conversation of system messages only, or one that ends with a system message, is answered, as OpenAI
+    /// answers it: the model speaks next in both.
+    @Test func aConversationEndingWithASystemMessageIsAnswered() async throws {
+        try await FMServe.with { server in
+            for messages in [
+                #"[{"role":"system","content":"Greet the user in one short sentence."}]"#,
+                #"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."},{"role":"developer","content":"Now say goodbye."}]"#,
+            ] {
+                let reply = try await server.request("v1/chat/completions", body: #"{"messages":\#(messages),"temperature":0,"max_tokens":16}"#)
+                #expect(reply.status == 200, "\(messages): \(reply.text)")
+                let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first, "\(reply.text)")
+                let content = try #require((choice["message"] as? [String: Any])?["content"] as? String, "\(reply.text)")
+                #expect(!content.isEmpty, "\(messages): \(reply.text)")
+            }
+        }
+    }
+
     /// `top_k` (llama-server's field) and `parallel_tool_calls` change the answer, so they are honoured: sampling
     /// from the one likeliest token is greedy decoding, and with parallel calls off a turn makes one call.
     @Test func topKAndParallelToolCallsAreHonoured() async throws {

@@ -16,6 +16,12 @@ extension SystemLanguageModel {
     /// let adapter = try SystemLanguageModel.Adapter(name: "fm-test-adapter")
     /// let session = LanguageModelSession(model: SystemLanguageModel(adapter: adapter))
     /// ```
+    ///
+    /// Apple deprecated adapters in 26.4 and retired them in 27; the attributes below say so on Apple
+    /// platforms. On Linux they stay, since a GGUF LoRA is how a model is specialised here.
+    @available(macOS, deprecated: 26.4, obsoleted: 27.0)
+    @available(iOS, deprecated: 26.4, obsoleted: 27.0)
+    @available(visionOS, deprecated: 26.4, obsoleted: 27.0)
     public struct Adapter: Sendable {
         /// The adapter file.
         package let fileURL: URL

@@ -2,6 +2,9 @@ public import Foundation
 
 extension SystemLanguageModel.Adapter {
     /// Why an adapter could not be loaded.
+    @available(macOS, deprecated: 26.4)
+    @available(iOS, deprecated: 26.4)
+    @available(visionOS, deprecated: 26.4)
     public enum AssetError: Swift.Error, LocalizedError {
         /// What went wrong.
         public struct Context: Sendable {

@@ -54,6 +54,9 @@ public final class SystemLanguageModel: Sendable {
     ///
     /// The initializer does not throw; an adapter llama.cpp cannot apply to the model surfaces as
     /// ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` on the first request.
+    @available(macOS, obsoleted: 27.0)
+    @available(iOS, obsoleted: 27.0)
+    @available(visionOS, obsoleted: 27.0)
     public convenience init(adapter: Adapter, guardrails: Guardrails = .default) {
         self.init(modelURL: Self.defaultModelURL, useCase: .general, guardrails: guardrails, adapter: adapter)
     }
