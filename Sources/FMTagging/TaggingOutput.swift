@@ -66,7 +66,8 @@ public enum TaggingOutput {
     /// leaves: a line of something else (notes, another tool's output), which resuming would throw away together
     /// with every line after it. `nil` when what follows the finished lines is at most one line that begins as
     /// this tool's lines do (`{"id":`, or a part of that), cut off (an editor may have ended it with a newline since)
-    /// and perhaps followed by NUL bytes, which a crash can leave at the end of a file.
+    /// and perhaps followed by NUL bytes, which a crash can leave at the end of a file. A whole object that begins
+    /// so but carries neither `result` nor `error` was not cut off, and is named.
     public static func strayLine(in output: [UInt8], validLength: Int) -> Int? {
         let finished = min(validLength, output.count)
         let number = output[..<finished].count(where: { $0 == 0x0A }) + 1
@@ -77,7 +78,14 @@ public enum TaggingOutput {
         guard !rest.isEmpty else { return nil }
         let opening = Array(#"{"id":"#.utf8)
         let begins = rest.starts(with: opening) || opening.starts(with: rest)
-        return begins && !rest.contains(0x0A) ? nil : number
+        guard begins, !rest.contains(0x0A) else { return number }
+        // A whole JSON object without a result or an error is not cut off: it is another tool's line that happens
+        // to begin with an id.
+        if let text = String(validating: rest, as: UTF8.self), let content = try? GeneratedContent(json: text), content.isComplete,
+           case .structure(let properties, _) = content.kind, properties["result"] == nil, properties["error"] == nil {
+            return number
+        }
+        return nil
     }
 
     /// The first finished result that `schema` could not have written, with its line number (from 1) and why:

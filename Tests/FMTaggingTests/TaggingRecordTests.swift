@@ -179,6 +179,10 @@ import Testing
         #expect(stray(line + "\n{\"i") == nil, "cut off within the opening")
         #expect(stray(line + "\n\0\0\0\0") == nil, "NUL bytes a crash left")
         #expect(stray(line + "\n{\"id\":\"y\",\"te\n{\"id\":\"z\"\n") == 2, "two cut lines are not one killed job's")
+        #expect(stray("{\"id\":\"a\",\"note\":\"keep\"}") == 1, "another tool's whole line that begins with an id")
+        #expect(stray("{\"id\":\"a\",\"note\":\"keep\"}\n") == 1, "the same, ended with a newline")
+        #expect(stray(line + "\n{\"id\":\"b\",\"note\":\"keep\"}\n") == 2)
+        #expect(stray(line + "\n" + line + "\n") == nil)
     }
 
     /// A finished output's results are checked against the job's schema, as its job record is gone.
