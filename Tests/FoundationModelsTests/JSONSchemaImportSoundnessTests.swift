@@ -71,6 +71,10 @@ struct JSONSchemaImportSoundnessTests {
         // Checked before building a schema per needed element (this looped 10⁹ times).
         (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000,"maxItems":5}"#, "minContains"),
         (#"{"type":"array","contains":{"type":"integer"},"minContains":1000000000}"#, "minContains"),
+        // A needed element that no item can be: a `false` position used to end the array before it.
+        (#"{"type":"array","contains":false}"#, "contains"),
+        (#"{"type":"array","items":{"type":"integer"},"contains":{"type":"string"}}"#, "contains"),
+        (#"{"type":"array","prefixItems":[{"type":"integer"}],"contains":{"type":"string"},"minContains":1}"#, "contains"),
         // `b` becomes required through `a`, but a dependent schema cannot be enforced on a required property.
         (#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["z"]}}}"#,
          "dependentSchemas"),

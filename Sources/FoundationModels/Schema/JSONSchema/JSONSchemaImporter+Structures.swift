@@ -260,6 +260,12 @@ extension JSONSchemaImporter {
                         extended.append(merged)
                     }
                 }
+                // A needed element no schema value satisfies (`contains: false`, or a type the items exclude) makes
+                // the array impossible; the loop below would read `false` as the array's end and drop the demand.
+                if extended.prefix(needed).contains(.bool(false)) {
+                    throw JSONSchemaImportError(
+                        path: path, keyword: "contains", message: "No item the array allows can satisfy \"contains\"")
+                }
                 prefix = extended
                 minimum = max(minimum, needed)
             }

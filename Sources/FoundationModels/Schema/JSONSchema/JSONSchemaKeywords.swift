@@ -13,7 +13,11 @@ enum JSONSchemaKeywords {
     ]
 
     /// Keywords this importer reads for names, order and descriptions.
-    static let read: Set<String> = ["title", "description", "propertyOrdering", "x-representNilExplicitly"]
+    static let read: Set<String> = [
+        "title", "description", "propertyOrdering", "x-representNilExplicitly",
+        // The dialect decides how `$ref`'s siblings are read, and references resolve through anchors and ids.
+        "$schema", "$id", "$anchor",
+    ]
 
     /// Keywords that constrain values in ways a grammar cannot enforce: a schema using one is refused.
     static let refused: Set<String> = [
