@@ -9,7 +9,8 @@ public struct EvaluationReport: Sendable, Codable {
         public var count: Int
         /// The fraction predicted exactly.
         public var accuracy: Double
-        /// The mean over gold labels of per-label F1.
+        /// The mean of per-label F1 over every label that is gold or predicted (as scikit-learn's macro average): a
+        /// label predicted but never gold counts with F1 0. Failed records and missing fields are no label.
         public var macroF1: Double
         /// Counts by gold label, then by predicted label (``EvaluationReport/failureLabel`` for failed records,
         /// ``EvaluationReport/missingLabel`` for results without the field).
@@ -134,8 +135,11 @@ public struct EvaluationReport: Sendable, Codable {
             let fn = row.values.reduce(0, +) - tp
             f1Sum += tp == 0 ? 0 : 2 * Double(tp) / Double(2 * tp + fp + fn)
         }
+        // A label only ever predicted has no true positive: it adds 0 to the sum and one to the count.
+        let predictedOnly = predicted.keys.count { confusion[$0] == nil && $0 != Self.failureLabel && $0 != Self.missingLabel }
+        let labelCount = confusion.count + predictedOnly
         return FieldScore(field: field, count: pairs.count,
                           accuracy: pairs.isEmpty ? 0 : Double(correct) / Double(pairs.count),
-                          macroF1: confusion.isEmpty ? 0 : f1Sum / Double(confusion.count), confusion: confusion)
+                          macroF1: labelCount == 0 ? 0 : f1Sum / Double(labelCount), confusion: confusion)
     }
 }

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// Few-shot examples from the user's own labelled data teach a small model the label set's real meaning
 /// and the data's style better than any description. The most similar example comes last, right before
-/// the text. A text never gets an example of the same text, so evaluating a file
-/// with its own lines as examples is a fair leave-one-out measurement. Ids do not decide it: texts of two
-/// files without ids both have line numbers as ids, and line 3 of one is not line 3 of the other.
+/// the text. A text never gets an example of the same text (compared without regard to case or to how its words are
+/// spaced, as a copy of a file often differs there), so evaluating a file with its own lines as examples is a fair
+/// leave-one-out measurement. Ids do not decide it: texts of two files without ids both have line numbers as ids,
+/// and line 3 of one is not line 3 of the other.
 public struct ExampleIndex: Sendable {
     /// An example: its id, text and the result the model should have given.
     public struct Example: Sendable {
@@ -35,6 +36,8 @@ public struct ExampleIndex: Sendable {
     package let identity = UUID().uuidString
 
     private let documents: [[String: Int]]
+    /// Each example's text as ``sameTextKey(_:)`` gives it.
+    private let textKeys: [String]
     private let lengths: [Double]
     private let averageLength: Double
     private let documentFrequency: [String: Int]
@@ -48,6 +51,7 @@ public struct ExampleIndex: Sendable {
         self.examples = examples
         self.shots = max(0, shots)
         documents = examples.map { Self.termCounts(Self.terms(of: $0.text)) }
+        textKeys = examples.map { Self.sameTextKey($0.text) }
         lengths = documents.map { Double($0.values.reduce(0, +)) }
         averageLength = lengths.isEmpty ? 1 : max(1, lengths.reduce(0, +) / Double(lengths.count))
         var frequency: [String: Int] = [:]
@@ -59,11 +63,11 @@ public struct ExampleIndex: Sendable {
     public func examples(for text: String) -> [Example] {
         guard shots > 0, !examples.isEmpty else { return [] }
         let query = Set(Self.terms(of: text))
+        let key = Self.sameTextKey(text)
         let count = Double(documents.count)
         var scored: [(index: Int, score: Double)] = []
         for (index, document) in documents.enumerated() {
-            let example = examples[index]
-            if example.text == text { continue }
+            if textKeys[index] == key { continue }
             var score = 0.0
             for term in query {
                 guard let frequency = document[term].map(Double.init) else { continue }
@@ -77,6 +81,12 @@ public struct ExampleIndex: Sendable {
         // Ties (no shared term at all) keep file order, so the choice is deterministic.
         let best = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(shots)
         return best.reversed().map { examples[$0.index] }
+    }
+
+    /// A text lowercased, with its runs of white space made one space and none at either end: two texts with the
+    /// same key are one text for leave-one-out.
+    package static func sameTextKey(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// Lowercased words of letters and digits, with a plural `s` dropped.

@@ -17,6 +17,13 @@ public struct TagStatistics: Sendable {
     public private(set) var unreadableLines = 0
     /// Records whose `date` does not begin with a year and month (`2024-05…`), so they are in no month's count.
     public private(set) var undatedRecords = 0
+    /// Records with more than ``pairedTagLimit`` tags in their list fields, left out of the co-occurring pairs (their
+    /// tags are counted).
+    public private(set) var unpairedRecords = 0
+
+    /// The most tags of one record that are paired up: pairs grow with the square of a record's tags, and a record
+    /// of thousands (no schema's answer, a file of something else) would take gigabytes.
+    public static let pairedTagLimit = 256
 
     // The counts below are keyed by ``normalize(_:)``'s grouping key, which is not shown: a group's name is
     // chosen from `spellings` once all records are in.
@@ -150,8 +157,11 @@ public struct TagStatistics: Sendable {
                 if case .array = value.kind { all.insert(group) }
             }
         }
+        let paired = all.count <= Self.pairedTagLimit
+        if !paired { unpairedRecords += 1 }
         for group in all {
             keyedListTagCounts[group, default: 0] += 1
+            guard paired else { continue }
             for other in all where other != group { pairs[group, default: [:]][other, default: 0] += 1 }
         }
     }

@@ -47,6 +47,9 @@ extension FM {
 
         func validate() throws {
             if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            if let predictions, !FileManager.default.fileExists(atPath: predictions) {
+                throw ValidationError("No --predictions file at \(predictions).")
+            }
             if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
             try validateReports()
             try tagging.validateSeed(seedsRuns: runs != nil)

@@ -10,6 +10,8 @@ enum ReportFile {
         // `URL(fileURLWithPath:)` reads "" as the working directory and drops a trailing slash, so both would
         // pass the checks below and fail (or write a file named like the directory) after the model's work.
         if path.isEmpty { throw ValidationError("\(option) needs a file name, not an empty path.") }
+        // Elsewhere `-` is a standard stream; here it would silently be a file named "-".
+        if path == "-" { throw ValidationError("\(option) needs a file name; - (standard output) is not one here, and ./- names a file called -.") }
         if path.hasSuffix("/") { throw ValidationError("\(option): \(path) is a directory; give a file name.") }
         for input in inputs {
             guard let inputPath = input.path, InputFile.isSameFile(inputPath, path) else { continue }

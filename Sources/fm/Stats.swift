@@ -49,6 +49,10 @@ extension FM {
                 let records = statistics.undatedRecords == 1 ? "1 record has a date" : "\(statistics.undatedRecords) records have a date"
                 Console.note("warning: \(records) that does not begin with a year and month (2024-05…); it is in no month's count.\n")
             }
+            if statistics.unpairedRecords > 0 {
+                let records = statistics.unpairedRecords == 1 ? "1 record has" : "\(statistics.unpairedRecords) records have"
+                Console.note("warning: \(records) more than \(TagStatistics.pairedTagLimit) tags; their tags are counted, but not paired in the co-occurring tags.\n")
+            }
             print(statistics.text(limit: top))
             if let html { try ReportFile.write(StatisticsPage(statistics: statistics, sources: files.map { $0 == "-" ? "standard input" : $0 }, top: top).html, to: html) }
         }

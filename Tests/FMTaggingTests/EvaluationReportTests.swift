@@ -15,6 +15,13 @@ import Testing
         #expect(report.fields.first?.confusion["b"]?["<error>"] == 1)
     }
 
+    /// A label predicted but never gold lowers the macro average: one gold class half right is not 2/3.
+    @Test func aLabelOnlyPredictedCountsInTheMacroAverage() {
+        let report = EvaluationReport(gold: [.single("x"), .single("x")], predictions: [.single("x"), .single("y")])
+        // F1(x) = 2/3, F1(y) = 0.
+        #expect(abs((report.fields.first?.macroF1 ?? 0) - 1.0 / 3.0) < 1e-12)
+    }
+
     @Test func setScoresNormaliseTags() {
         let report = EvaluationReport(gold: [.set(["Bread-Flour", "salt"])], predictions: [.set(["bread flour", "yeast"])])
         #expect(report.set?.precision == 0.5)
@@ -87,14 +94,15 @@ import Testing
         let field = try #require(EvaluationReport(gold: goldLabels.map { .single($0) }, predictions: predictions).fields.first)
         let pairs = Array(zip(goldLabels, guesses))
         var sum = 0.0
-        let labels = Set(goldLabels).sorted()
+        // Every label gold or predicted, as scikit-learn's macro average; a failure is no label.
+        let labels = Set(goldLabels + guesses.filter { $0 != EvaluationReport.failureLabel }).sorted()
         for label in labels {
             let tp = Double(pairs.filter { $0.0 == label && $0.1 == label }.count)
             let fp = Double(pairs.filter { $0.0 != label && $0.1 == label }.count)
             let fn = Double(pairs.filter { $0.0 == label && $0.1 != label }.count)
             sum += tp == 0 ? 0 : 2 * tp / (2 * tp + fp + fn)
         }
-        #expect(labels.count == 7)
+        #expect(labels.count == 8)
         #expect(abs(field.macroF1 - sum / Double(labels.count)) < 1e-12)
         #expect(field.accuracy == Double(pairs.filter { $0.0 == $0.1 }.count) / 500)
     }
@@ -134,6 +142,18 @@ import Testing
         #expect(statistics.unreadableLines == 4)
         #expect(statistics.records == 2)
         #expect(statistics.tagCounts["topics"]?["cook"] == nil)
+    }
+
+    /// A record of thousands of tags is counted but not paired: its pairs would grow with the square of its tags.
+    @Test func aRecordOfTooManyTagsIsCountedButNotPaired() {
+        var statistics = TagStatistics()
+        let many = (0...TagStatistics.pairedTagLimit).map { "\"t\($0)\"" }.joined(separator: ",")
+        statistics.add(line: #"{"id":"1","result":{"topics":[\#(many)]}}"#)
+        statistics.add(line: #"{"id":"2","result":{"topics":["t1","t2"]}}"#)
+        #expect(statistics.unpairedRecords == 1)
+        #expect(statistics.tagCounts["topics"]?["t1"] == 2)
+        #expect(statistics.cooccurrences("t1", "t2") == 1)
+        #expect(statistics.topPairs(limit: 5).map { "\($0.first) + \($0.second) \($0.count)" } == ["t1 + t2 1"])
     }
 
     /// Singular and plural spellings are one group, named by the spelling records used most, so a name is always

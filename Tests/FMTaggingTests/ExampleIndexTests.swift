@@ -22,6 +22,11 @@ struct ExampleIndexTests {
     @Test func aTextNeverGetsItselfAsAnExample() throws {
         let index = ExampleIndex(examples: [try example("a", "free prize call now"), try example("b", "call me later")], shots: 2)
         #expect(!index.examples(for: "free prize call now").contains { $0.id == "a" })
+        // A copy that differs only in case or spacing (a trailing space, a doubled one, a line break) is the same text.
+        for copy in ["free prize call now ", " Free prize  call now", "FREE PRIZE CALL NOW\n", "free\tprize call now"] {
+            #expect(!index.examples(for: copy).contains { $0.id == "a" }, "\(copy)")
+        }
+        #expect(index.examples(for: "free prize call now!").contains { $0.id == "a" }, "another text")
     }
 
     @Test func termsDropCaseStopWordsAndPlurals() {

@@ -115,6 +115,10 @@ struct ReportCommandTests {
             (["eval", input.path, "--preset", "email", "--preset", "safety"], "--preset is given more than once"),
             // An empty path reads as the working directory, and a trailing slash names a directory.
             (["eval", input.path, "--html", ""], "--html needs a file name"),
+            // `-` is a standard stream elsewhere; as a report's path it would be a file named "-".
+            (["eval", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
+            (["stats", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
+            (["eval", input.path, "--predictions", directory.path + "/none.jsonl"], "No --predictions file at"),
             (["tag", "--output", directory.path + "/missing/", "hello"], "is a directory; give a file name"),
             // fm info generates nothing, so it has no --guardrails (nor lists one in its help).
             (["info", "--guardrails", "off"], "Unknown option '--guardrails'"),
