@@ -270,6 +270,14 @@ extension FM.Eval {
             }
             Console.note("warning: \(counted) in \(path) \(otherTexts.count == 1 ? "carries" : "carry") another text (ids \(firstFew(otherTexts, separator: ", "))); counted as failed\n")
         }
+        // Lines left over for ids whose examples all have their line: a second answer to the same text (two runs
+        // concatenated) is not scored, and the report should not look as if it were.
+        let examined = Set(examples.map(\.record.id)).subtracting(otherTexts)
+        let surplus = results.filter { examined.contains($0.key) && !$0.value.isEmpty }.keys.sorted()
+        if !surplus.isEmpty {
+            let counted = surplus.count == 1 ? "1 id has" : "\(surplus.count) ids have"
+            Console.note("warning: \(counted) more lines in \(path) than the labelled file has records (ids \(firstFew(surplus, separator: ", "))); the first of each is scored\n")
+        }
         // Error lines alone (a server that was down for the whole run) would score as a model that gets everything
         // wrong.
         if scored == 0, !examples.isEmpty {
