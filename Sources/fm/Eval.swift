@@ -47,6 +47,10 @@ extension FM {
 
         func validate() throws {
             if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            // The id and the text are what is scored, not a label: "has no text string" would follow.
+            if let labelKey, labelKey.isEmpty || ["id", "text"].contains(labelKey) {
+                throw ValidationError("--label-key names the field that holds each record's gold label; \(labelKey.isEmpty ? "an empty name is none" : "'\(labelKey)' is the record's \(labelKey)").")
+            }
             if let predictions, !FileManager.default.fileExists(atPath: predictions) {
                 throw ValidationError("No --predictions file at \(predictions).")
             }

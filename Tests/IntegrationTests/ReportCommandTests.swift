@@ -119,6 +119,8 @@ struct ReportCommandTests {
             (["eval", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
             (["stats", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
             (["eval", input.path, "--predictions", directory.path + "/none.jsonl"], "No --predictions file at"),
+            (["eval", input.path, "--label-key", "text"], "'text' is the record's text"),
+            (["eval", input.path, "--label-key", ""], "an empty name is none"),
             (["tag", "--output", directory.path + "/missing/", "hello"], "is a directory; give a file name"),
             // fm info generates nothing, so it has no --guardrails (nor lists one in its help).
             (["info", "--guardrails", "off"], "Unknown option '--guardrails'"),
