@@ -7,7 +7,8 @@ enum ChatMessages {
     /// The transcript for `messages`.
     ///
     /// A `system` or `developer` message later in the conversation (OpenAI accepts them anywhere) joins the
-    /// instructions after the earlier ones, since the model reads every instruction in its system text.
+    /// instructions after the earlier ones, since the model reads every instruction in its system text. A
+    /// conversation of system messages alone becomes one prompt of their text.
     ///
     /// - Parameter tools: The request's tools, attached to the instructions.
     /// - Throws: ``APIError`` (400) for an unknown role, content that is missing or not text, a tool message answering no
@@ -79,6 +80,16 @@ enum ChatMessages {
         // so either reading would surprise some client.
         if try list[list.count - 1].object().required("role").string() == "assistant" {
             throw APIError.invalid("messages", "The last message comes from the assistant; end with the user's, a tool's or a system message that the model answers.")
+        }
+        // System messages alone are what the model answers: as a user turn, since some chat templates (Gemma's)
+        // hold system text back for the next user turn and would drop it when none comes.
+        if entries.isEmpty {
+            let text = instructions.joined(separator: "\n\n")
+            guard text.contains(where: { !$0.isWhitespace }) else {
+                throw APIError.invalid("messages", "The messages hold no text for the model to answer.")
+            }
+            entries = [.prompt(Transcript.Prompt(segments: [segment(text)]))]
+            instructions = []
         }
         if !instructions.isEmpty || !tools.isEmpty {
             let text = instructions.joined(separator: "\n\n")

@@ -92,7 +92,7 @@ public struct TaggingConfiguration: Sendable {
 
     /// The version of the library's own prompting (built-in instructions and examples, decoding rules).
     /// Results cached under an older version are not reused: the library would answer differently now.
-    public static let promptingVersion = 6
+    public static let promptingVersion = 7
 
     /// A stable text describing every part but the model file, for cache keys.
     public var fingerprint: String {

@@ -280,7 +280,7 @@ extension FM.Eval {
         let surplus = results.filter { examined.contains($0.key) && !$0.value.isEmpty }.keys.sorted()
         if !surplus.isEmpty {
             let counted = surplus.count == 1 ? "1 id has" : "\(surplus.count) ids have"
-            Console.note("warning: \(counted) more lines in \(path) than the labelled file has records (ids \(firstFew(surplus, separator: ", "))); the first of each is scored\n")
+            Console.note("warning: \(counted) more lines in \(path) than scored records with that id (ids \(firstFew(surplus, separator: ", "))); the extra lines are not scored\n")
         }
         // Error lines alone (a server that was down for the whole run) would score as a model that gets everything
         // wrong.

@@ -242,14 +242,22 @@ struct ChatCompletionRequestTests {
     }
 
     /// The model speaks after the last message unless that message is its own: a conversation of system messages
-    /// alone is instructions to answer, and one that ends with the assistant is refused rather than guessed at.
+    /// alone is a prompt to answer, and one that ends with the assistant is refused rather than guessed at.
     @Test func onlyAnAssistantMessageCannotEndTheConversation() throws {
         func entries(_ messages: String) throws(APIError) -> [Transcript.Entry] {
             Array(try ChatMessages.transcript(from: JSONField.body(#"{"messages":\#(messages)}"#).required("messages"), tools: []))
         }
-        let alone = try entries(#"[{"role":"system","content":"Say hello."}]"#)
+        // Alone, system text is the prompt: some chat templates would drop a system turn that no user turn follows.
+        let alone = try entries(#"[{"role":"system","content":"Say hello."},{"role":"developer","content":"Be brief."}]"#)
         #expect(alone.count == 1)
-        if case .instructions? = alone.first {} else { Issue.record("not instructions: \(alone)") }
+        if case .prompt(let prompt)? = alone.first, case .text(let text)? = prompt.segments.first {
+            #expect(text.content == "Say hello.\n\nBe brief.")
+        } else {
+            Issue.record("not one prompt: \(alone)")
+        }
+        expectRefusal("empty system text", param: "messages", saying: "no text") { () throws(APIError) in
+            _ = try entries(#"[{"role":"system","content":" "}]"#)
+        }
         let last = try entries(#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."},{"role":"system","content":"Say bye."}]"#)
         #expect(last.count == 3)
         for list in [#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello."}]"#,

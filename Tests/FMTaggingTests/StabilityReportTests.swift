@@ -114,7 +114,7 @@ import Testing
         #expect(scores["c"]?.precision == nil, "never predicted")
         #expect(scores["c"]?.recall == 0)
         #expect(report.fields[0].failures(gold: "b") == 1)
-        // Macro-F1 over gold labels agrees with the per-label F1s.
+        // Macro-F1 over the labels (all of them gold here) agrees with the per-label F1s.
         let macro = (scores["a"]!.f1 + scores["b"]!.f1 + scores["c"]!.f1) / 3
         #expect(abs(macro - report.fields[0].macroF1) < 1e-12)
     }

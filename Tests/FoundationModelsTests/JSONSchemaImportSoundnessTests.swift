@@ -8,6 +8,12 @@ import Testing
 struct JSONSchemaImportSoundnessTests {
     /// (what, schema, accepted texts, rejected texts)
     static let cases: [(String, String, [String], [String])] = [
+        ("an element that contains asks for and a positional item excludes comes after the positional items",
+         #"{"type":"array","prefixItems":[{"type":"integer"}],"contains":{"type":"string"},"minContains":1}"#,
+         [#"[1,"a"]"#], ["[1]", "[1,2]", "[]"]),
+        ("the same with two positional items and later items bounded",
+         #"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"integer"},"contains":{"type":"integer"},"maxItems":3}"#,
+         [#"["a",1,2]"#], [#"["a"]"#, #"["a",1,2,3]"#]),
         ("a dependent that is itself a trigger is required in turn",
          #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"dependentRequired":{"b":["c"],"a":["b"]},"additionalProperties":{"type":"integer"}}"#,
          [#"{"a":1,"b":2,"c":3}"#], [#"{"a":1}"#, #"{"a":1,"b":2}"#]),
@@ -74,7 +80,8 @@ struct JSONSchemaImportSoundnessTests {
         // A needed element that no item can be: a `false` position used to end the array before it.
         (#"{"type":"array","contains":false}"#, "contains"),
         (#"{"type":"array","items":{"type":"integer"},"contains":{"type":"string"}}"#, "contains"),
-        (#"{"type":"array","prefixItems":[{"type":"integer"}],"contains":{"type":"string"},"minContains":1}"#, "contains"),
+        (#"{"type":"array","prefixItems":[{"type":"integer"}],"items":false,"contains":{"type":"string"}}"#, "contains"),
+        (#"{"type":"array","prefixItems":[{"type":"integer"}],"items":{"type":"integer"},"contains":{"type":"string"}}"#, "contains"),
         // `b` becomes required through `a`, but a dependent schema cannot be enforced on a required property.
         (#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"dependentRequired":{"a":["b"]},"dependentSchemas":{"b":{"required":["z"]}}}"#,
          "dependentSchemas"),

@@ -571,7 +571,7 @@ struct ReportCommandTests {
         try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"1","result":{"label":"ham"}}\#n{"id":"1","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
         let surplus = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])
         #expect(surplus.status == 0 && surplus.stdout.contains(#""accuracy":1"#), "\(surplus.stderr)")
-        #expect(surplus.stderr.contains("warning: 1 id has more lines in \(results.path) than the labelled file has records (ids 1)"), "\(surplus.stderr)")
+        #expect(surplus.stderr.contains("warning: 1 id has more lines in \(results.path) than scored records with that id (ids 1); the extra lines are not scored"), "\(surplus.stderr)")
         // A failed line holds its place: the first example failed, the second is paired with the second line.
         try Data(#"{"id":"1","error":{"code":"x","message":"y"}}\#n{"id":"1","result":{"label":"ham"}}\#n"#.utf8).write(to: results)
         let failed = try Self.run(["eval", twice.path, "--predictions", results.path, "--json"])

@@ -260,14 +260,23 @@ extension JSONSchemaImporter {
                         extended.append(merged)
                     }
                 }
-                // A needed element no schema value satisfies (`contains: false`, or a type the items exclude) makes
-                // the array impossible; the loop below would read `false` as the array's end and drop the demand.
+                // A positional item that cannot satisfy `contains` (the loop below would read its `false` as the
+                // array's end and drop the demand): the needed elements go after the positional ones instead, and
+                // when no later item can satisfy it either, the array is refused.
+                var neededCount = needed
                 if extended.prefix(needed).contains(.bool(false)) {
-                    throw JSONSchemaImportError(
-                        path: path, keyword: "contains", message: "No item the array allows can satisfy \"contains\"")
+                    let later = try mergedRest ?? merger.merge([rest ?? .bool(true), containsSchema], path: "\(path)/contains")
+                    guard later != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
+                        throw JSONSchemaImportError(
+                            path: path, keyword: "contains",
+                            message: prefix.isEmpty ? "No item the array allows can satisfy \"contains\""
+                                : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them")
+                    }
+                    extended = prefix + Array(repeating: later, count: needed)
+                    neededCount = prefix.count + needed
                 }
                 prefix = extended
-                minimum = max(minimum, needed)
+                minimum = max(minimum, neededCount)
             }
         }
         if let maximum, maximum < minimum {
