@@ -23,8 +23,10 @@ enum ChatMessages {
         // As OpenAI: the tool messages answering an assistant's calls follow it directly, one for each call. Some
         // servers give every call the same id (or none), so answers pair with calls of that id in order.
         var unanswered: [(id: String, name: String)] = []
+        var lastRole = ""
         for message in list {
             let role = try message.object().required("role").string()
+            lastRole = role
             if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: message.path) }
             switch role {
             case "system", "developer":
@@ -78,7 +80,7 @@ enum ChatMessages {
         // A conversation may end with a system message, or hold nothing else (OpenAI answers both). One that ends
         // with the assistant is refused: OpenAI starts a new message there and llama-server continues the last one,
         // so either reading would surprise some client.
-        if try list[list.count - 1].object().required("role").string() == "assistant" {
+        if lastRole == "assistant" {
             throw APIError.invalid("messages", "The last message comes from the assistant; end with the user's, a tool's or a system message that the model answers.")
         }
         // System messages alone are what the model answers: as a user turn, since some chat templates (Gemma's)

@@ -119,27 +119,17 @@ public struct EvaluationReport: Sendable, Codable {
 
     private static func score(field: String, pairs: [(String, String)]) -> FieldScore {
         var confusion: [String: [String: Int]] = [:]
-        var predicted: [String: Int] = [:]
         var correct = 0
         for (gold, guess) in pairs {
             confusion[gold, default: [:]][guess, default: 0] += 1
-            predicted[guess, default: 0] += 1
             if gold == guess { correct += 1 }
         }
-        // Each gold label's counts are read off the matrix and the column totals: one pass over the pairs,
-        // not three per label. Sorted, so the sum is the same in every process.
-        var f1Sum = 0.0
-        for (label, row) in confusion.sorted(by: { $0.key < $1.key }) {
-            let tp = row[label] ?? 0
-            let fp = (predicted[label] ?? 0) - tp
-            let fn = row.values.reduce(0, +) - tp
-            f1Sum += tp == 0 ? 0 : 2 * Double(tp) / Double(2 * tp + fp + fn)
-        }
-        // A label only ever predicted has no true positive: it adds 0 to the sum and one to the count.
-        let predictedOnly = predicted.keys.count { confusion[$0] == nil && $0 != Self.failureLabel && $0 != Self.missingLabel }
-        let labelCount = confusion.count + predictedOnly
-        return FieldScore(field: field, count: pairs.count,
-                          accuracy: pairs.isEmpty ? 0 : Double(correct) / Double(pairs.count),
-                          macroF1: labelCount == 0 ? 0 : f1Sum / Double(labelCount), confusion: confusion)
+        var score = FieldScore(field: field, count: pairs.count,
+                               accuracy: pairs.isEmpty ? 0 : Double(correct) / Double(pairs.count),
+                               macroF1: 0, confusion: confusion)
+        // The mean over the label set the per-label table shows (sorted, so the sum is the same in every process).
+        let f1s = score.labelScores.map(\.f1)
+        score.macroF1 = f1s.isEmpty ? 0 : f1s.reduce(0, +) / Double(f1s.count)
+        return score
     }
 }

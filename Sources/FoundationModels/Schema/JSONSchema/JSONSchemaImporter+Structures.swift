@@ -249,15 +249,18 @@ extension JSONSchemaImporter {
                 var extended: [JSONSchemaValue] = []
                 // Every position past the positional ones merges the same two schemas: merge them once.
                 var mergedRest: JSONSchemaValue?
+                func later() throws -> JSONSchemaValue {
+                    let merged = try mergedRest ?? merger.merge([rest ?? .bool(true), containsSchema], path: "\(path)/contains")
+                    mergedRest = merged
+                    return merged
+                }
                 for index in 0..<max(needed, prefix.count) {
                     if index >= needed {
                         extended.append(prefix[index])
                     } else if index < prefix.count {
                         extended.append(try merger.merge([prefix[index], containsSchema], path: "\(path)/contains"))
                     } else {
-                        let merged = try mergedRest ?? merger.merge([rest ?? .bool(true), containsSchema], path: "\(path)/contains")
-                        mergedRest = merged
-                        extended.append(merged)
+                        extended.append(try later())
                     }
                 }
                 // A positional item that cannot satisfy `contains` (the loop below would read its `false` as the
@@ -265,14 +268,14 @@ extension JSONSchemaImporter {
                 // when no later item can satisfy it either, the array is refused.
                 var neededCount = needed
                 if extended.prefix(needed).contains(.bool(false)) {
-                    let later = try mergedRest ?? merger.merge([rest ?? .bool(true), containsSchema], path: "\(path)/contains")
-                    guard later != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
+                    let merged = try later()
+                    guard merged != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
                         throw JSONSchemaImportError(
                             path: path, keyword: "contains",
                             message: prefix.isEmpty ? "No item the array allows can satisfy \"contains\""
                                 : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them")
                     }
-                    extended = prefix + Array(repeating: later, count: needed)
+                    extended = prefix + Array(repeating: merged, count: needed)
                     neededCount = prefix.count + needed
                 }
                 prefix = extended
