@@ -80,13 +80,19 @@ package struct ChoicePoints: Sendable, Hashable {
     }
 
     private static func literals(of node: SchemaNode, definitions: [String: SchemaNode]) -> Set<[UInt8]>? {
+        // A chain of references is followed once: definitions that only name each other (`A: {"$ref": A}`) are
+        // valid input, and hold no choice.
+        var node = node
+        var followed: Set<String> = []
+        while case .reference(let name) = node {
+            guard followed.insert(name).inserted, let target = definitions[name] else { return nil }
+            node = target
+        }
         switch node {
         case .boolean:
             return [Array("true".utf8), Array("false".utf8)]
         case .string(.choices(let values)):
             return Set(values.map(JSONText.quoted))
-        case .reference(let name):
-            return definitions[name].flatMap { literals(of: $0, definitions: definitions) }
         default:
             return nil
         }

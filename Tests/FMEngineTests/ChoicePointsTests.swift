@@ -20,6 +20,19 @@ struct ChoicePointsTests {
         #expect(remainders(#"{"label":"ham","urgent":"#) == ["false", "true"])
     }
 
+    @Test func definitionsThatOnlyNameEachOtherHoldNoChoice() {
+        let cycle = SchemaDocument(
+            root: .object(properties: [
+                SchemaProperty(name: "x", schema: .reference("A")),
+                SchemaProperty(name: "y", schema: .reference("C")),
+                SchemaProperty(name: "label", schema: .reference("D")),
+            ]),
+            definitions: ["A": .reference("B"), "B": .reference("A"), "C": .reference("C"), "D": .string(.choices(["ham", "spam"]))])
+        let points = ChoicePoints(document: cycle)
+        #expect(points.remainders(after: Array(#"{"x":"#.utf8)) == nil)
+        #expect(points.remainders(after: Array(#"{"label":"#.utf8))?.count == 2)
+    }
+
     @Test func aDocumentOffersOnlyBooleansWhenEveryChoiceIsTrueOrFalse() {
         #expect(!ChoicePoints(document: document).offersOnlyBooleans)
         let flags = SchemaDocument(root: .object(properties: [

@@ -172,6 +172,26 @@ struct JSONSchemaImportTests {
         #expect(warnings.contains("int64"))
     }
 
+    /// A near miss of a keyword is named; a key far longer than any keyword is compared with none of them.
+    @Test func misspelledKeywordsAreNamedAndLongKeysSkipped() {
+        #expect(JSONSchemaKeywords.misspelled("maxLenght") == "maxLength")
+        #expect(JSONSchemaKeywords.misspelled("Required") == "required")
+        #expect(JSONSchemaKeywords.misspelled(String(repeating: "a", count: 100_000)) == nil)
+        #expect(JSONSchemaKeywords.misspelled("maxLengthh") == "maxLength")
+    }
+
+    /// `enum` members that JSON Schema calls equal are listed once: objects whatever their key order, numbers
+    /// by value.
+    @Test func equalEnumMembersAreListedOnce() throws {
+        let imported = try GenerationSchema.importing(
+            jsonSchema: #"{"enum":[{"a":1,"b":2},{"b":2,"a":1.0},1,1.0,"x","x",[1,{"c":null}],[1.0,{"c":null}]]}"#)
+        guard case .anyOf(let union) = imported.schema.root else {
+            Issue.record("not a union: \(imported.schema.root)")
+            return
+        }
+        #expect(union.choices.count == 4, "\(union.choices)")
+    }
+
     /// Keys that only `patternProperties` allows are valid but never generated: said, not silently left out.
     @Test func patternPropertiesThatAddNoKeyAreNamed() throws {
         let imported = try GenerationSchema.importing(jsonSchema: #"""

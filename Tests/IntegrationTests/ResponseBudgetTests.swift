@@ -41,6 +41,15 @@ struct ResponseBudgetTests {
         }
     }
 
+    /// A definition that only names itself allows no value, so its optional property is left out; reading the
+    /// schema's choices once followed that chain without end and crashed the process.
+    @Test func aDefinitionThatOnlyNamesItselfIsLeftOut() throws {
+        let schema = ##"{"type":"object","properties":{"x":{"$ref":"#/$defs/A"},"label":{"enum":["tea","coffee"]}},"required":["label"],"$defs":{"A":{"$ref":"#/$defs/A"}}}"##
+        let line = try tag(schema: schema, text: "I love tea.")
+        let result = try #require(line["result"] as? [String: Any], "a value, not an error: \(line)")
+        #expect(result["x"] == nil && ["tea", "coffee"].contains(result["label"] as? String), "\(result)")
+    }
+
     /// A schema that demands more than its default budget gets a `response-budget` error line naming the
     /// budget and how to raise it, instead of running to the end of the context window. The constant is
     /// 400 bytes of hieroglyphs, about 4 tokens each, while the budget reckons with about 3 bytes per token.

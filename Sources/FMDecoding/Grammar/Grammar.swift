@@ -145,6 +145,9 @@ public struct Grammar: Sendable {
         while let next = work.popLast() {
             let state = Int(next)
             queued[state] = false
+            // Nothing improves on 0; without this, a state with many edges (a long enum's alternation) would be
+            // scanned again each time one of its targets improved.
+            guard need[state] > 0 else { continue }
             var best = nfa.isRuleAccept[state] ? 0 : need[state]
             for edge in nfa.byteEdges[state] { best = min(best, need[Int(edge.target)]) }
             for target in nfa.epsilons[state] { best = min(best, need[Int(target)]) }

@@ -85,7 +85,7 @@ extension JSONSchemaImporter {
         guard case .object(let object) = schema else { return schema == .bool(false) }
         let validator = self.validator
         // Fixed values: ask the validator about each.
-        if let values = Self.fixedValues(of: node, definitions: definitions) {
+        if let values = Self.fixedValues(of: node, definitions: definitions, budget: exclusionBudget) {
             return values.allSatisfy { validator.validates($0, schema) == false }
         }
         switch node {
@@ -167,34 +167,42 @@ extension JSONSchemaImporter {
         return false
     }
 
-    /// Every value a node generates, when there are few (constants, choices, booleans, null).
+    /// Every value a node generates, when there are few (constants, choices, booleans, null): nil past
+    /// ``maximumFixedValues`` values or nodes visited, or when `budget` runs out (each node visited is a step of
+    /// it), so unions of references nested in each other cannot multiply the work.
     static func fixedValues(
-        of node: GenerationSchema.Node, definitions: [String: GenerationSchema.Node], depth: Int = 0
+        of node: GenerationSchema.Node, definitions: [String: GenerationSchema.Node],
+        budget: JSONSchemaMerger.Budget
     ) -> [JSONSchemaValue]? {
-        guard depth < 16 else { return nil }
-        switch node {
-        case .constant(let text):
-            return (try? GeneratedContent(json: text)).map { [JSONSchemaValue($0)] }
-        case .string(let guides):
-            return guides.choices.map { $0.map(JSONSchemaValue.string) }
-        case .enumeration(let enumeration):
-            return enumeration.choices.map(JSONSchemaValue.string)
-        case .boolean:
-            return [.bool(true), .bool(false)]
-        case .null:
-            return [.null]
-        case .anyOf(let union):
-            var values: [JSONSchemaValue] = []
-            for choice in union.choices {
-                guard let more = fixedValues(of: choice, definitions: definitions, depth: depth + 1) else { return nil }
-                values += more
+        var values: [JSONSchemaValue] = []
+        var visits = 0
+        func collect(_ node: GenerationSchema.Node, depth: Int) -> Bool {
+            visits += 1
+            guard depth < 16, visits <= maximumFixedValues, budget.spend() else { return false }
+            switch node {
+            case .constant(let text):
+                guard let content = try? GeneratedContent(json: text) else { return false }
+                values.append(JSONSchemaValue(content))
+            case .string(let guides):
+                guard let choices = guides.choices else { return false }
+                values += choices.map(JSONSchemaValue.string)
+            case .enumeration(let enumeration):
+                values += enumeration.choices.map(JSONSchemaValue.string)
+            case .boolean:
+                values += [.bool(true), .bool(false)]
+            case .null:
+                values.append(.null)
+            case .anyOf(let union):
+                return union.choices.allSatisfy { collect($0, depth: depth + 1) }
+            case .reference(let name):
+                guard let target = definitions[name] else { return false }
+                return collect(target, depth: depth + 1)
+            default:
+                return false
             }
-            return values
-        case .reference(let name):
-            return definitions[name].flatMap { fixedValues(of: $0, definitions: definitions, depth: depth + 1) }
-        default:
-            return nil
+            return values.count <= maximumFixedValues
         }
+        return collect(node, depth: 0) ? values : nil
     }
 
     /// The JSON types a node may generate.

@@ -25,6 +25,8 @@ struct JSONSchemaImporter {
     private(set) var definitionOrder: [String] = []
     /// Keywords ignored as annotations, in order of first appearance.
     private(set) var ignoredKeywords: [String] = []
+    /// The same keywords, for a look-up that stays cheap when a schema has many.
+    private var ignoredKeywordSet: Set<String> = []
     /// Formats that are annotations only (not enforced).
     private(set) var unenforcedFormats: [String] = []
     /// Where an object's `patternProperties` allow keys that are never generated (only declared ones are).
@@ -42,6 +44,8 @@ struct JSONSchemaImporter {
     /// The most steps ``excludes(_:_:depth:)`` may take in one import: `allOf`, `anyOf` and references branch at
     /// every level, so its depth limit alone allows exponentially many.
     static let maximumExclusionSteps = 100_000
+    /// The most values (and nodes visited) that ``fixedValues(of:definitions:budget:)`` lists for one node.
+    static let maximumFixedValues = 4_096
 
     /// The most elements generated for an array whose `items` is missing.
     static let untypedArrayLimit = 8
@@ -388,7 +392,7 @@ struct JSONSchemaImporter {
             // A list of names in `x-order` is read as the property order; anything else under it is not.
             let readsOrder = key == "x-order" && Self.names(inXOrder: object) != nil
             if !JSONSchemaKeywords.enforced.contains(key) && !JSONSchemaKeywords.read.contains(key), !readsOrder,
-                !ignoredKeywords.contains(key)
+                ignoredKeywordSet.insert(key).inserted
             {
                 ignoredKeywords.append(key)
             }
@@ -612,8 +616,19 @@ struct JSONSchemaImporter {
             }
             return valid
         }
+        // Hashed, since an enum may list hundreds of thousands of members: strings by Swift's equality, as
+        // the choices are compared later, the rest by their text with keys sorted (numbers by value).
         var unique: [JSONSchemaValue] = []
-        for value in values where !unique.contains(value) { unique.append(value) }
+        var seenStrings: Set<String> = []
+        var seenOthers: Set<String> = []
+        for value in values {
+            let isNew = if case .string(let text) = value {
+                seenStrings.insert(text).inserted
+            } else {
+                seenOthers.insert(value.unorderedCanonicalText).inserted
+            }
+            if isNew { unique.append(value) }
+        }
         guard !unique.isEmpty else {
             throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" value satisfies the schema")
         }

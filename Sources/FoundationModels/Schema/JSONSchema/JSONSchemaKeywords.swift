@@ -56,8 +56,10 @@ enum JSONSchemaKeywords {
         let written = Array(keyword.lowercased())
         var best: (keyword: String, distance: Int)?
         for candidate in enforced.sorted() {
-            let distance = editDistance(written, Array(candidate.lowercased()))
             let allowed = candidate.count >= 6 ? 2 : 1
+            // The distance is at least the difference in length: a long unknown key costs no table.
+            guard abs(written.count - candidate.count) <= allowed else { continue }
+            let distance = editDistance(written, Array(candidate.lowercased()))
             if distance <= allowed, distance < best?.distance ?? .max { best = (candidate, distance) }
         }
         return best?.keyword

@@ -95,17 +95,32 @@ struct JSONSchemaMerger {
         var objects: [JSONSchemaObject] = []
         var visited: [String] = []
         var expanded: Set<String> = []
-        // The outermost part's `unevaluatedItems` sees every part merged into it and stays for the array node;
-        // each other part's applies to its own items only.
+        // The outermost part's `unevaluatedItems` and `unevaluatedProperties` see every part merged into it and
+        // stay for the array or object node; each other part's apply to what it and its own subschemas evaluate.
+        var outermostUnevaluated: JSONSchemaValue?
         for (index, part) in parts.enumerated() {
             let outermost = index == 0 && firstIsOutermost
             guard try flatten(part, into: &objects, visited: &visited, expanded: &expanded, outermost: outermost, path: path)
             else { return .bool(false) }
+            // Held back while combining: as a property's fallback schema it would reject the properties the
+            // other parts declare, which it sees as evaluated.
+            if outermost, case .object(let own) = part, own["unevaluatedProperties"] != nil, let last = objects.indices.last,
+               let unevaluated = objects[last]["unevaluatedProperties"]
+            {
+                outermostUnevaluated = unevaluated
+                objects[last]["unevaluatedProperties"] = nil
+            }
         }
-        guard var result = objects.first else { return .bool(true) }
+        guard var result = objects.first else {
+            return outermostUnevaluated.map { .object(["unevaluatedProperties": $0]) } ?? .bool(true)
+        }
         for object in objects.dropFirst() {
             guard let combined = try combine(result, object, path: path) else { return .bool(false) }
             result = combined
+        }
+        if let outermostUnevaluated {
+            result["unevaluatedProperties"] = try result["unevaluatedProperties"]
+                .map { try merge([$0, outermostUnevaluated], path: path) } ?? outermostUnevaluated
         }
         return .object(result)
     }
@@ -177,7 +192,8 @@ struct JSONSchemaMerger {
                     else { return false }
                 }
             }
-            objects.append(Self.normalizedArrayKeywords(object, outermost: outermost, subschemas: objects[start...]))
+            object = Self.normalizedArrayKeywords(object, outermost: outermost, subschemas: objects[start...])
+            objects.append(Self.normalizedObjectKeywords(object, outermost: outermost, subschemas: objects[start...]))
             return true
         default:
             throw JSONSchemaImportError(path: path, message: "A schema must be an object or a boolean")
@@ -238,6 +254,38 @@ struct JSONSchemaMerger {
                 }
             }
         }
+        return object
+    }
+
+    /// Except on the outermost schema, `unevaluatedProperties` becomes the object's own `additionalProperties`:
+    /// it sees the properties this object and its own `subschemas` (its `$ref`'s target, its `allOf` parts)
+    /// declare or match, not those of the parts it is merged with. An `additionalProperties` in any of them
+    /// evaluates every property, so the keyword is dropped. Where alternatives or conditionals decide what is
+    /// evaluated, the keyword stays, which reads it over-strictly (a property it does not see is rejected).
+    static func normalizedObjectKeywords(
+        _ object: JSONSchemaObject, outermost: Bool, subschemas: ArraySlice<JSONSchemaObject> = []
+    ) -> JSONSchemaObject {
+        guard !outermost, let unevaluated = object["unevaluatedProperties"] else { return object }
+        let scope = Array(subschemas) + [object]
+        let conditional = ["anyOf", "oneOf", "not", "if", "dependentSchemas", "dependencies"]
+        guard !scope.contains(where: { part in conditional.contains { part[$0] != nil } }) else { return object }
+        var object = object
+        object["unevaluatedProperties"] = nil
+        if scope.contains(where: { $0["additionalProperties"] != nil }) { return object }
+        // The subschemas' names are evaluated; `true` beside them adds no constraint.
+        var properties: JSONSchemaObject = if case .object(let own)? = object["properties"] { own } else { [:] }
+        var patterns: JSONSchemaObject = if case .object(let own)? = object["patternProperties"] { own } else { [:] }
+        for part in subschemas {
+            if case .object(let declared)? = part["properties"] {
+                for name in declared.keys where properties[name] == nil { properties[name] = .bool(true) }
+            }
+            if case .object(let declared)? = part["patternProperties"] {
+                for source in declared.keys where patterns[source] == nil { patterns[source] = .bool(true) }
+            }
+        }
+        if !properties.keys.isEmpty { object["properties"] = .object(properties) }
+        if !patterns.keys.isEmpty { object["patternProperties"] = .object(patterns) }
+        object["additionalProperties"] = unevaluated
         return object
     }
 

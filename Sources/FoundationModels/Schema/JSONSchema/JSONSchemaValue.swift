@@ -62,6 +62,18 @@ enum JSONSchemaValue: Sendable {
         }
     }
 
+    /// Compact canonical JSON with every object's keys sorted: the same text for values that compare equal
+    /// (strings apart, which compare by Swift's equality and are written as their scalars).
+    var unorderedCanonicalText: String {
+        switch self {
+        case .array(let elements): return "[" + elements.map(\.unorderedCanonicalText).joined(separator: ",") + "]"
+        case .object(let object):
+            return "{" + object.keys.sorted().map { JSONWriter.quoted($0) + ":" + object.values[$0]!.unorderedCanonicalText }
+                .joined(separator: ",") + "}"
+        default: return canonicalText
+        }
+    }
+
     /// A number in plain decimal notation (`1e-7` → `0.0000001`, `-0.0` → `0`), the shortest that round-trips.
     static func numberText(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
