@@ -105,6 +105,19 @@ struct JSONSchemaImportTests {
          [#"{"a":1}"#], [#""a""#]),
         ("an array without items but with a long minItems is generated at its minimum length",
          #"{"type":"array","minItems":10}"#, ["[" + Array(repeating: "1", count: 10).joined(separator: ",") + "]"], ["[1,2]"]),
+        ("an anyOf alternative whose bounds hold no integer is left out",
+         #"{"anyOf":[{"type":"integer","minimum":5,"maximum":1},{"type":"string","maxLength":4}]}"#,
+         [#""ab""#], ["3", "5"]),
+        ("an alternative whose exclusive bounds hold no integer is left out",
+         #"{"anyOf":[{"type":"integer","exclusiveMinimum":1,"exclusiveMaximum":2},{"type":"null"}]}"#,
+         ["null"], ["1", "2"]),
+        ("a type of a type list that its keywords leave empty is left out",
+         #"{"type":["integer","string"],"minLength":5,"maxLength":1}"#, ["3"], [#""abcde""#, #""a""#]),
+        ("a oneOf alternative whose enum no member of satisfies is left out",
+         #"{"oneOf":[{"enum":[1,2],"type":"string"},{"type":"boolean"}]}"#, ["true"], ["1"]),
+        ("an alternative that requires a property it forbids is left out",
+         #"{"anyOf":[{"type":"object","required":["x"],"properties":{"x":false}},{"type":"boolean"}]}"#,
+         ["false"], ["{}", #"{"x":1}"#]),
     ]
 
     @Test(arguments: cases)
@@ -121,6 +134,9 @@ struct JSONSchemaImportTests {
          "additionalProperties"),
         (#"{"type":"object","required":["a","b"],"maxProperties":1}"#, "maxProperties"),
         (#"{"type":"string","minLength":5,"maxLength":2}"#, "minLength"),
+        (#"{"type":"integer","minimum":1.5,"maximum":1.7}"#, "minimum"),
+        (#"{"type":"number","exclusiveMinimum":1,"maximum":1}"#, "exclusiveMinimum"),
+        (#"{"anyOf":[{"type":"string","minLength":5,"maxLength":2},{"type":"array","minItems":2,"maxItems":1}]}"#, "anyOf"),
         (#"{"type":"string","pattern":"(a)\\1"}"#, "pattern"),
         (#"{"allOf":[{"type":"string"},{"type":"integer"}]}"#, "allOf"),
         (#"{"type":"array","items":{"type":"integer"},"uniqueItems":true,"contains":{"minimum":1}}"#, "contains"),
@@ -170,6 +186,15 @@ struct JSONSchemaImportTests {
             #expect(!warnings.contains(keyword), "\(keyword) in \(warnings)")
         }
         #expect(warnings.contains("int64"))
+    }
+
+    /// A union member that allows no value is left out with a warning that says why.
+    @Test func emptyUnionMembersAreNamed() throws {
+        let imported = try GenerationSchema.importing(
+            jsonSchema: #"{"type":"object","properties":{"a":{"anyOf":[{"type":"string","minLength":5,"maxLength":1},{"type":"boolean"}]}}}"#)
+        #expect(imported.warnings.contains(
+            #"Parts of a union that allow no value are left out: "minLength" 5 exceeds "maxLength" 1 at #/properties/a/anyOf/0."#),
+            "\(imported.warnings)")
     }
 
     /// A near miss of a keyword is named; a key far longer than any keyword is compared with none of them.

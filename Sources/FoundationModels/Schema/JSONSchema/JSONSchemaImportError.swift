@@ -9,12 +9,22 @@ package struct JSONSchemaImportError: Error, CustomStringConvertible, LocalizedE
     package var keyword: String?
     /// What is wrong.
     package var message: String
+    /// Whether the schema at `path` itself allows no value (rather than using something unsupported): a union
+    /// leaves such a member out instead of refusing the whole.
+    package var allowsNoValue = false
 
     /// Creates an error.
     package init(path: String, keyword: String? = nil, message: String) {
         self.path = path
         self.keyword = keyword
         self.message = message
+    }
+
+    /// An error saying that the schema at `path` allows no value.
+    package static func unsatisfiable(path: String, keyword: String?, message: String) -> Self {
+        var error = Self(path: path, keyword: keyword, message: message)
+        error.allowsNoValue = true
+        return error
     }
 
     /// The message and location; the document's root (`#`) is no location worth naming, and a message that

@@ -29,9 +29,22 @@ extension JSONSchemaImporter {
             schemas.append((schema, choicePath))
         }
         var nodes: [GenerationSchema.Node] = []
-        for (schema, choicePath) in schemas { nodes.append(try node(schema, path: choicePath)) }
+        var kept: [(schema: JSONSchemaValue, path: String)] = []
+        let emptyBefore = emptyParts.count
+        for (schema, choicePath) in schemas {
+            do {
+                nodes.append(try node(schema, path: choicePath))
+                kept.append((schema, choicePath))
+            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == choicePath {
+                // An alternative no value satisfies is never chosen, whatever keyword empties it; one that only
+                // holds such a part deeper down (a required property's) is still refused.
+                emptyParts.append(error.description)
+            }
+        }
+        schemas = kept
         guard !nodes.isEmpty else {
-            throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
+            emptyParts.removeSubrange(emptyBefore...)
+            throw JSONSchemaImportError.unsatisfiable(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
         }
         if keyword == "oneOf" {
             // Materializing may convert oneOfs inside definitions; this one's allowance starts after them, so one

@@ -129,7 +129,7 @@ extension JSONSchemaImporter {
                 }
                 if valid { continue }
                 if required.contains(name) {
-                    throw JSONSchemaImportError(
+                    throw JSONSchemaImportError.unsatisfiable(
                         path: path, keyword: "propertyNames",
                         message: "The required property \"\(name)\" is not allowed by \"propertyNames\"")
                 }
@@ -143,7 +143,7 @@ extension JSONSchemaImporter {
             let schema = parts.count == 1 ? parts[0] : try merger.merge(parts, path: "\(path)/properties/\(name)")
             if schema == .bool(false) {
                 if required.contains(name) {
-                    throw JSONSchemaImportError(
+                    throw JSONSchemaImportError.unsatisfiable(
                         path: path, keyword: declared[name] == nil ? "additionalProperties" : "properties",
                         message: "The required property \"\(name)\" is not allowed")
                 }
@@ -163,7 +163,7 @@ extension JSONSchemaImporter {
         let requiredCount = order.filter(required.contains).count
         if let maximum = try count("maxProperties", in: object, path: path) {
             guard requiredCount <= maximum else {
-                throw JSONSchemaImportError(
+                throw JSONSchemaImportError.unsatisfiable(
                     path: path, keyword: "maxProperties",
                     message: "\(requiredCount) required properties exceed \"maxProperties\" \(maximum)")
             }
@@ -237,7 +237,7 @@ extension JSONSchemaImporter {
                 }
                 // Checked before the loop below, which merges one schema per needed element.
                 if let maximum, needed > maximum {
-                    throw JSONSchemaImportError(
+                    throw JSONSchemaImportError.unsatisfiable(
                         path: path, keyword: "minContains",
                         message: "\"minContains\" \(needed) exceeds the \(maximum) items the array allows")
                 }
@@ -270,7 +270,7 @@ extension JSONSchemaImporter {
                 if extended.prefix(needed).contains(.bool(false)) {
                     let merged = try later()
                     guard merged != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
-                        throw JSONSchemaImportError(
+                        throw JSONSchemaImportError.unsatisfiable(
                             path: path, keyword: "contains",
                             message: prefix.isEmpty ? "No item the array allows can satisfy \"contains\""
                                 : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them")
@@ -283,7 +283,7 @@ extension JSONSchemaImporter {
             }
         }
         if let maximum, maximum < minimum {
-            throw JSONSchemaImportError(
+            throw JSONSchemaImportError.unsatisfiable(
                 path: path, keyword: "minItems", message: "The array needs \(minimum) items but allows at most \(maximum)")
         }
         if unique, !prefix.isEmpty {

@@ -31,6 +31,8 @@ struct JSONSchemaImporter {
     private(set) var unenforcedFormats: [String] = []
     /// Where an object's `patternProperties` allow keys that are never generated (only declared ones are).
     var ungeneratedPatternKeys: [String] = []
+    /// Union members (`anyOf`/`oneOf` alternatives, types of a `type` list) that allow no value, left out: why.
+    var emptyParts: [String] = []
 
     private var pointerNames: [String: String] = [:]
     private var pending: [(name: String, pointer: String)] = []
@@ -69,6 +71,10 @@ struct JSONSchemaImporter {
         if !ungeneratedPatternKeys.isEmpty {
             let shown = ungeneratedPatternKeys.prefix(4).joined(separator: ", ") + (ungeneratedPatternKeys.count > 4 ? ", …" : "")
             result.append("Keys that only \"patternProperties\" names are never generated; answers hold the declared properties (at \(shown)).")
+        }
+        if !emptyParts.isEmpty {
+            let shown = emptyParts.prefix(4).joined(separator: " ") + (emptyParts.count > 4 ? " …" : "")
+            result.append("Parts of a union that allow no value are left out: \(shown)")
         }
         if !unenforcedFormats.isEmpty {
             result.append("Formats not enforced (strings are unconstrained): \(unenforcedFormats.joined(separator: ", ")).")
@@ -309,7 +315,7 @@ struct JSONSchemaImporter {
         case .bool(true):
             return .any
         case .bool(false):
-            throw JSONSchemaImportError(path: path, keyword: "false", message: "The schema false allows no value")
+            throw JSONSchemaImportError.unsatisfiable(path: path, keyword: "false", message: "The schema false allows no value")
         case .object(let object):
             depth += 1
             defer { depth -= 1 }
@@ -352,7 +358,7 @@ struct JSONSchemaImporter {
             case .object(let merged): object = merged
             case .bool(true): return .any
             default:
-                throw JSONSchemaImportError(
+                throw JSONSchemaImportError.unsatisfiable(
                     path: path, keyword: keyword, message: "The parts of \"\(keyword)\" allow no value together")
             }
         }
@@ -369,9 +375,23 @@ struct JSONSchemaImporter {
         let types = try typeSet(object, path: path)
         if types == JSONSchemaKeywords.allTypes, !object.keys.contains(where: Self.isTypeSpecific) { return .any }
         var nodes: [GenerationSchema.Node] = []
+        var firstEmpty: JSONSchemaImportError?
+        let emptyBefore = emptyParts.count
         for type in ["object", "array", "string", "number", "integer", "boolean", "null"] where types.contains(type) {
             if type == "integer", types.contains("number") { continue }
-            nodes.append(try typed(type, object, title: title, description: description, path: path))
+            do {
+                nodes.append(try typed(type, object, title: title, description: description, path: path))
+            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == path {
+                // A type the keywords leave no value of (a string under `minLength` above `maxLength`): the
+                // schema's other types remain.
+                firstEmpty = firstEmpty ?? error
+                emptyParts.append(error.description)
+            }
+        }
+        if nodes.isEmpty, let firstEmpty {
+            // The whole schema allows no value: said by the error, not as a part left out.
+            emptyParts.removeSubrange(emptyBefore...)
+            throw firstEmpty
         }
         if nodes.count == 1 { return nodes[0] }
         return .anyOf(.init(name: title ?? "AnyOf", description: description, choices: nodes))
@@ -444,8 +464,8 @@ struct JSONSchemaImporter {
         case "object": return .object(try objectNode(object, title: title, description: description, path: path))
         case "array": return .array(try arrayNode(object, path: path))
         case "string": return .string(try stringGuides(object, path: path))
-        case "integer": return .integer(try bounds(object, path: path))
-        case "number": return .number(try bounds(object, path: path))
+        case "integer": return .integer(try bounds(object, integer: true, path: path))
+        case "number": return .number(try bounds(object, integer: false, path: path))
         case "boolean": return .boolean
         default: return .null
         }
@@ -521,7 +541,7 @@ struct JSONSchemaImporter {
         guides.minimumLength = try count("minLength", in: object, path: path)
         guides.maximumLength = try count("maxLength", in: object, path: path)
         if let minimum = guides.minimumLength, let maximum = guides.maximumLength, minimum > maximum {
-            throw JSONSchemaImportError(
+            throw JSONSchemaImportError.unsatisfiable(
                 path: path, keyword: "minLength", message: "\"minLength\" \(minimum) exceeds \"maxLength\" \(maximum)")
         }
         if let format = try string("format", in: object, path: path) {
@@ -567,7 +587,7 @@ struct JSONSchemaImporter {
         return text
     }
 
-    private func bounds(_ object: JSONSchemaObject, path: String) throws -> GenerationSchema.NumericBounds {
+    private func bounds(_ object: JSONSchemaObject, integer: Bool, path: String) throws -> GenerationSchema.NumericBounds {
         var bounds = GenerationSchema.NumericBounds(
             minimum: try number("minimum", in: object, path: path), maximum: try number("maximum", in: object, path: path))
         if let exclusive = try number("exclusiveMinimum", in: object, path: path), exclusive >= (bounds.minimum ?? -.infinity) {
@@ -583,6 +603,21 @@ struct JSONSchemaImporter {
                 throw JSONSchemaImportError(path: "\(path)/multipleOf", keyword: "multipleOf", message: "\"multipleOf\" must be positive")
             }
             if divisor != 1 { bounds.multipleOf = divisor }
+        }
+        if let low = bounds.minimum, let high = bounds.maximum {
+            let empty: Bool
+            if integer {
+                let first = bounds.isMinimumExclusive ? low.rounded(.down) + 1 : low.rounded(.up)
+                let last = bounds.isMaximumExclusive ? high.rounded(.up) - 1 : high.rounded(.down)
+                empty = first > last
+            } else {
+                empty = low > high || (low == high && (bounds.isMinimumExclusive || bounds.isMaximumExclusive))
+            }
+            if empty {
+                throw JSONSchemaImportError.unsatisfiable(
+                    path: path, keyword: bounds.isMinimumExclusive ? "exclusiveMinimum" : "minimum",
+                    message: "The bounds allow no \(integer ? "integer" : "number")")
+            }
         }
         return bounds
     }
@@ -630,7 +665,7 @@ struct JSONSchemaImporter {
             if isNew { unique.append(value) }
         }
         guard !unique.isEmpty else {
-            throw JSONSchemaImportError(path: path, keyword: keyword, message: "No \"\(keyword)\" value satisfies the schema")
+            throw JSONSchemaImportError.unsatisfiable(path: path, keyword: keyword, message: "No \"\(keyword)\" value satisfies the schema")
         }
         let strings = unique.compactMap { if case .string(let text) = $0 { text } else { nil } }
         let others = unique.filter { if case .string = $0 { false } else { true } }
