@@ -96,11 +96,18 @@ public struct Tagger: Sendable {
             }
             return .success(response.content)
         } catch let error as LanguageModelSession.GenerationError {
-            if case .decodingFailure(let context) = error, configuration.options.maximumResponseTokens == nil,
-                let budget = configuration.responseTokenBudget, context.debugDescription.contains("maximumResponseTokens") {
-                return .failure(TaggingFailure(code: "response-budget", message:
-                    "The response passed this schema's default budget of \(budget) tokens before the value was complete; "
-                    + "set a larger one with --max-tokens (GenerationOptions.maximumResponseTokens)."))
+            if case .decodingFailure(let context) = error, context.debugDescription.contains("maximumResponseTokens") {
+                // The same runaway gets the same code whether the budget was the schema's default or set.
+                if let limit = configuration.options.maximumResponseTokens {
+                    return .failure(TaggingFailure(code: "response-budget", message:
+                        "The response passed the budget of \(limit) tokens set with --max-tokens "
+                        + "(GenerationOptions.maximumResponseTokens) before the value was complete."))
+                }
+                if let budget = configuration.responseTokenBudget {
+                    return .failure(TaggingFailure(code: "response-budget", message:
+                        "The response passed this schema's default budget of \(budget) tokens before the value was complete; "
+                        + "set a larger one with --max-tokens (GenerationOptions.maximumResponseTokens)."))
+                }
             }
             return .failure(Self.failure(for: error))
         } catch {

@@ -61,6 +61,11 @@ struct ResponseBudgetTests {
         let error = try #require(line["error"] as? [String: Any], "an error line: \(line)")
         #expect(error["code"] as? String == "response-budget", "\(error)")
         #expect((error["message"] as? String)?.contains("--max-tokens") == true, "\(error)")
+        // A budget set with the option ends the same way, under the same code.
+        let set = try tag(schema: schema, text: "Write the glyphs.", arguments: ["--max-tokens", "40"])
+        let setError = try #require(set["error"] as? [String: Any], "an error line: \(set)")
+        #expect(setError["code"] as? String == "response-budget", "\(setError)")
+        #expect((setError["message"] as? String)?.contains("40 tokens set with --max-tokens") == true, "\(setError)")
         // The option the message names raises the budget.
         let raised = try tag(schema: schema, text: "Write the glyphs.", arguments: ["--max-tokens", "2048"])
         #expect((raised["result"] as? [String: Any])?["glyphs"] as? String == glyphs, "\(raised)")
