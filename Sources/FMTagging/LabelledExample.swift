@@ -23,7 +23,8 @@ public struct LabelledExample: Sendable {
         self.gold = gold
     }
 
-    /// Reads labelled JSONL; `labelKey` names the gold field (default `label`, else `labels`). Lines without a
+    /// Reads labelled JSONL; `labelKey` names the gold field (default `label` when any line has one, else
+    /// `labels`). Lines without a
     /// gold answer are left out; ``parseReportingUnlabelled(input:labelKey:)`` also says which.
     public static func parse(input: [UInt8], labelKey: String? = nil) -> [LabelledExample] {
         parseReportingUnlabelled(input: input, labelKey: labelKey).examples
@@ -35,9 +36,12 @@ public struct LabelledExample: Sendable {
         -> (examples: [LabelledExample], unlabelled: [String]) {
         var examples: [LabelledExample] = []
         var unlabelled: [String] = []
-        for record in TaggingRecord.parse(input: input) {
+        let records = TaggingRecord.parse(input: input)
+        // One gold field for the whole file: a line with only `labels` in a file of `label`s is reported, not
+        // scored as tags beside the others' single labels.
+        let key = labelKey ?? (records.contains { record in record.extraFields.contains { $0.key == "label" } } ? "label" : "labels")
+        for record in records {
             let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let key = labelKey ?? (fields["label"] != nil ? "label" : "labels")
             switch fields[key]?.kind {
             // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
             case .string where fields[key]?.isBlankScalar == true:
@@ -67,8 +71,7 @@ public struct LabelledExample: Sendable {
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)
                 } else {
-                    let expected = labelKey.map { "\"\($0)\"" } ?? "\"label\" or \"labels\""
-                    unlabelled.append("Record \(record.id) has no \(expected) string, list or object.")
+                    unlabelled.append("Record \(record.id) has no \"\(key)\" string, list or object.")
                 }
             }
         }

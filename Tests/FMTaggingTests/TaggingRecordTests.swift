@@ -126,24 +126,39 @@ import Testing
             {"id":"l","text":"hi","labels":["x",""]}
             {"id":"m","text":"hi","label":{"topic":""}}
             """.utf8)
+        // The file has `label`s, so that is its gold field: a line with only `labels` is not scored beside them.
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
-        #expect(examples.map(\.record.id) == ["a", "c", "d", "e", "f"])
+        #expect(examples.map(\.record.id) == ["a", "d", "e", "f"])
         #expect(examples.map(\.gold) == [
-            .single("x"), .set(["x", "y"]), .fields(["topic": "x", "urgent": "true"]), .single("4"), .single("false"),
+            .single("x"), .fields(["topic": "x", "urgent": "true"]), .single("4"), .single("false"),
         ])
         #expect(unlabelled == [
-            "Record b has no \"label\" or \"labels\" string, list or object.",
-            "Record 3 has no \"label\" or \"labels\" string, list or object.",
+            "Record b has no \"label\" string, list or object.",
+            "Record 3 has no \"label\" string, list or object.",
             "Line 4 is not a JSON object fm can read: Expected a property name in quotes but found 'b' at offset 1.",
-            "Record g has no \"label\" or \"labels\" string, list or object.",
+            "Record c has no \"label\" string, list or object.",
+            "Record g has no \"label\" string, list or object.",
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",
-            "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
+            "Record j has no \"label\" string, list or object.",
             "Record k's \"label\" is empty.",
-            "Record l's \"labels\" list holds an empty label.",
+            "Record l has no \"label\" string, list or object.",
             "Record m's \"label\" field \"topic\" is empty.",
         ])
-        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "c", "d", "e", "f"])
+        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "d", "e", "f"])
+        // A file of `labels` lines is read by that field.
+        let sets = LabelledExample.parseReportingUnlabelled(input: Array("""
+            {"id":"c","text":"hi","labels":["x","y"]}
+            {"id":"j","text":"hi","labels":["x",{"y":1}]}
+            {"id":"l","text":"hi","labels":["x",""]}
+            {"id":"n","text":"hi"}
+            """.utf8))
+        #expect(sets.examples.map(\.gold) == [.set(["x", "y"])])
+        #expect(sets.unlabelled == [
+            "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
+            "Record l's \"labels\" list holds an empty label.",
+            "Record n has no \"labels\" string, list or object.",
+        ])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
         #expect(keyed.examples.isEmpty)
         #expect(keyed.unlabelled.first == "Record a has no \"gold\" string, list or object.")
