@@ -46,43 +46,57 @@ public struct TaggingRunner: Sendable {
     private static let formerRecordPart = ""
 
     /// Tags every record, calling `emit` once per record in input order.
+    ///
+    /// Each record's outcome is emitted (and its result stored) as soon as every earlier record's is, so a job
+    /// that is killed keeps all it finished. Up to `parallel` texts are in flight at once, refilled as each
+    /// finishes, within a window of `parallel × 8` records past the last one emitted, which bounds what waits
+    /// behind a slow text.
     public func run(
         _ records: [TaggingRecord],
         emit: (TaggingRecord, Result<GeneratedContent, TaggingFailure>) throws -> Void
     ) async throws {
         let cacheable = cache != nil && tagger.configuration.isDeterministic
-        var start = 0
-        while start < records.count {
-            // A cancelled job (a server client that left) stops between chunks rather than tagging the rest.
-            try Task.checkCancellation()
-            // Batches refill their slots as texts finish, so give them several texts per slot at a time.
-            let chunkSize = parallel == 1 ? 1 : parallel * 8
-            let chunk = Array(records[start..<min(start + chunkSize, records.count)])
-            start += chunk.count
-            var outcomes = [Result<GeneratedContent, TaggingFailure>?](repeating: nil, count: chunk.count)
-            var pending: [(index: Int, text: String)] = []
-            for (index, record) in chunk.enumerated() {
-                switch record.text {
-                case .failure(let failure):
-                    outcomes[index] = .failure(failure)
-                case .success(let text):
-                    if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
-                       let content = try? GeneratedContent(json: stored) {
-                        outcomes[index] = .success(content)
-                    } else {
-                        pending.append((index, text))
+        let storesResults = cacheable && (tagger.configuration.remoteEngines?.storesResults ?? true)
+        let window = parallel == 1 ? 1 : parallel * 8
+        let tagger = self.tagger
+        var waiting: [Int: Result<GeneratedContent, TaggingFailure>] = [:]
+        var emitted = 0
+        var next = 0
+        var inFlight = 0
+        try await withThrowingTaskGroup(of: (Int, String, Result<GeneratedContent, TaggingFailure>).self) { group in
+            func flush() throws {
+                while let outcome = waiting.removeValue(forKey: emitted) {
+                    try emit(records[emitted], outcome)
+                    emitted += 1
+                }
+            }
+            while emitted < records.count {
+                while inFlight < parallel, next < records.count, next - emitted < window {
+                    // A cancelled job (a server client that left) starts no more texts.
+                    try Task.checkCancellation()
+                    let index = next
+                    next += 1
+                    switch records[index].text {
+                    case .failure(let failure):
+                        waiting[index] = .failure(failure)
+                    case .success(let text):
+                        if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
+                           let content = try? GeneratedContent(json: stored) {
+                            waiting[index] = .success(content)
+                        } else {
+                            group.addTask { (index, text, await tagger.tag(text)) }
+                            inFlight += 1
+                        }
                     }
+                    try flush()
                 }
-            }
-            let results = await tagger.tag(pending.map(\.text), parallel: parallel)
-            for (item, result) in zip(pending, results) {
-                outcomes[item.index] = result
-                if cacheable, tagger.configuration.remoteEngines?.storesResults ?? true, let cache, case .success(let content) = result {
-                    do { try cache.store(content.compactJSONString, forKey: cacheKey(for: item.text)) } catch { storeFailed(error) }
+                guard inFlight > 0, let (index, text, result) = try await group.next() else { continue }
+                inFlight -= 1
+                if storesResults, let cache, case .success(let content) = result {
+                    do { try cache.store(content.compactJSONString, forKey: cacheKey(for: text)) } catch { storeFailed(error) }
                 }
-            }
-            for (record, outcome) in zip(chunk, outcomes) {
-                try emit(record, outcome ?? .failure(.init(code: "internal", message: "No outcome.")))
+                waiting[index] = result
+                try flush()
             }
         }
     }

@@ -90,5 +90,10 @@ import Testing
         statistics.add(line: #"{"id":"3","result":{"topics":["beach"]}}"#)
         let page = StatisticsPage(statistics: statistics, sources: [], top: 10)
         #expect(page.heatmapTags == ["beach", "picnic", "sun"], "single-value fields are not co-occurrence tags")
+        #expect(page.unpairedNote.isEmpty)
+        let many = (0...TagStatistics.pairedTagLimit).map { "\"t\($0)\"" }.joined(separator: ",")
+        statistics.add(line: #"{"id":"4","result":{"topics":["# + many + "]}}")
+        #expect(StatisticsPage(statistics: statistics, sources: [], top: 10).unpairedNote
+            == " One record has more than 256 tags; it is counted on the diagonal but not paired.")
     }
 }

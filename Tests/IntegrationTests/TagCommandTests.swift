@@ -283,6 +283,35 @@ struct TagCommandTests {
         }
     }
 
+    /// With `--parallel`, a line is written as soon as it and every line before it are done, not when a group
+    /// of records is: 24 records fit in the 8 × 4 records the job once wrote at a time, all at its end.
+    @Test func aParallelJobWritesEachLineWhenItsTurnComes() async throws {
+        _ = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ids = (0..<24).map { "r\($0)" }
+        let input = ids.map { #"{"id":"\#($0)","text":"A short note about item \#($0)."}"# }.joined(separator: "\n") + "\n"
+        let inputURL = directory.appendingPathComponent("in.jsonl")
+        let outputURL = directory.appendingPathComponent("out.jsonl")
+        try Data(input.utf8).write(to: inputURL)
+        func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
+        let process = Process()
+        process.executableURL = Self.fm
+        process.arguments = ["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "moderation",
+                             "--parallel", "4"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(300)
+        while process.isRunning, writtenLines() == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let first = writtenLines()
+        #expect(first > 0 && first < ids.count, "\(first) lines at the first write")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try Self.lines(outputURL).map { $0["id"] as? String } == ids, "every record once, in input order")
+    }
+
     /// One output, one job, one set of settings: a second job given a running job's output stops instead of
     /// writing over its lines; while the output is partial (the job was killed), a resume with other settings is
     /// refused and leaves it as it was; the same settings finish it, and the job record beside it goes.

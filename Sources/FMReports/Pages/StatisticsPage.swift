@@ -80,9 +80,19 @@ public struct StatisticsPage: Sendable {
         let heatmap = Heatmap(labels: tags, counts: counts, rowTitle: "tag", columnTitle: "with tag", coloring: .cooccurrence)
         let content = HTMLPage.figure(
             heatmap.svg(caption: "Co-occurrence of the most frequent tags"),
-            caption: "Records carrying both tags, for the \(tags.count) most frequent tags of list fields; the diagonal counts records with the tag.",
+            caption: "Records carrying both tags, for the \(tags.count) most frequent tags of list fields; the diagonal counts records with the tag."
+                + unpairedNote,
             classes: "cooccurrence")
         return HTMLPage.section("cooccurrence", title: "Co-occurring tags", content: content)
+    }
+
+    /// What the off-diagonal cells leave out: records with too many tags to pair (the diagonal counts them).
+    package var unpairedNote: String {
+        switch statistics.unpairedRecords {
+        case 0: ""
+        case 1: " One record has more than \(TagStatistics.pairedTagLimit) tags; it is counted on the diagonal but not paired."
+        case let count: " \(count) records have more than \(TagStatistics.pairedTagLimit) tags; they are counted on the diagonal but not paired."
+        }
     }
 
     private func trendSection(months: [String]) -> String {
