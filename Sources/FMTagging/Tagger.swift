@@ -80,7 +80,15 @@ public struct Tagger: Sendable {
 
     /// Tags one text.
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
-        if let remote = configuration.remoteEngines { return await tagRemotely(text, model: remote.nextModel()) }
+        if let remote = configuration.remoteEngines {
+            // A server that cannot be reached hands the text to the next one; only when none can be is it failed.
+            var result = await tagRemotely(text, model: remote.nextModel())
+            for _ in 1..<remote.models.count {
+                guard case .failure(let failure) = result, failure.code == TaggingFailure.serverUnreachable else { break }
+                result = await tagRemotely(text, model: remote.nextModel())
+            }
+            return result
+        }
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text))
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
@@ -139,6 +147,9 @@ public struct Tagger: Sendable {
             default: return .failure(TaggingFailure(code: "generation-failed", message: message))
             }
         } catch let error as ChatCompletionsError {
+            if case .unreachable = error {
+                return .failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: error.debugDescription))
+            }
             return .failure(TaggingFailure(code: "server-error", message: error.debugDescription))
         } catch {
             return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))

@@ -14,6 +14,13 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// The code of a record whose model could not be loaded: a failure of the job, not of the record.
     public static let modelUnavailable = "model-unavailable"
 
+    /// The code of a record that no `--endpoint` server could be reached for: a failure of the job too.
+    public static let serverUnreachable = "server-unreachable"
+
+    /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's
+    /// finished line (which a resume would keep).
+    public var stopsJob: Bool { code == Self.modelUnavailable || code == Self.serverUnreachable }
+
     /// The code and message.
     public var description: String { "\(code): \(message)" }
 }

@@ -142,7 +142,7 @@ extension FM {
             try await runner.run(examples.map(\.record)) { record, outcome in
                 let gold = examples[predictions.count].gold
                 // Every text would fail alike, each trying the load again: one message instead.
-                if case .failure(let failure) = outcome, failure.code == TaggingFailure.modelUnavailable {
+                if case .failure(let failure) = outcome, failure.stopsJob {
                     throw CommandFailure(failure.message)
                 }
                 switch outcome {

@@ -122,15 +122,17 @@ extension FM {
             var holdsAnswers = sink.finished.failed.values.contains { $0.contains(false) }
             try await runner.run(remaining) { record, outcome in
                 progress.clear()
-                // The model failed to load (a file cut short, an architecture llama.cpp does not know): every record
-                // would fail alike, and a resume would keep their error lines as finished. The job stops instead,
-                // before this record's line, so a resume with a working model tags it. An output that holds no
-                // answer yet loses its job record, which names the broken file: the working one may differ.
-                if case .failure(let failure) = outcome, failure.code == TaggingFailure.modelUnavailable {
+                // The model failed to load (a file cut short, an architecture llama.cpp does not know), or no
+                // --endpoint server could be reached: every record would fail alike, and a resume would keep their
+                // error lines as finished. The job stops instead, before this record's line, so a resume with a
+                // working model or server tags it. An output that holds no answer yet loses its job record, which
+                // names the broken file or servers: the working ones may differ.
+                if case .failure(let failure) = outcome, failure.stopsJob {
                     if !holdsAnswers { sink.removeJobRecord() }
+                    let remedy = failure.code == TaggingFailure.modelUnavailable ? "with a model that loads" : "once a server answers"
                     throw CommandFailure("""
                         \(failure.message)
-                        The job stopped at record \(record.id), before its line; with a model that loads, --resume goes on from there.
+                        The job stopped at record \(record.id), before its line; \(remedy), --resume goes on from there.
                         """)
                 }
                 if case .success = outcome { holdsAnswers = true }
