@@ -16,7 +16,7 @@ extension FM {
                 """
         )
 
-        @Option(name: .long, help: "Instructions that define the model's behaviour (default: a helpful assistant that uses the tools for the weather).")
+        @Option(name: .long, help: "Instructions that define the model's behaviour (default: a helpful assistant that uses the tools for the weather; with --no-tools, a helpful assistant).")
         var instructions: String?
 
         @Flag(name: .customLong("no-tools"), help: "Chat without the demo weather tool.")
@@ -65,8 +65,10 @@ extension FM {
                 }
                 session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
             } else {
-                session = LanguageModelSession(model: model, tools: tools, instructions: instructions
-                    ?? "You are a helpful assistant. Use the tools to answer questions about the weather.")
+                // Without tools, instructions that mention them would have the model talk about the weather.
+                let standard = tools.isEmpty
+                    ? "You are a helpful assistant." : "You are a helpful assistant. Use the tools to answer questions about the weather."
+                session = LanguageModelSession(model: model, tools: tools, instructions: instructions ?? standard)
             }
             session.prewarm()
             try Console.write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
@@ -74,7 +76,19 @@ extension FM {
             var failures = 0
             while true {
                 try Console.write("> ")
-                guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty, line != "/quit" else { break }
+                guard let read = Self.readMessage() else { break }
+                let text: String
+                switch read {
+                case .success(let message):
+                    text = message
+                case .failure(let failure):
+                    // `readLine` would have put U+FFFD in place of the bytes and sent the message on.
+                    try Console.write("Error: \(failure) It was not sent.\n")
+                    failures += 1
+                    continue
+                }
+                let line = text.trimmingCharacters(in: .whitespaces)
+                guard !line.isEmpty, line != "/quit" else { break }
                 switch line {
                 case "/transcript":
                     for entry in session.transcript { try Console.write("\(entry)\n") }
@@ -99,6 +113,29 @@ extension FM {
             if failures > 0, isatty(STDIN_FILENO) == 0 {
                 throw CommandFailure("\(failures) message\(failures == 1 ? "" : "s") of the chat failed (each error is shown above).")
             }
+        }
+
+        /// The next line of standard input without its line ending (`\n` or `\r\n`): its text, a failure when it
+        /// is not valid UTF-8, or nil at the end of the input.
+        static func readMessage() -> Result<String, CommandFailure>? {
+            // A byte at a time from the descriptor: a message is short, and nothing is read past its line.
+            var bytes: [UInt8] = []
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else {
+                    if bytes.isEmpty { return nil }
+                    break
+                }
+                if byte == UInt8(ascii: "\n") { break }
+                bytes.append(byte)
+            }
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return .failure(CommandFailure("The message is not valid UTF-8."))
+            }
+            return .success(text)
         }
 
         /// Streams the reply to `line`, and returns the session to go on with: `session`, or, when the
@@ -149,6 +186,7 @@ extension FM {
         /// as it was (the session rolls it back), so the chat goes on.
         private func stream(_ line: String, in session: LanguageModelSession) async throws {
             let start = session.transcript.count
+            let tokensBefore = session.usage.output.totalTokenCount
             var printed = ""
             for try await snapshot in session.streamResponse(to: line, options: sampling.generationOptions) {
                 let text = snapshot.content
@@ -156,8 +194,15 @@ extension FM {
                 printed = text
             }
             try Console.write("\n")
+            var calledTools = false
             for case .toolCalls(let calls) in session.transcript.dropFirst(start) {
+                calledTools = true
                 try Console.write("  [called \(calls.map(\.description).joined(separator: ", "))]\n")
+            }
+            // A reply cut at the limit comes back as a whole one; with tool calls, several generations add up.
+            if !calledTools, let limit = sampling.generationOptions.maximumResponseTokens,
+               session.usage.output.totalTokenCount - tokensBefore >= limit {
+                try Console.write("  [the reply reached the --max-tokens limit of \(limit) tokens, so it may be cut short]\n")
             }
         }
 

@@ -36,6 +36,10 @@ extension FM {
                     text = snapshot.content
                 }
                 print(stream ? "" : text)
+                // Apple's API returns a text cut at the limit as a whole response; the command says so.
+                if let limit = sampling.generationOptions.maximumResponseTokens, session.usage.output.totalTokenCount >= limit {
+                    Console.note("note: the response reached the --max-tokens limit of \(limit) tokens, so it may be cut short.\n")
+                }
             } catch let error as LanguageModelSession.GenerationError {
                 var cut = ""
                 if case .exceededContextWindowSize = error, !text.isEmpty {

@@ -465,6 +465,31 @@ struct ReportCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == finished)
     }
 
+    /// A text that reached `--max-tokens` comes back as a whole response in Apple's API; `fm respond` and
+    /// `fm chat` say that it may be cut short.
+    @Test func respondAndChatSayWhenTheTokenLimitWasReached() throws {
+        let respond = try Self.run(["respond", "Count from 1 to 500, separated by spaces.", "--greedy", "--max-tokens", "5"])
+        #expect(respond.status == 0 && respond.stderr.contains("reached the --max-tokens limit of 5 tokens"), "\(respond)")
+        let chat = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "5"], input: "Count from 1 to 500, separated by spaces.\n")
+        #expect(chat.status == 0 && chat.stdout.contains("[the reply reached the --max-tokens limit of 5 tokens"), "\(chat)")
+        let unlimited = try Self.run(["respond", "Say yes.", "--greedy", "--max-tokens", "500"])
+        #expect(unlimited.status == 0 && !unlimited.stderr.contains("--max-tokens limit"), "\(unlimited)")
+    }
+
+    /// `fm chat` refuses a message that is not UTF-8 instead of sending it with U+FFFD in place of its bytes, and
+    /// without tools its default instructions do not mention them.
+    @Test func chatRefusesMessagesThatAreNotUTF8() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("chat.txt")
+        try Data(Array("Repeat: caf".utf8) + [0xE9, 0x0D, 0x0A] + Array("/transcript\n".utf8)).write(to: input)
+        let run = try Self.run(["chat", "--no-tools", "--greedy"], standardInput: try FileHandle(forReadingFrom: input))
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("Error: The message is not valid UTF-8. It was not sent."), "\(run.stdout)")
+        #expect(run.stdout.contains("Instructions: You are a helpful assistant.\n"), "\(run.stdout)")
+        #expect(!run.stdout.contains("Prompt:"), "nothing was sent: \(run.stdout)")
+    }
+
     /// `fm chat` with no model fails at once instead of answering every message with an error and exiting 0; a
     /// chat that no longer fits the context window drops its earliest turns and answers.
     @Test func chatChecksTheModelAndOutgrowsItsContextWindow() throws {
