@@ -121,7 +121,7 @@ extension FM {
                               schema: schema, decoding: "as recorded")
                 return
             }
-            let model = try tagging.model(modelOptions)
+            let model = try await tagging.model(modelOptions)
             var configuration = TaggingConfiguration(
                 model: model,
                 schema: schema,

@@ -73,7 +73,7 @@ extension FM {
                 records = TaggingRecord.parse(input: Array(data))
             }
             let schema = try tagging.generationSchema()
-            let model = try tagging.model(modelOptions)
+            let model = try await tagging.model(modelOptions)
             var configuration = TaggingConfiguration(
                 model: model,
                 schema: schema,

@@ -145,9 +145,16 @@ struct TaggingOptions: ParsableArguments {
 
     /// The content-tagging model to run, checked to be installed unless an endpoint does the work: without it
     /// every record would fail alike, so the command says so once instead of writing an error for each.
-    func model(_ options: ModelOptions) throws -> SystemLanguageModel {
+    func model(_ options: ModelOptions) async throws -> SystemLanguageModel {
         let model = options.systemModel(useCase: .contentTagging)
         if endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
+        // Instructions that fill the context window on their own would fail every record alike, each with an
+        // error line that a resume keeps as done.
+        if endpoint == nil, let instructions, let needed = try? await model.tokenCount(for: Instructions(instructions)),
+           needed >= model.contextSize {
+            throw ValidationError(
+                "--instructions take \(needed) tokens, and the model's context window holds \(model.contextSize); shorten them.")
+        }
         return model
     }
 

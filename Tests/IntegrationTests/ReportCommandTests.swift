@@ -122,6 +122,9 @@ struct ReportCommandTests {
             (["eval", input.path, "--label-key", "text"], "'text' is the record's text"),
             (["eval", input.path, "--label-key", ""], "an empty name is none"),
             (["tag", "--output", directory.path + "/missing/", "hello"], "is a directory; give a file name"),
+            // Instructions that fill the context window alone would fail every record alike.
+            (["tag", "--instructions", String(repeating: "Be concise. ", count: 3_000), "hello"], "and the model's context window holds"),
+            (["eval", input.path, "--instructions", String(repeating: "Be concise. ", count: 3_000)], "and the model's context window holds"),
             // fm info generates nothing, so it has no --guardrails (nor lists one in its help).
             (["info", "--guardrails", "off"], "Unknown option '--guardrails'"),
         ]
