@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// Refuses an option given twice. Every option of `fm` takes one value, and ArgumentParser keeps the last:
+/// Refuses an option or flag given twice. Every option of `fm` takes one value, and ArgumentParser keeps the last:
 /// `--file a.txt --file b.txt` would tag `b.txt` alone and `-o one -o two` write only `two`, with no word said.
 enum RepeatedOptions {
     /// The long names of the short spellings, so `-o x --output y` counts as one option given twice.
@@ -16,7 +16,7 @@ enum RepeatedOptions {
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             let option = longNames[name] ?? name
             if !seen.insert(option).inserted {
-                throw ValidationError("\(option) is given more than once; give it once (each option takes one value).")
+                throw ValidationError("\(option) is given more than once; give it once (an option keeps one value, and a flag says it once).")
             }
         }
     }

@@ -28,7 +28,7 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .customLong("max-tokens"), parsing: .unconditional, help: "The most tokens one result may have (default: a budget from the schema's size, 256 to 2048).")
     var maximumTokens: Int?
 
-    @Option(name: .long, parsing: .unconditional, help: "Texts decoded together in one batch (default 1).")
+    @Option(name: .long, parsing: .unconditional, help: "Texts decoded together in one batch, 1 to 64 (default 1).")
     var parallel: Int?
 
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the result cache.")
@@ -37,7 +37,7 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .long, help: "Labelled JSONL (label/labels, or a result object per line) to draw few-shot examples from.")
     var examples: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets (default 4).")
+    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets, 1 to 32 (default 4).")
     var shots: Int?
 
     @Option(name: .long, help: "Send the texts to OpenAI-compatible servers instead of the local engine: base URLs, comma-separated, used in turn (e.g. http://127.0.0.1:8080). The servers must enforce response_format JSON schemas.")
@@ -46,7 +46,7 @@ struct TaggingOptions: ParsableArguments {
     var endpointModel: String?
     @Option(name: .customLong("api-key-env"), help: "The environment variable holding the --endpoint servers' API key.")
     var apiKeyEnv: String?
-    @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers (default 4).")
+    @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers, 1 to 1024 (default 4).")
     var concurrency: Int?
 
     func validate() throws {
