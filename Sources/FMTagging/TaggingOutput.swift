@@ -155,6 +155,21 @@ public enum TaggingOutput {
         })
     }
 
+    /// The first record still to do that comes before a finished one in the input (records added or moved ahead
+    /// since the output was written): its line, appended, goes out of input order. `nil` when the finished lines
+    /// are the input's first records, as a killed job leaves them.
+    public static func lineOutOfOrder(_ records: [TaggingRecord], finished: [String: Int]) -> TaggingRecord? {
+        var firstUnfinished: TaggingRecord?
+        for (record, occurrence) in numbered(records) {
+            if occurrence >= finished[record.id, default: 0] {
+                if firstUnfinished == nil { firstUnfinished = record }
+            } else if let firstUnfinished {
+                return firstUnfinished
+            }
+        }
+        return nil
+    }
+
     /// The records still to do, in order, when output already holds `finished` lines of each id, so an input that
     /// repeats an id loses none of its records.
     public static func unfinished(_ records: [TaggingRecord], finished: [String: Int]) -> [TaggingRecord] {

@@ -110,6 +110,12 @@ extension FM {
             if records.count != remaining.count {
                 Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
             }
+            if let early = TaggingOutput.lineOutOfOrder(records, finished: sink.finished.ids) {
+                Console.note("""
+                    warning: record \(early.id) comes before records whose lines \(sink.name) already holds; its line and \
+                    the rest go after them, out of input order (each line keeps its id)\n
+                    """)
+            }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
             if let cache, !remaining.isEmpty { await configuration.remoteEngines?.identifyServedModels(cache: cache) }

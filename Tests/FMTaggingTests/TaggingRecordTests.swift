@@ -286,6 +286,18 @@ import Testing
         #expect(foreign?.id == "z" && foreign?.lines == 1)
     }
 
+    /// A record to do that comes before a finished one (added at the front since) is found: its line would go
+    /// out of input order. The first records finished, as a killed job leaves them, are in order.
+    @Test func resumeFindsARecordAheadOfFinishedLines() {
+        let records = ["new", "r0", "r1", "r2", "r0"].map { TaggingRecord(id: $0, text: .success("text")) }
+        #expect(TaggingOutput.lineOutOfOrder(records, finished: [:]) == nil)
+        #expect(TaggingOutput.lineOutOfOrder(records, finished: ["new": 1, "r0": 1]) == nil)
+        #expect(TaggingOutput.lineOutOfOrder(records, finished: ["r0": 1, "r1": 1])?.id == "new")
+        // The second r0 is the one left to do; the first, finished, precedes it.
+        #expect(TaggingOutput.lineOutOfOrder(records, finished: ["new": 1, "r0": 1, "r1": 1, "r2": 1]) == nil)
+        #expect(TaggingOutput.lineOutOfOrder(records, finished: ["new": 1, "r0": 2, "r1": 1])?.id == "r2")
+    }
+
     /// Every preset lowers to an object the decoder can enforce, and its JSON Schema text (what `fm eval
     /// --print-schema` and the anchor send) imports back to the same decoder schema.
     @Test(arguments: TaggingPreset.allCases)
