@@ -23,8 +23,8 @@ public struct LabelledExample: Sendable {
         self.gold = gold
     }
 
-    /// Reads labelled JSONL; `labelKey` names the gold field (default `label` when any line has one, else
-    /// `labels`). Lines without a
+    /// Reads labelled JSONL; `labelKey` names the gold field (default `label` or `labels`, whichever more lines
+    /// have). Lines without a
     /// gold answer are left out; ``parseReportingUnlabelled(input:labelKey:)`` also says which.
     public static func parse(input: [UInt8], labelKey: String? = nil) -> [LabelledExample] {
         parseReportingUnlabelled(input: input, labelKey: labelKey).examples
@@ -37,9 +37,11 @@ public struct LabelledExample: Sendable {
         var examples: [LabelledExample] = []
         var unlabelled: [String] = []
         let records = TaggingRecord.parse(input: input)
-        // One gold field for the whole file: a line with only `labels` in a file of `label`s is reported, not
-        // scored as tags beside the others' single labels.
-        let key = labelKey ?? (records.contains { record in record.extraFields.contains { $0.key == "label" } } ? "label" : "labels")
+        // One gold field for the whole file, the one more lines have: a line with only the other is reported, not
+        // scored as tags beside single labels (or the reverse).
+        func count(_ name: String) -> Int { records.count { record in record.extraFields.contains { $0.key == name } } }
+        let key = labelKey ?? (count("label") >= count("labels") ? "label" : "labels")
+        let other = key == "label" ? "labels" : "label"
         for record in records {
             let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             switch fields[key]?.kind {
@@ -71,7 +73,9 @@ public struct LabelledExample: Sendable {
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)
                 } else {
-                    unlabelled.append("Record \(record.id) has no \"\(key)\" string, list or object.")
+                    let aside = labelKey == nil && fields[other] != nil
+                        ? " It has \"\(other)\", which fewer lines of the file have; --label-key chooses the field." : ""
+                    unlabelled.append("Record \(record.id) has no \"\(key)\" string, list or object." + aside)
                 }
             }
         }

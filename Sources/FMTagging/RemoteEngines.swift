@@ -18,12 +18,15 @@ public final class RemoteEngines: Sendable {
         self.models = models
     }
 
-    /// The model for the next request.
-    public func nextModel() -> ChatCompletionsLanguageModel {
-        next.withLock { index in
+    /// Every model, starting with the next request's and going on in turn: the order in which one request tries
+    /// the servers when some cannot be reached. Requests in flight at once share the turn, so each takes its
+    /// own starting point rather than asking for the next model again.
+    public func nextInTurn() -> [ChatCompletionsLanguageModel] {
+        let start = next.withLock { index in
             defer { index = (index + 1) % models.count }
-            return models[index]
+            return index
         }
+        return models.indices.map { models[(start + $0) % models.count] }
     }
 
     /// What identifies the results in the cache: every endpoint (any may answer a text), the model name, and

@@ -82,10 +82,11 @@ public struct Tagger: Sendable {
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
         if let remote = configuration.remoteEngines {
             // A server that cannot be reached hands the text to the next one; only when none can be is it failed.
-            var result = await tagRemotely(text, model: remote.nextModel())
-            for _ in 1..<remote.models.count {
+            let servers = remote.nextInTurn()
+            var result = await tagRemotely(text, model: servers[0])
+            for server in servers.dropFirst() {
                 guard case .failure(let failure) = result, failure.code == TaggingFailure.serverUnreachable else { break }
-                result = await tagRemotely(text, model: remote.nextModel())
+                result = await tagRemotely(text, model: server)
             }
             return result
         }

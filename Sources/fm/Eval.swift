@@ -18,7 +18,7 @@ extension FM {
         @Argument(help: "A labelled JSONL file.")
         var file: String
 
-        @Option(name: .long, help: "The gold field (default: label when any line has one, else labels).")
+        @Option(name: .long, help: "The gold field (default: label or labels, whichever more lines have).")
         var labelKey: String?
 
         @Option(name: .long, parsing: .unconditional, help: "Score only the first N examples.")

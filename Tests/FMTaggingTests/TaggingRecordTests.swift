@@ -126,8 +126,9 @@ import Testing
             {"id":"l","text":"hi","labels":["x",""]}
             {"id":"m","text":"hi","label":{"topic":""}}
             """.utf8)
-        // The file has `label`s, so that is its gold field: a line with only `labels` is not scored beside them.
+        // More lines have `label`, so that is the file's gold field: a line with only `labels` is not scored.
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
+        let aside = " It has \"labels\", which fewer lines of the file have; --label-key chooses the field."
         #expect(examples.map(\.record.id) == ["a", "d", "e", "f"])
         #expect(examples.map(\.gold) == [
             .single("x"), .fields(["topic": "x", "urgent": "true"]), .single("4"), .single("false"),
@@ -136,28 +137,30 @@ import Testing
             "Record b has no \"label\" string, list or object.",
             "Record 3 has no \"label\" string, list or object.",
             "Line 4 is not a JSON object fm can read: Expected a property name in quotes but found 'b' at offset 1.",
-            "Record c has no \"label\" string, list or object.",
+            "Record c has no \"label\" string, list or object." + aside,
             "Record g has no \"label\" string, list or object.",
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",
-            "Record j has no \"label\" string, list or object.",
+            "Record j has no \"label\" string, list or object." + aside,
             "Record k's \"label\" is empty.",
-            "Record l has no \"label\" string, list or object.",
+            "Record l has no \"label\" string, list or object." + aside,
             "Record m's \"label\" field \"topic\" is empty.",
         ])
         #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "d", "e", "f"])
-        // A file of `labels` lines is read by that field.
+        // A file of (mostly) `labels` lines is read by that field.
         let sets = LabelledExample.parseReportingUnlabelled(input: Array("""
             {"id":"c","text":"hi","labels":["x","y"]}
             {"id":"j","text":"hi","labels":["x",{"y":1}]}
             {"id":"l","text":"hi","labels":["x",""]}
             {"id":"n","text":"hi"}
+            {"id":"s","text":"hi","label":"x"}
             """.utf8))
         #expect(sets.examples.map(\.gold) == [.set(["x", "y"])])
         #expect(sets.unlabelled == [
             "Record j's \"labels\" list holds something other than strings, numbers and Booleans.",
             "Record l's \"labels\" list holds an empty label.",
             "Record n has no \"labels\" string, list or object.",
+            "Record s has no \"labels\" string, list or object. It has \"label\", which fewer lines of the file have; --label-key chooses the field.",
         ])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
         #expect(keyed.examples.isEmpty)

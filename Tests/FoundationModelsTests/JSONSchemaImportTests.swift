@@ -137,6 +137,13 @@ struct JSONSchemaImportTests {
         (#"{"type":"integer","minimum":1.5,"maximum":1.7}"#, "minimum"),
         (#"{"type":"number","exclusiveMinimum":1,"maximum":1}"#, "exclusiveMinimum"),
         (#"{"anyOf":[{"type":"string","minLength":5,"maxLength":2},{"type":"array","minItems":2,"maxItems":1}]}"#, "anyOf"),
+        // Placing `contains` after the positional items is stricter than JSON Schema (["a",5] is valid), so this
+        // alternative is not left out as empty: a oneOf could then generate a value both alternatives match.
+        (#"{"oneOf":[{"type":"array","prefixItems":[{"type":"string"},true],"contains":{"type":"integer"},"maxItems":2},{"type":"array","maxItems":2}]}"#,
+         "contains"),
+        // The allOf part's unevaluatedProperties does not see "c", which the outer anyOf requires: no value is valid.
+        (#"{"type":"object","anyOf":[{"properties":{"c":{"type":"integer"}},"required":["c"]}],"allOf":[{"anyOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}]}"#,
+         "anyOf"),
         (#"{"type":"string","pattern":"(a)\\1"}"#, "pattern"),
         (#"{"allOf":[{"type":"string"},{"type":"integer"}]}"#, "allOf"),
         (#"{"type":"array","items":{"type":"integer"},"uniqueItems":true,"contains":{"minimum":1}}"#, "contains"),

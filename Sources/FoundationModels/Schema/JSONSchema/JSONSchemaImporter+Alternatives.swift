@@ -24,24 +24,21 @@ extension JSONSchemaImporter {
             // The keywords around the alternatives are the outer schema: their `unevaluatedItems` sees its items.
             let schema = constrained
                 ? try merger.merge([.object(siblings), choice], path: choicePath, firstIsOutermost: true) : choice
-            // An alternative no value satisfies cannot be chosen.
-            if schema == .bool(false) { continue }
             schemas.append((schema, choicePath))
         }
-        var nodes: [GenerationSchema.Node] = []
-        var kept: [(schema: JSONSchemaValue, path: String)] = []
+        var nodes: [(node: GenerationSchema.Node, index: Int)] = []
         let emptyBefore = emptyParts.count
-        for (schema, choicePath) in schemas {
+        for (index, (schema, choicePath)) in schemas.enumerated() {
+            // An alternative no value satisfies cannot be chosen.
+            if schema == .bool(false) { continue }
             do {
-                nodes.append(try node(schema, path: choicePath))
-                kept.append((schema, choicePath))
+                nodes.append((try node(schema, path: choicePath), index))
             } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == choicePath {
-                // An alternative no value satisfies is never chosen, whatever keyword empties it; one that only
-                // holds such a part deeper down (a required property's) is still refused.
+                // Whatever keyword empties it; one that only holds such a part deeper down (a required
+                // property's) is still refused.
                 emptyParts.append(error.description)
             }
         }
-        schemas = kept
         guard !nodes.isEmpty else {
             emptyParts.removeSubrange(emptyBefore...)
             throw JSONSchemaImportError.unsatisfiable(path: path, keyword: keyword, message: "No \"\(keyword)\" alternative allows a value")
@@ -49,9 +46,11 @@ extension JSONSchemaImporter {
         if keyword == "oneOf" {
             // Materializing may convert oneOfs inside definitions; this one's allowance starts after them, so one
             // large union does not use up another's.
-            for node in nodes { try materialize(node, depth: 0) }
+            for entry in nodes { try materialize(entry.node, depth: 0) }
             exclusionBudget.remaining = Self.maximumExclusionSteps
-            for (i, first) in nodes.enumerated() {
+            for (first, i) in nodes {
+                // Against every other alternative, left-out ones too: some are judged empty by a reading stricter
+                // than JSON Schema's (`contains` placed after positional items), and may still hold values.
                 for (j, second) in schemas.enumerated() where i != j {
                     guard excludes(first, second.schema, depth: 0) else {
                         if exclusionBudget.remaining <= 0 {
@@ -67,9 +66,9 @@ extension JSONSchemaImporter {
             }
         }
         if nodes.count == 1 {
-            return nodes[0]
+            return nodes[0].node
         }
-        return .anyOf(.init(name: title ?? "AnyOf", description: description, choices: nodes))
+        return .anyOf(.init(name: title ?? "AnyOf", description: description, choices: nodes.map(\.node)))
     }
 
     /// Converts the definitions `node` refers to, where ``excludes(_:_:depth:)`` looks (alternatives and required
@@ -180,31 +179,29 @@ extension JSONSchemaImporter {
         return false
     }
 
-    /// Every value a node generates, when there are few (constants, choices, booleans, null): nil past
-    /// ``maximumFixedValues`` values or nodes visited, or when `budget` runs out (each node visited is a step of
-    /// it), so unions of references nested in each other cannot multiply the work.
+    /// Every value a node generates, when there are few (constants, choices, booleans, null): nil when `budget`
+    /// runs out, each node visited and each value listed being a step of it, so unions of references nested in
+    /// each other cannot multiply the work.
     static func fixedValues(
-        of node: GenerationSchema.Node, definitions: [String: GenerationSchema.Node],
-        budget: JSONSchemaMerger.Budget
+        of node: GenerationSchema.Node, definitions: [String: GenerationSchema.Node], budget: JSONSchemaMerger.Budget
     ) -> [JSONSchemaValue]? {
         var values: [JSONSchemaValue] = []
-        var visits = 0
         func collect(_ node: GenerationSchema.Node, depth: Int) -> Bool {
-            visits += 1
-            guard depth < 16, visits <= maximumFixedValues, budget.spend() else { return false }
+            guard depth < 16, budget.spend() else { return false }
+            var listed: [JSONSchemaValue] = []
             switch node {
             case .constant(let text):
                 guard let content = try? GeneratedContent(json: text) else { return false }
-                values.append(JSONSchemaValue(content))
+                listed = [JSONSchemaValue(content)]
             case .string(let guides):
                 guard let choices = guides.choices else { return false }
-                values += choices.map(JSONSchemaValue.string)
+                listed = choices.map(JSONSchemaValue.string)
             case .enumeration(let enumeration):
-                values += enumeration.choices.map(JSONSchemaValue.string)
+                listed = enumeration.choices.map(JSONSchemaValue.string)
             case .boolean:
-                values += [.bool(true), .bool(false)]
+                listed = [.bool(true), .bool(false)]
             case .null:
-                values.append(.null)
+                listed = [.null]
             case .anyOf(let union):
                 return union.choices.allSatisfy { collect($0, depth: depth + 1) }
             case .reference(let name):
@@ -213,7 +210,9 @@ extension JSONSchemaImporter {
             default:
                 return false
             }
-            return values.count <= maximumFixedValues
+            guard budget.spend(listed.count) else { return false }
+            values += listed
+            return true
         }
         return collect(node, depth: 0) ? values : nil
     }

@@ -212,6 +212,7 @@ extension JSONSchemaImporter {
         var (prefix, rest) = JSONSchemaMerger.arrayShape(object)
         if rest == nil, let unevaluated = object["unevaluatedItems"] { rest = unevaluated }
         var minimum = try count("minItems", in: object, path: path) ?? 0
+        let declaredMinimum = minimum
         var maximum = try count("maxItems", in: object, path: path)
         let unique = object["uniqueItems"] == .bool(true)
         let needed = try object["contains"] == nil ? 0 : count("minContains", in: object, path: path) ?? 1
@@ -270,10 +271,14 @@ extension JSONSchemaImporter {
                 if extended.prefix(needed).contains(.bool(false)) {
                     let merged = try later()
                     guard merged != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
-                        throw JSONSchemaImportError.unsatisfiable(
+                        // Only without positional items is that the array's own emptiness: with them, a later
+                        // positional item might have held the needed elements.
+                        var error = JSONSchemaImportError(
                             path: path, keyword: "contains",
                             message: prefix.isEmpty ? "No item the array allows can satisfy \"contains\""
                                 : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them")
+                        error.allowsNoValue = prefix.isEmpty
+                        throw error
                     }
                     extended = prefix + Array(repeating: merged, count: needed)
                     neededCount = prefix.count + needed
@@ -283,8 +288,12 @@ extension JSONSchemaImporter {
             }
         }
         if let maximum, maximum < minimum {
-            throw JSONSchemaImportError.unsatisfiable(
+            // Past `minItems` itself, the count comes from where `contains` was placed, which may ask for more
+            // elements than JSON Schema does: then it is no proof that the array allows no value.
+            var error = JSONSchemaImportError(
                 path: path, keyword: "minItems", message: "The array needs \(minimum) items but allows at most \(maximum)")
+            error.allowsNoValue = maximum < declaredMinimum
+            throw error
         }
         if unique, !prefix.isEmpty {
             throw JSONSchemaImportError(

@@ -46,8 +46,6 @@ struct JSONSchemaImporter {
     /// The most steps ``excludes(_:_:depth:)`` may take in one import: `allOf`, `anyOf` and references branch at
     /// every level, so its depth limit alone allows exponentially many.
     static let maximumExclusionSteps = 100_000
-    /// The most values (and nodes visited) that ``fixedValues(of:definitions:budget:)`` lists for one node.
-    static let maximumFixedValues = 4_096
 
     /// The most elements generated for an array whose `items` is missing.
     static let untypedArrayLimit = 8

@@ -39,11 +39,11 @@ struct JSONSchemaMerger {
             self.remainingInImport = remainingInImport
         }
 
-        /// Takes one step of work; `false` when the merge or the import has none left.
-        func spend() -> Bool {
-            guard remaining > 0, remainingInImport > 0 else { return false }
-            remaining -= 1
-            remainingInImport -= 1
+        /// Takes `steps` steps of work; `false` when the merge or the import has not that many left.
+        func spend(_ steps: Int = 1) -> Bool {
+            guard remaining >= steps, remainingInImport >= steps else { return false }
+            remaining -= steps
+            remainingInImport -= steps
             return true
         }
     }
@@ -260,15 +260,14 @@ struct JSONSchemaMerger {
     /// Except on the outermost schema, `unevaluatedProperties` becomes the object's own `additionalProperties`:
     /// it sees the properties this object and its own `subschemas` (its `$ref`'s target, its `allOf` parts)
     /// declare or match, not those of the parts it is merged with. An `additionalProperties` in any of them
-    /// evaluates every property, so the keyword is dropped. Where alternatives or conditionals decide what is
-    /// evaluated, the keyword stays, which reads it over-strictly (a property it does not see is rejected).
+    /// evaluates every property, so the keyword is dropped. The properties that alternatives or conditionals
+    /// in them would evaluate are not seen, which reads the keyword more strictly than JSON Schema does, never
+    /// less (left as it is, the merged object's `unevaluatedProperties` would read as the outermost one's).
     static func normalizedObjectKeywords(
         _ object: JSONSchemaObject, outermost: Bool, subschemas: ArraySlice<JSONSchemaObject> = []
     ) -> JSONSchemaObject {
         guard !outermost, let unevaluated = object["unevaluatedProperties"] else { return object }
         let scope = Array(subschemas) + [object]
-        let conditional = ["anyOf", "oneOf", "not", "if", "dependentSchemas", "dependencies"]
-        guard !scope.contains(where: { part in conditional.contains { part[$0] != nil } }) else { return object }
         var object = object
         object["unevaluatedProperties"] = nil
         if scope.contains(where: { $0["additionalProperties"] != nil }) { return object }
