@@ -94,6 +94,6 @@ import Testing
         let many = (0...TagStatistics.pairedTagLimit).map { "\"t\($0)\"" }.joined(separator: ",")
         statistics.add(line: #"{"id":"4","result":{"topics":["# + many + "]}}")
         #expect(StatisticsPage(statistics: statistics, sources: [], top: 10).unpairedNote
-            == " One record has more than 256 tags; it is counted on the diagonal but not paired.")
+            == " One record has more than \(TagStatistics.pairedTagLimit) tags; it is counted on the diagonal but not paired.")
     }
 }
