@@ -113,8 +113,19 @@ struct JSONSchemaImportTests {
          ["null"], ["1", "2"]),
         ("a type of a type list that its keywords leave empty is left out",
          #"{"type":["integer","string"],"minLength":5,"maxLength":1}"#, ["3"], [#""abcde""#, #""a""#]),
+        ("a oneOf alternative whose bounds cross is left out, and excludes the others",
+         #"{"oneOf":[{"type":"integer","minimum":5,"maximum":1},{"type":"integer","minimum":0,"maximum":2},{"type":"string","minLength":3,"maxLength":1},{"type":"string"}]}"#,
+         ["0", "2", #""ab""#], ["3", "5"]),
         ("a oneOf alternative whose enum no member of satisfies is left out",
          #"{"oneOf":[{"enum":[1,2],"type":"string"},{"type":"boolean"}]}"#, ["true"], ["1"]),
+        ("an optional property no value satisfies is left out, as a false one is",
+         #"{"type":"object","properties":{"u":{"type":"integer","minimum":3,"maximum":2},"v":{"type":"boolean"}}}"#,
+         ["{}", #"{"v":true}"#], [#"{"u":3}"#]),
+        ("an alternative whose required property allows no value is left out",
+         #"{"anyOf":[{"type":"object","properties":{"s":{"type":"string","minLength":3,"maxLength":1}},"required":["s"]},{"type":"null"}]}"#,
+         ["null"], [#"{"s":"abc"}"#, "{}"]),
+        ("unevaluatedProperties alone is the schema of a map's values",
+         #"{"type":"object","unevaluatedProperties":{"type":"integer"}}"#, ["{}", #"{"a":1,"b":2}"#], [#"{"a":"x"}"#]),
         ("an alternative that requires a property it forbids is left out",
          #"{"anyOf":[{"type":"object","required":["x"],"properties":{"x":false}},{"type":"boolean"}]}"#,
          ["false"], ["{}", #"{"x":1}"#]),
@@ -135,6 +146,9 @@ struct JSONSchemaImportTests {
         (#"{"type":"object","required":["a","b"],"maxProperties":1}"#, "maxProperties"),
         (#"{"type":"string","minLength":5,"maxLength":2}"#, "minLength"),
         (#"{"type":"integer","minimum":1.5,"maximum":1.7}"#, "minimum"),
+        // A name only `required` lists is the outermost unevaluatedProperties' to judge, merged or not.
+        (#"{"type":"object","allOf":[{"properties":{"a":{"type":"integer"}}}],"unevaluatedProperties":false,"required":["zz"]}"#,
+         "additionalProperties"),
         (#"{"type":"number","exclusiveMinimum":1,"maximum":1}"#, "exclusiveMinimum"),
         (#"{"anyOf":[{"type":"string","minLength":5,"maxLength":2},{"type":"array","minItems":2,"maxItems":1}]}"#, "anyOf"),
         // Placing `contains` after the positional items is stricter than JSON Schema (["a",5] is valid), so this
@@ -200,7 +214,7 @@ struct JSONSchemaImportTests {
         let imported = try GenerationSchema.importing(
             jsonSchema: #"{"type":"object","properties":{"a":{"anyOf":[{"type":"string","minLength":5,"maxLength":1},{"type":"boolean"}]}}}"#)
         #expect(imported.warnings.contains(
-            #"Parts of a union that allow no value are left out: "minLength" 5 exceeds "maxLength" 1 at #/properties/a/anyOf/0."#),
+            #"Parts that allow no value (union members, optional properties) are left out: "minLength" 5 exceeds "maxLength" 1 at #/properties/a/anyOf/0."#),
             "\(imported.warnings)")
     }
 

@@ -160,17 +160,27 @@ extension JSONSchemaImporter {
             if case .number(let minimum)? = object["minItems"], let maximum = array.maximumCount, Double(maximum) < minimum {
                 return true
             }
+            // A schema whose own counts cross (an alternative left out as empty) holds no array.
+            if case .number(let minimum)? = object["minItems"], case .number(let maximum)? = object["maxItems"], minimum > maximum {
+                return true
+            }
             if case .number(let maximum)? = object["maxItems"], Double(array.minimumCount ?? 0) > maximum { return true }
         case .integer(let bounds), .number(let bounds):
             if case .number(let minimum)? = object["minimum"], let high = bounds.maximum, high < minimum { return true }
             if case .number(let maximum)? = object["maximum"], let low = bounds.minimum, low > maximum { return true }
             if case .number(let minimum)? = object["exclusiveMinimum"], let high = bounds.maximum, high <= minimum { return true }
             if case .number(let maximum)? = object["exclusiveMaximum"], let low = bounds.minimum, low >= maximum { return true }
+            if case .number(let minimum)? = object["minimum"], case .number(let maximum)? = object["maximum"], minimum > maximum {
+                return true
+            }
         case .string(let guides):
             if case .number(let minimum)? = object["minLength"], let high = guides.maximumLength, Double(high) < minimum {
                 return true
             }
             if case .number(let maximum)? = object["maxLength"], let low = guides.minimumLength, Double(low) > maximum {
+                return true
+            }
+            if case .number(let minimum)? = object["minLength"], case .number(let maximum)? = object["maxLength"], minimum > maximum {
                 return true
             }
         default:

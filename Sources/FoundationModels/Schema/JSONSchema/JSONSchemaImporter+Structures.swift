@@ -32,10 +32,12 @@ extension JSONSchemaImporter {
     mutating func objectNode(
         _ object: JSONSchemaObject, title: String?, description: String?, path: String
     ) throws -> GenerationSchema.ObjectNode {
-        // An object that declares nothing but the schema of its values is a map: any keys are generated.
-        if JSONSchemaKeywords.objectKeywords.subtracting(["additionalProperties"]).isDisjoint(with: object.keys),
-           object["additionalProperties"] != .bool(false) {
-            let values = try object["additionalProperties"].map { try node($0, path: "\(path)/additionalProperties") } ?? .any
+        // An object that declares nothing but the schema of its values is a map: any keys are generated. With
+        // nothing else declared, `unevaluatedProperties` is that schema as `additionalProperties` is.
+        let rest = object["additionalProperties"] != nil ? "additionalProperties" : "unevaluatedProperties"
+        if JSONSchemaKeywords.objectKeywords.subtracting(["additionalProperties", "unevaluatedProperties"]).isDisjoint(with: object.keys),
+           object[rest] != .bool(false) {
+            let values = try object[rest].map { try node($0, path: "\(path)/\(rest)") } ?? .any
             return .init(name: title ?? "Object", description: description, properties: [], additionalValues: values)
         }
         if case .object(let patterns)? = object["patternProperties"], !patterns.keys.isEmpty, !ungeneratedPatternKeys.contains(path) {
@@ -196,10 +198,23 @@ extension JSONSchemaImporter {
                 members["description"] = nil
                 schema = .object(members)
             }
+            let propertyPath = "\(path)/properties/\(Self.escaped(name))"
+            let propertyNode: GenerationSchema.Node
+            do {
+                propertyNode = try node(schema, path: propertyPath)
+            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == propertyPath {
+                // No value for the property: an optional one is left out, as a `false` one is, and a required
+                // one leaves the object without a value (so a union it is a member of can leave it out).
+                guard !required.contains(name) else {
+                    throw JSONSchemaImportError.unsatisfiable(
+                        path: path, keyword: error.keyword,
+                        message: "The required property \"\(name)\" allows no value (\(error.description.dropLast()))")
+                }
+                emptyParts.append(error.description)
+                continue
+            }
             properties.append(.init(
-                name: name, description: propertyDescription,
-                node: try node(schema, path: "\(path)/properties/\(Self.escaped(name))"),
-                isOptional: !required.contains(name)))
+                name: name, description: propertyDescription, node: propertyNode, isOptional: !required.contains(name)))
         }
         return .init(name: title ?? "Object", description: description, properties: properties,
                      representsNilExplicitly: explicitNil)

@@ -31,7 +31,8 @@ struct JSONSchemaImporter {
     private(set) var unenforcedFormats: [String] = []
     /// Where an object's `patternProperties` allow keys that are never generated (only declared ones are).
     var ungeneratedPatternKeys: [String] = []
-    /// Union members (`anyOf`/`oneOf` alternatives, types of a `type` list) that allow no value, left out: why.
+    /// Union members (`anyOf`/`oneOf` alternatives, types of a `type` list) and optional properties that allow
+    /// no value, left out: why.
     var emptyParts: [String] = []
 
     private var pointerNames: [String: String] = [:]
@@ -64,7 +65,10 @@ struct JSONSchemaImporter {
     var warnings: [String] {
         var result: [String] = []
         if !ignoredKeywords.isEmpty {
-            result.append("Ignored JSON Schema annotations and unknown keywords: \(ignoredKeywords.joined(separator: ", ")).")
+            // Thousands of keys, or one of a megabyte, would bury the rest of the output.
+            let shown = ignoredKeywords.prefix(20).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }
+            let more = ignoredKeywords.count > 20 ? " and \(ignoredKeywords.count - 20) more" : ""
+            result.append("Ignored JSON Schema annotations and unknown keywords: \(shown.joined(separator: ", "))\(more).")
         }
         if !ungeneratedPatternKeys.isEmpty {
             let shown = ungeneratedPatternKeys.prefix(4).joined(separator: ", ") + (ungeneratedPatternKeys.count > 4 ? ", …" : "")
@@ -72,7 +76,7 @@ struct JSONSchemaImporter {
         }
         if !emptyParts.isEmpty {
             let shown = emptyParts.prefix(4).joined(separator: " ") + (emptyParts.count > 4 ? " …" : "")
-            result.append("Parts of a union that allow no value are left out: \(shown)")
+            result.append("Parts that allow no value (union members, optional properties) are left out: \(shown)")
         }
         if !unenforcedFormats.isEmpty {
             result.append("Formats not enforced (strings are unconstrained): \(unenforcedFormats.joined(separator: ", ")).")

@@ -408,9 +408,13 @@ struct JSONSchemaMerger {
         var properties = JSONSchemaObject(keys: [], values: [:])
         for name in names {
             let parts = try Self.schemas(for: name, in: a, path: path) + Self.schemas(for: name, in: b, path: path)
+            // A name only `required` lists, which no part gives a schema: declared here it would hold any value,
+            // while the merged object's `additionalProperties`, or the outermost `unevaluatedProperties` held back
+            // while combining, may still constrain it.
+            if parts.isEmpty { continue }
             properties[name] = parts.count == 1 ? parts[0] : try merge(parts, path: "\(path)/properties/\(name)")
         }
-        result["properties"] = names.isEmpty ? nil : .object(properties)
+        result["properties"] = properties.keys.isEmpty ? nil : .object(properties)
         var requiredSeen: Set<String> = []
         let required = (Self.list(a["required"] ?? .array([])) + Self.list(b["required"] ?? .array([]))).filter { value in
             if case .string(let name) = value { return requiredSeen.insert(name).inserted }
