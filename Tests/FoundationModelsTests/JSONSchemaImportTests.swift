@@ -18,6 +18,13 @@ struct JSONSchemaImportTests {
         return TokenConstraint(grammar: grammar, vocabulary: bytes).makeMatcher()
     }
 
+    /// An object whose property refers to D0, where each Dn only names D(n+1) and the last is a small integer.
+    static func aliasChain(_ length: Int) -> String {
+        let links = (0..<length).map { ##""D\##($0)":{"$ref":"#/$defs/D\##($0 + 1)"}"## }
+        return ##"{"$defs":{"## + links.joined(separator: ",") + ##","D\##(length)":{"type":"integer","minimum":0,"maximum":9}},"##
+            + ##""type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"required":["a"]}"##
+    }
+
     /// (what, schema, accepted texts, rejected texts)
     static let cases: [(String, String, [String], [String])] = [
         ("only declared properties under additionalProperties: true",
@@ -118,6 +125,8 @@ struct JSONSchemaImportTests {
          ["0", "2", #""ab""#], ["3", "5"]),
         ("a oneOf alternative whose enum no member of satisfies is left out",
          #"{"oneOf":[{"enum":[1,2],"type":"string"},{"type":"boolean"}]}"#, ["true"], ["1"]),
+        ("a chain of 20 definitions that only name the next is no nesting",
+         aliasChain(20), [#"{"a":3}"#], [#"{"a":10}"#, "{}"]),
         ("an optional property no value satisfies is left out, as a false one is",
          #"{"type":"object","properties":{"u":{"type":"integer","minimum":3,"maximum":2},"v":{"type":"boolean"}}}"#,
          ["{}", #"{"v":true}"#], [#"{"u":3}"#]),

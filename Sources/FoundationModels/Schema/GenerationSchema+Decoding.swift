@@ -56,7 +56,7 @@ extension GenerationSchema {
     /// - Throws: ``SchemaLoweringError`` for a pattern whose source text is unknown, guides no value satisfies, or
     ///   a reference to a missing definition.
     package func decodingDocument() throws -> SchemaDocument {
-        var lowering = Lowering()
+        var lowering = Lowering(aliases: aliases)
         let rootNode = try lowering.lower(root, at: root.typeName ?? "root")
         var definitions: [String: SchemaNode] = [:]
         for definition in self.definitions {
@@ -72,6 +72,22 @@ extension GenerationSchema {
             throw SchemaLoweringError(code: .undefinedReference, message: "The schema refers to an undefined type \"\(missing)\".")
         }
         return SchemaDocument(root: rootNode, definitions: definitions)
+    }
+
+    /// Definitions that only name another (`"A": {"$ref": "#/$defs/B"}`), each with the first definition down its
+    /// chain that is more than a name (or the undefined name the chain ends at). A reference to an alias is
+    /// written to that one, so a chain of aliases does not count as nesting in the decoder. Names in a cycle of
+    /// aliases are left as they are: the decoder finds that they hold no value.
+    private var aliases: [String: String] {
+        let nodes = Dictionary(definitions.map { ($0.name, $0.node) }, uniquingKeysWith: { first, _ in first })
+        var aliases: [String: String] = [:]
+        for definition in definitions {
+            guard case .reference(var target) = definition.node else { continue }
+            var followed: Set<String> = [definition.name]
+            while case .reference(let next)? = nodes[target], followed.insert(target).inserted { target = next }
+            if !followed.contains(target) { aliases[definition.name] = target }
+        }
+        return aliases
     }
 
     /// Any JSON value.
@@ -90,6 +106,8 @@ private struct Lowering {
     var references: Set<String> = []
     /// Whether some node accepts any JSON value.
     var usesAnyValue = false
+    /// Definitions that only name another, with the definition their chain leads to.
+    let aliases: [String: String]
 
     mutating func lower(_ node: GenerationSchema.Node, at path: String) throws -> SchemaNode {
         switch node {
@@ -153,8 +171,9 @@ private struct Lowering {
         case .anyOf(let union):
             return .anyOf(try union.choices.enumerated().map { try lower($1, at: "\(path)|\($0)") })
         case .reference(let name):
-            references.insert(name)
-            return .reference(name)
+            let target = aliases[name] ?? name
+            references.insert(target)
+            return .reference(target)
         }
     }
 
