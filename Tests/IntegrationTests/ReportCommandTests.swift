@@ -298,16 +298,20 @@ struct ReportCommandTests {
         #expect(one.status == 0 && one.stdout.contains(#""enum":["beach"]"#), "\(one.stdout)\(one.stderr)")
     }
 
-    /// A run in which every text failed (a server that is down) scores nothing: exit 1 with the reason, not a
-    /// report of 0 % that a script would record as the model's quality.
+    /// A run in which every text failed (each is blank) scores nothing: exit 1 with the reason, not a report of
+    /// 0 % that a script would record as the model's quality. A server that is down stops the run at once.
     @Test func anEvaluationWhoseEveryTextFailedIsAnError() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = try Self.spamGold(in: directory)
-        let result = try Self.run(["eval", input.path, "--endpoint", "http://127.0.0.1:9", "--no-cache"])
+        let blank = directory.appendingPathComponent("blank.jsonl")
+        try Data(#"{"id":"1","text":"","label":"spam"}\#n{"id":"2","text":" ","label":"ham"}\#n"#.utf8).write(to: blank)
+        let result = try Self.run(["eval", blank.path, "--no-cache"])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains("Every one of the 2 texts failed, so there is nothing to score"), "\(result.stderr)")
         #expect(!result.stdout.contains("accuracy"), "\(result.stdout)")
+        let down = try Self.run(["eval", try Self.spamGold(in: directory).path, "--endpoint", "http://127.0.0.1:9", "--no-cache"])
+        #expect(down.status == 1 && down.stderr.contains("could not be reached"), "\(down.stdout) \(down.stderr)")
+        #expect(!down.stdout.contains("accuracy"), "\(down.stdout)")
     }
 
     /// Standard input that cannot be read (here a directory) ends the command with the reason, not a trap.
@@ -339,7 +343,7 @@ struct ReportCommandTests {
         #expect(notUTF8.status == 64, "\(notUTF8.stderr)")
         #expect(notUTF8.stderr.contains("is not UTF-8 text"), "\(notUTF8.stderr)")
         // A label in the wrong case and a line without a text are named; the example that fits is used. The
-        // server is down, so the text gets an error line and no model runs.
+        // server is down, so the job stops before the text's line and no model runs.
         let examples = directory.appendingPathComponent("examples.jsonl")
         try Data("""
             {"text":"My card was charged twice.","label":{"topic":"billing","urgency":"high","tone":"frustrated","hasPriorAttempts":false}}
@@ -349,7 +353,7 @@ struct ReportCommandTests {
             """.utf8).write(to: examples)
         let tagged = try Self.run(["tag", "--preset", "support-ticket", "--examples", examples.path, "--shots", "3",
                                    "--endpoint", "http://127.0.0.1:9", "My invoice is wrong."])
-        #expect(tagged.status == 2, "\(tagged.stderr)")
+        #expect(tagged.status == 1 && tagged.stderr.contains("could not be reached"), "\(tagged.stderr)")
         #expect(tagged.stderr.contains("warning: 2 of 3 lines of \(examples.path) are not used as examples"), "\(tagged.stderr)")
         #expect(tagged.stderr.contains("(line 2, 3)"), "\(tagged.stderr)")
         #expect(tagged.stderr.contains("warning: --shots 3, but \(examples.path) has 1 usable example; each text gets at most 1."), "\(tagged.stderr)")

@@ -283,6 +283,16 @@ struct TagCommandTests {
         }
     }
 
+    /// `count` records with ids `r0`, `r1`, … and short texts, written to `in.jsonl` in `directory`, and the path
+    /// `out.jsonl` beside it.
+    static func numberedNotes(_ count: Int, in directory: URL) throws -> (ids: [String], input: URL, output: URL) {
+        let ids = (0..<count).map { "r\($0)" }
+        let input = directory.appendingPathComponent("in.jsonl")
+        let lines = ids.map { #"{"id":"\#($0)","text":"A short note about item \#($0)."}"# }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
+        return (ids, input, directory.appendingPathComponent("out.jsonl"))
+    }
+
     /// With `--parallel`, a line is written as soon as it and every line before it are done, not when a group
     /// of records is: 24 records fit in the 8 × 4 records the job once wrote at a time, all at its end.
     @Test func aParallelJobWritesEachLineWhenItsTurnComes() async throws {
@@ -290,11 +300,7 @@ struct TagCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-stream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let ids = (0..<24).map { "r\($0)" }
-        let input = ids.map { #"{"id":"\#($0)","text":"A short note about item \#($0)."}"# }.joined(separator: "\n") + "\n"
-        let inputURL = directory.appendingPathComponent("in.jsonl")
-        let outputURL = directory.appendingPathComponent("out.jsonl")
-        try Data(input.utf8).write(to: inputURL)
+        let (ids, inputURL, outputURL) = try Self.numberedNotes(24, in: directory)
         func writtenLines() -> Int { ((try? Data(contentsOf: outputURL)) ?? Data()).filter { $0 == 10 }.count }
         let process = Process()
         process.executableURL = Self.fm
@@ -321,12 +327,8 @@ struct TagCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Enough records that the first job is still running when the second starts, on a fast machine too.
-        let ids = (0..<40).map { "r\($0)" }
-        let input = ids.map { #"{"id":"\#($0)","text":"A short note about item \#($0)."}"# }.joined(separator: "\n") + "\n"
-        let inputURL = directory.appendingPathComponent("in.jsonl")
-        let outputURL = directory.appendingPathComponent("out.jsonl")
+        let (ids, inputURL, outputURL) = try Self.numberedNotes(40, in: directory)
         let jobRecord = directory.appendingPathComponent(".out.jsonl.fm-job")
-        try Data(input.utf8).write(to: inputURL)
         func arguments(_ extra: [String]) -> [String] {
             ["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "moderation"] + extra
         }
@@ -365,7 +367,8 @@ struct TagCommandTests {
         #expect(!FileManager.default.fileExists(atPath: jobRecord.path), "a whole output has no job record")
 
         // Finished, it has no job record; its input grown and resumed with another schema, it is still refused.
-        try Data((input + #"{"id":"r40","text":"One more note."}"# + "\n").utf8).write(to: inputURL)
+        try Data((String(decoding: try Data(contentsOf: inputURL), as: UTF8.self) + #"{"id":"r40","text":"One more note."}"# + "\n").utf8)
+            .write(to: inputURL)
         let whole = try Data(contentsOf: outputURL)
         let otherSchema = try Self.run(["tag", "--file", inputURL.path, "--output", outputURL.path, "--no-cache", "--preset", "email", "--resume"])
         #expect(otherSchema.status == 1 && otherSchema.stderr.contains("written with another schema"), "\(otherSchema.status) \(otherSchema.stderr)")
