@@ -14,18 +14,20 @@ package struct JSONSchemaImportError: Error, CustomStringConvertible, LocalizedE
     package var allowsNoValue = false
 
     /// Creates an error.
-    package init(path: String, keyword: String? = nil, message: String) {
+    package init(path: String, keyword: String? = nil, message: String, allowsNoValue: Bool = false) {
         self.path = path
         self.keyword = keyword
         self.message = message
+        self.allowsNoValue = allowsNoValue
     }
 
     /// An error saying that the schema at `path` allows no value.
     package static func unsatisfiable(path: String, keyword: String?, message: String) -> Self {
-        var error = Self(path: path, keyword: keyword, message: message)
-        error.allowsNoValue = true
-        return error
+        Self(path: path, keyword: keyword, message: message, allowsNoValue: true)
     }
+
+    /// Whether this says that the schema at `path` itself allows no value (not a part deeper down).
+    package func allowsNoValue(at path: String) -> Bool { allowsNoValue && self.path == path }
 
     /// The message and location; the document's root (`#`) is no location worth naming, and a message that
     /// names its own place (a schema no value satisfies) already ends its sentence.

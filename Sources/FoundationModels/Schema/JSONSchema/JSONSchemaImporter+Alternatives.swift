@@ -33,7 +33,7 @@ extension JSONSchemaImporter {
             if schema == .bool(false) { continue }
             do {
                 nodes.append((try node(schema, path: choicePath), index))
-            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == choicePath {
+            } catch let error as JSONSchemaImportError where error.allowsNoValue(at: choicePath) {
                 // Whatever keyword empties it; one that only holds such a part deeper down (a required
                 // property's) is still refused.
                 emptyParts.append(error.description)

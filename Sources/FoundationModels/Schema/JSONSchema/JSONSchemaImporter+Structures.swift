@@ -202,7 +202,7 @@ extension JSONSchemaImporter {
             let propertyNode: GenerationSchema.Node
             do {
                 propertyNode = try node(schema, path: propertyPath)
-            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == propertyPath {
+            } catch let error as JSONSchemaImportError where error.allowsNoValue(at: propertyPath) {
                 // No value for the property: an optional one is left out, as a `false` one is, and a required
                 // one leaves the object without a value (so a union it is a member of can leave it out).
                 guard !required.contains(name) else {
@@ -288,12 +288,11 @@ extension JSONSchemaImporter {
                     guard merged != .bool(false), maximum.map({ prefix.count + needed <= $0 }) ?? true else {
                         // Only without positional items is that the array's own emptiness: with them, a later
                         // positional item might have held the needed elements.
-                        var error = JSONSchemaImportError(
+                        throw JSONSchemaImportError(
                             path: path, keyword: "contains",
                             message: prefix.isEmpty ? "No item the array allows can satisfy \"contains\""
-                                : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them")
-                        error.allowsNoValue = prefix.isEmpty
-                        throw error
+                                : "\"contains\" cannot be satisfied: a positional item excludes it, and the array has no room for \(needed) such items after them",
+                            allowsNoValue: prefix.isEmpty)
                     }
                     extended = prefix + Array(repeating: merged, count: needed)
                     neededCount = prefix.count + needed
@@ -305,10 +304,9 @@ extension JSONSchemaImporter {
         if let maximum, maximum < minimum {
             // Past `minItems` itself, the count comes from where `contains` was placed, which may ask for more
             // elements than JSON Schema does: then it is no proof that the array allows no value.
-            var error = JSONSchemaImportError(
-                path: path, keyword: "minItems", message: "The array needs \(minimum) items but allows at most \(maximum)")
-            error.allowsNoValue = maximum < declaredMinimum
-            throw error
+            throw JSONSchemaImportError(
+                path: path, keyword: "minItems", message: "The array needs \(minimum) items but allows at most \(maximum)",
+                allowsNoValue: maximum < declaredMinimum)
         }
         if unique, !prefix.isEmpty {
             throw JSONSchemaImportError(

@@ -383,7 +383,7 @@ struct JSONSchemaImporter {
             if type == "integer", types.contains("number") { continue }
             do {
                 nodes.append(try typed(type, object, title: title, description: description, path: path))
-            } catch let error as JSONSchemaImportError where error.allowsNoValue && error.path == path {
+            } catch let error as JSONSchemaImportError where error.allowsNoValue(at: path) {
                 // A type the keywords leave no value of (a string under `minLength` above `maxLength`): the
                 // schema's other types remain.
                 firstEmpty = firstEmpty ?? error

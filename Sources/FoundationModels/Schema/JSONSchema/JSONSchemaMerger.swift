@@ -104,24 +104,18 @@ struct JSONSchemaMerger {
             else { return .bool(false) }
             // Held back while combining: as a property's fallback schema it would reject the properties the
             // other parts declare, which it sees as evaluated.
-            if outermost, case .object(let own) = part, own["unevaluatedProperties"] != nil, let last = objects.indices.last,
-               let unevaluated = objects[last]["unevaluatedProperties"]
-            {
+            // Every other part's was made its own `additionalProperties`, so one left is the outermost's.
+            if outermost, let last = objects.indices.last, let unevaluated = objects[last]["unevaluatedProperties"] {
                 outermostUnevaluated = unevaluated
                 objects[last]["unevaluatedProperties"] = nil
             }
         }
-        guard var result = objects.first else {
-            return outermostUnevaluated.map { .object(["unevaluatedProperties": $0]) } ?? .bool(true)
-        }
+        guard var result = objects.first else { return .bool(true) }
         for object in objects.dropFirst() {
             guard let combined = try combine(result, object, path: path) else { return .bool(false) }
             result = combined
         }
-        if let outermostUnevaluated {
-            result["unevaluatedProperties"] = try result["unevaluatedProperties"]
-                .map { try merge([$0, outermostUnevaluated], path: path) } ?? outermostUnevaluated
-        }
+        if let outermostUnevaluated { result["unevaluatedProperties"] = outermostUnevaluated }
         return .object(result)
     }
 

@@ -49,28 +49,23 @@ enum JSONSchemaValue: Sendable {
     }
 
     /// Compact canonical JSON: no whitespace, keys in their order, numbers without exponent or trailing zeros.
-    var canonicalText: String {
+    var canonicalText: String { text(sortingKeys: false) }
+
+    /// Compact canonical JSON with every object's keys sorted: the same text for values that compare equal
+    /// (strings apart, which compare by Swift's equality and are written as their scalars).
+    var unorderedCanonicalText: String { text(sortingKeys: true) }
+
+    private func text(sortingKeys: Bool) -> String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let value): return Self.numberText(value)
         case .string(let value): return JSONWriter.quoted(value)
-        case .array(let elements): return "[" + elements.map(\.canonicalText).joined(separator: ",") + "]"
+        case .array(let elements): return "[" + elements.map { $0.text(sortingKeys: sortingKeys) }.joined(separator: ",") + "]"
         case .object(let object):
-            return "{" + object.keys.map { JSONWriter.quoted($0) + ":" + object.values[$0]!.canonicalText }
+            let keys = sortingKeys ? object.keys.sorted() : object.keys
+            return "{" + keys.map { JSONWriter.quoted($0) + ":" + object.values[$0]!.text(sortingKeys: sortingKeys) }
                 .joined(separator: ",") + "}"
-        }
-    }
-
-    /// Compact canonical JSON with every object's keys sorted: the same text for values that compare equal
-    /// (strings apart, which compare by Swift's equality and are written as their scalars).
-    var unorderedCanonicalText: String {
-        switch self {
-        case .array(let elements): return "[" + elements.map(\.unorderedCanonicalText).joined(separator: ",") + "]"
-        case .object(let object):
-            return "{" + object.keys.sorted().map { JSONWriter.quoted($0) + ":" + object.values[$0]!.unorderedCanonicalText }
-                .joined(separator: ",") + "}"
-        default: return canonicalText
         }
     }
 
