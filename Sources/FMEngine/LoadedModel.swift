@@ -19,6 +19,9 @@ package final class LoadedModel: Sendable {
     private let compiled = Mutex(LeastRecentlyUsedCache<SchemaDocument, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
     /// The most compiled schemas a model keeps.
     package static let compiledSchemaCapacity = 64
+    /// The most bytes of states and masks the compiled schemas of a model keep together; the schema in use
+    /// last is kept whatever its size.
+    package static let compiledSchemaByteBudget = 512 << 20
 
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
@@ -128,10 +131,26 @@ package final class LoadedModel: Sendable {
         let schema = CompiledSchema(document: document, constraint: constraint, points: ChoicePoints(document: document))
         // Requests that compile one schema at the same time must end up with one constraint: choice points and
         // calibration tables are found by the constraint's identity, so a replaced one would lose them.
-        return compiled.withLock { cache in
+        let kept = compiled.withLock { cache in
             if let stored = cache.value(forKey: document) { return stored.constraint }
             _ = cache.insert(schema, forKey: document)
             return constraint
+        }
+        trimCompiledSchemas()
+        return kept
+    }
+
+    /// Drops the schemas used longest ago while the masks of all of them pass ``compiledSchemaByteBudget``.
+    ///
+    /// A mask is a bit per token of the vocabulary (19 KB on Qwen2.5), built per state as generations reach it,
+    /// so a count alone does not bound the cache: 64 large schemas could hold gigabytes. Sizes are read outside
+    /// the cache's lock, since a constraint's own lock may be held by a generation building masks.
+    private func trimCompiledSchemas() {
+        let held = compiled.withLock { $0.values }
+        var sizes: [ObjectIdentifier: Int] = [:]
+        for schema in held { sizes[ObjectIdentifier(schema)] = schema.constraint.approximateByteCount }
+        compiled.withLock { cache in
+            _ = cache.trim(toCost: Self.compiledSchemaByteBudget) { sizes[ObjectIdentifier($0)] ?? 0 }
         }
     }
 
@@ -150,12 +169,12 @@ package final class LoadedModel: Sendable {
 
     /// The calibration table cached for `constraint` under `key` (the conversation before the text, the sample).
     func calibration(for constraint: TokenConstraint, key: String) -> ChoiceCalibration? {
-        compiledSchema(of: constraint)?.calibrations.withLock { $0[key] }
+        compiledSchema(of: constraint)?.calibrations.withLock { $0.value(forKey: key) }
     }
 
     /// Caches a calibration table with its constraint (and drops it when the constraint is dropped).
     func storeCalibration(_ calibration: ChoiceCalibration, for constraint: TokenConstraint, key: String) {
-        compiledSchema(of: constraint)?.calibrations.withLock { $0[key] = calibration }
+        compiledSchema(of: constraint)?.calibrations.withLock { $0.insert(calibration, forKey: key) }
     }
 
     /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.
@@ -169,8 +188,11 @@ final class CompiledSchema: Sendable {
     let document: SchemaDocument
     let constraint: TokenConstraint
     let points: ChoicePoints
-    /// Calibration tables by instructions and sample.
-    let calibrations = Mutex<[String: ChoiceCalibration]>([:])
+    /// Calibration tables by instructions and sample, most recently used kept: a server's requests can each
+    /// bring their own system prompt or sample, and a schema in constant use is never dropped with its tables.
+    let calibrations = Mutex(LeastRecentlyUsedCache<String, ChoiceCalibration>(capacity: CompiledSchema.calibrationCapacity))
+    /// The most calibration tables one compiled schema keeps.
+    static let calibrationCapacity = 16
 
     init(document: SchemaDocument, constraint: TokenConstraint, points: ChoicePoints) {
         self.document = document

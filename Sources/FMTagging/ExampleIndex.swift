@@ -1,4 +1,5 @@
 public import FoundationModels
+import FMCache
 import Foundation
 
 /// Labelled examples to show the model before a text: the `shots` most similar to it by BM25, a lexical
@@ -32,8 +33,9 @@ public struct ExampleIndex: Sendable {
     public let examples: [Example]
     /// How many examples each text gets.
     public let shots: Int
-    /// Tells this index apart from others in one process (a key of calibration tables computed with it).
-    package let identity = UUID().uuidString
+    /// A digest of the examples, in order, and of `shots`: a key of the calibration tables computed with this
+    /// index, so a later process with the same examples reads the tables an earlier one stored.
+    package let identity: String
 
     private let documents: [[String: Int]]
     /// Each example's text as ``sameTextKey(_:)`` gives it.
@@ -50,6 +52,15 @@ public struct ExampleIndex: Sendable {
     public init(examples: [Example], shots: Int) {
         self.examples = examples
         self.shots = max(0, shots)
+        var identifying = Array("\(self.shots)".utf8)
+        for example in examples {
+            for part in [example.id, example.text, example.result.compactJSONString] {
+                identifying.append(0x1F)
+                identifying.append(contentsOf: part.utf8)
+            }
+            identifying.append(0x1E)
+        }
+        identity = SHA256.hexDigest(identifying)
         documents = examples.map { Self.termCounts(Self.terms(of: $0.text)) }
         textKeys = examples.map { Self.sameTextKey($0.text) }
         lengths = documents.map { Double($0.values.reduce(0, +)) }

@@ -30,4 +30,31 @@ import Testing
         #expect(all.allSatisfy { $0 === all[0] })
         #expect(all.allSatisfy { model.choicePoints(for: $0) != nil })
     }
+
+    /// A server's requests may each bring their own system prompt or calibration sample; a schema in constant use
+    /// keeps only the tables used most recently.
+    @Test func aSchemaKeepsItsMostRecentlyUsedCalibrationTablesOnly() throws {
+        let model = try SequenceDecoderTests.model()
+        let document = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "label", schema: .string(.choices(["ham", "spam", UUID().uuidString.lowercased()]))),
+        ]))
+        let constraint = try model.constraint(for: document)
+        let keys = (0..<(CompiledSchema.calibrationCapacity + 4)).map { "request \($0)" }
+        for key in keys { model.storeCalibration(ChoiceCalibration(), for: constraint, key: key) }
+        #expect(keys.prefix(4).allSatisfy { model.calibration(for: constraint, key: $0) == nil })
+        #expect(keys.dropFirst(4).allSatisfy { model.calibration(for: constraint, key: $0) != nil })
+    }
+
+    /// The cache of compiled schemas is bounded by what their masks occupy, which a count alone does not bound:
+    /// a mask holds a bit per token of the vocabulary.
+    @Test func aConstraintsSizeCountsItsMasks() throws {
+        let model = try SequenceDecoderTests.model()
+        let document = SchemaDocument(root: .object(properties: [
+            SchemaProperty(name: "note", schema: .string(.choices(["a", "b", UUID().uuidString.lowercased()]))),
+        ]))
+        let constraint = try model.constraint(for: document)
+        let states = constraint.precomputeMasks()
+        #expect(states > 3)
+        #expect(constraint.approximateByteCount >= states * constraint.vocabulary.count / 8)
+    }
 }

@@ -29,6 +29,22 @@ struct ExampleIndexTests {
         #expect(index.examples(for: "free prize call now!").contains { $0.id == "a" }, "another text")
     }
 
+    /// The identity keys stored calibration tables, so it must be the same in every process for the same examples
+    /// (a random one made every `fm tag --examples` run compute its table again and store one more file).
+    @Test func theIdentityIsTheSameForTheSameExamplesAndShotsOnly() throws {
+        let examples = [try example("a", "free prize call now"), try example("b", "call me later")]
+        let identity = ExampleIndex(examples: examples, shots: 2).identity
+        #expect(ExampleIndex(examples: examples, shots: 2).identity == identity)
+        #expect(ExampleIndex(examples: examples, shots: 1).identity != identity)
+        #expect(ExampleIndex(examples: examples.reversed(), shots: 2).identity != identity)
+        var relabelled = examples
+        relabelled[1].result = try GeneratedContent(json: #"{"label":"a"}"#)
+        #expect(ExampleIndex(examples: relabelled, shots: 2).identity != identity)
+        var reworded = examples
+        reworded[0].text += "!"
+        #expect(ExampleIndex(examples: reworded, shots: 2).identity != identity)
+    }
+
     @Test func termsDropCaseStopWordsAndPlurals() {
         #expect(ExampleIndex.terms(of: "The Onions and the KNIVES") == ["onion", "knive"])
     }

@@ -54,9 +54,17 @@ struct FewShotCalibrationTests {
         let plain = Tagger(configuration: TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging),
                                                                 schema: BatchCalibrationTests.schema))
         #expect(plain.calibrationContext == nil)
-        // Two indexes never share a calibration table.
-        let other = Tagger(configuration: try configuration())
-        #expect(other.calibrationContext?.key != context.key)
+        // Indexes of the same examples share a calibration table (in this process and, stored, in later ones);
+        // an index of other examples does not.
+        let same = Tagger(configuration: try configuration())
+        #expect(same.calibrationContext?.key == context.key)
+        var relabelled = try configuration()
+        relabelled.exampleIndex = ExampleIndex(examples: try relabelled.exampleIndex!.examples.map {
+            var example = $0
+            if example.id == "d" { example.result = try result("spam") }
+            return example
+        }, shots: 2)
+        #expect(Tagger(configuration: relabelled).calibrationContext?.key != context.key)
     }
 
     @Test func examplesMoveThePriorOfEveryCalibrationText() async throws {

@@ -501,4 +501,14 @@ struct LazyAutomaton {
 
     /// Number of deterministic states built so far.
     var stateCount: Int { configurations.count }
+
+    /// Roughly the bytes the built states and masks occupy: a state's 256 byte transitions, its configuration
+    /// set, and each mask's vocabulary-wide bits and token lists. Masks dominate on large vocabularies.
+    var approximateByteCount: Int {
+        let states = configurations.reduce(0) { $0 + $1.count * 8 } * 2 + transitions.count * 5
+        let masks = maskBits.reduce(0) { $0 + $1.count * 8 }
+            + (maskDependents.reduce(0) { $0 + $1.count } + maskCompletionChecked.reduce(0) { $0 + $1.count }
+               + maskAlwaysChecked.reduce(0) { $0 + $1.count }) * 4
+        return states + masks
+    }
 }

@@ -32,6 +32,9 @@ public final class TokenConstraint: Sendable {
         automaton = Mutex(LazyAutomaton(grammar: grammar, vocabulary: vocabulary))
     }
 
+    /// Roughly the bytes the states and masks built so far occupy; it grows as generations reach new states.
+    public var approximateByteCount: Int { withAutomaton { $0.approximateByteCount } }
+
     /// Starts a new generation at the beginning of the value.
     public func makeMatcher() -> GrammarMatcher {
         GrammarMatcher(constraint: self, state: withAutomaton { $0.initialState })
