@@ -207,8 +207,11 @@ public struct FoundationModelsServer: Sendable {
             } catch let error as CancellationError {
                 throw error
             } catch {
-                // The status line is gone already: report the error inside the stream, as OpenAI and llama-server do.
-                try await writer.write(Self.event(ChatCompletionRun.apiError(for: error).json))
+                // The status line is gone already: report the error inside the stream, as OpenAI and llama-server do,
+                // and count the request under the error's status.
+                let apiError = ChatCompletionRun.apiError(for: error)
+                StreamOutcome.current?.fail(status: Int(apiError.status.code))
+                try await writer.write(Self.event(apiError.json))
             }
             try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
             try await writer.finish(nil)

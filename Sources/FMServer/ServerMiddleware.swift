@@ -57,12 +57,14 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             var written = status
+            let outcome = StreamOutcome()
             defer {
+                if written == status, let failed = outcome.failedStatus { written = failed }
                 let elapsed = ContinuousClock.now - start
                 metrics.recordRequest(route: route, status: written, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
             do {
-                try await body.write(writer)
+                try await StreamOutcome.$current.withValue(outcome) { try await body.write(writer) }
             } catch {
                 // A body that could not be written whole (a stream whose client hung up halfway) did not reach its
                 // client: counted as the client's doing, like a hang-up before the status line.

@@ -135,6 +135,25 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A stream past the timeout has sent its 200 already: it ends with an error event and `[DONE]`, as OpenAI's
+    /// streams do, and the metrics count it under the error's 504, not the 200 its status line said.
+    @Test func aStreamPastTheTimeoutEndsWithAnErrorEventAndCountsAs504() async throws {
+        try await FMServe.with(arguments: ["--timeout", "2", "--max-tokens", "4000"]) { server in
+            let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000,"stream":true"#)
+            let reply = try await server.request("v1/chat/completions", body: body)
+            #expect(reply.status == 200, "the first text came within the timeout: \(reply.text.prefix(300))")
+            #expect(reply.text.contains(#""content":""#) && reply.text.contains(#""code":"timeout""#), "\(reply.text.suffix(300))")
+            #expect(reply.text.hasSuffix("data: [DONE]\n\n"))
+            var timedOut: Int?
+            for _ in 0..<100 where timedOut == nil {
+                timedOut = try await server.metric(#"fm_requests_total{route="/v1/chat/completions",status="504"}"#)
+                if timedOut == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(timedOut == 1)
+            #expect(try await server.metric(#"fm_requests_total{route="/v1/chat/completions",status="200"}"#) == nil)
+        }
+    }
+
     /// A request that waits for the calibration of its schema's choices still ends at the timeout: its 504 comes
     /// while the calibration runs, and the calibration goes on to the end, for the cache and the next request.
     @Test func aRequestWaitingForACalibrationTimesOutWhileTheCalibrationGoesOn() async throws {
