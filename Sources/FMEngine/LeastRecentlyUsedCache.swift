@@ -41,15 +41,15 @@ struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         return oldest.value.value
     }
 
-    /// Drops the least recently used entries until the values' total `cost` is at most `budget`, always keeping
-    /// the most recently used one. Returns the dropped values, oldest first.
+    /// Drops the least recently used entries until the values' total `cost` is at most `budget`, never the entry
+    /// of `kept`. Returns the dropped values, oldest first.
     @discardableResult
-    mutating func trim(toCost budget: Int, cost: (Value) -> Int) -> [Value] {
+    mutating func trim(toCost budget: Int, keeping kept: Key, cost: (Value) -> Int) -> [Value] {
         let byAge = entries.map { (key: $0.key, cost: cost($0.value.value), lastUse: $0.value.lastUse) }.sorted { $0.lastUse < $1.lastUse }
         var total = byAge.reduce(0) { $0 + $1.cost }
         var dropped: [Value] = []
-        for entry in byAge {
-            guard total > budget, entries.count > 1, let removed = entries.removeValue(forKey: entry.key) else { break }
+        for entry in byAge where total > budget && entry.key != kept {
+            guard let removed = entries.removeValue(forKey: entry.key) else { continue }
             total -= entry.cost
             dropped.append(removed.value)
         }

@@ -19,16 +19,24 @@ package final class LoadedModel: Sendable {
     private let compiled = Mutex(LeastRecentlyUsedCache<SchemaDocument, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
     /// The most compiled schemas a model keeps.
     package static let compiledSchemaCapacity = 64
-    /// The most bytes of states and masks the compiled schemas of a model keep together; the schema in use
-    /// last is kept whatever its size.
-    package static let compiledSchemaByteBudget = 512 << 20
+    /// The bytes of states and masks the compiled schemas of a model are trimmed to, the schemas used longest ago
+    /// first, whenever a schema is compiled: a mask is a bit per token of the vocabulary (19 KB on Qwen2.5), so a
+    /// count alone does not bound the cache, and 64 large schemas could hold gigabytes. The schema just compiled
+    /// is kept whatever its size, and masks built later grow a schema until the next compilation trims.
+    ///
+    /// A schema dropped while a request still uses it costs that request nothing but the in-memory copy of its
+    /// calibration table, which a later request reads back from ``CalibrationStore``.
+    package let compiledSchemaByteBudget: Int
+    /// The default of ``compiledSchemaByteBudget``.
+    package static let defaultCompiledSchemaByteBudget = 512 << 20
 
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
 
-    init(llama: LlamaModel, adapter: LlamaAdapter? = nil) {
+    init(llama: LlamaModel, adapter: LlamaAdapter? = nil, compiledSchemaByteBudget: Int = LoadedModel.defaultCompiledSchemaByteBudget) {
         self.llama = llama
         self.adapter = adapter
+        self.compiledSchemaByteBudget = compiledSchemaByteBudget
         self.contextSize = min(Self.defaultContextSize, llama.trainingContextLength)
     }
 
@@ -129,28 +137,21 @@ package final class LoadedModel: Sendable {
         // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
         constraint.precomputeMasks(maximumStates: 2_000)
         let schema = CompiledSchema(document: document, constraint: constraint, points: ChoicePoints(document: document))
+        // The cache is trimmed to its byte budget as the schema goes in, in one step, so no other request's schema
+        // can come between and make this one the oldest. Sizes are read outside the cache's lock, since a
+        // constraint's own lock may be held by a generation building masks; no other request has this one yet.
+        let held = compiled.withLock { $0.values }
+        var sizes = [ObjectIdentifier(schema): constraint.approximateByteCount]
+        for other in held { sizes[ObjectIdentifier(other)] = other.constraint.approximateByteCount }
         // Requests that compile one schema at the same time must end up with one constraint: choice points and
         // calibration tables are found by the constraint's identity, so a replaced one would lose them.
-        let kept = compiled.withLock { cache in
-            if let stored = cache.value(forKey: document) { return stored.constraint }
-            _ = cache.insert(schema, forKey: document)
-            return constraint
-        }
-        trimCompiledSchemas()
-        return kept
-    }
-
-    /// Drops the schemas used longest ago while the masks of all of them pass ``compiledSchemaByteBudget``.
-    ///
-    /// A mask is a bit per token of the vocabulary (19 KB on Qwen2.5), built per state as generations reach it,
-    /// so a count alone does not bound the cache: 64 large schemas could hold gigabytes. Sizes are read outside
-    /// the cache's lock, since a constraint's own lock may be held by a generation building masks.
-    private func trimCompiledSchemas() {
-        let held = compiled.withLock { $0.values }
-        var sizes: [ObjectIdentifier: Int] = [:]
-        for schema in held { sizes[ObjectIdentifier(schema)] = schema.constraint.approximateByteCount }
-        compiled.withLock { cache in
-            _ = cache.trim(toCost: Self.compiledSchemaByteBudget) { sizes[ObjectIdentifier($0)] ?? 0 }
+        return withExtendedLifetime(held) {
+            compiled.withLock { cache in
+                if let stored = cache.value(forKey: document) { return stored.constraint }
+                _ = cache.insert(schema, forKey: document)
+                _ = cache.trim(toCost: compiledSchemaByteBudget, keeping: document) { sizes[ObjectIdentifier($0)] ?? 0 }
+                return constraint
+            }
         }
     }
 
@@ -174,7 +175,7 @@ package final class LoadedModel: Sendable {
 
     /// Caches a calibration table with its constraint (and drops it when the constraint is dropped).
     func storeCalibration(_ calibration: ChoiceCalibration, for constraint: TokenConstraint, key: String) {
-        compiledSchema(of: constraint)?.calibrations.withLock { $0.insert(calibration, forKey: key) }
+        compiledSchema(of: constraint)?.calibrations.withLock { _ = $0.insert(calibration, forKey: key) }
     }
 
     /// The choice points of a constraint made by ``constraint(for:)``, or `nil` when it has none.
@@ -189,7 +190,7 @@ final class CompiledSchema: Sendable {
     let constraint: TokenConstraint
     let points: ChoicePoints
     /// Calibration tables by instructions and sample, most recently used kept: a server's requests can each
-    /// bring their own system prompt or sample, and a schema in constant use is never dropped with its tables.
+    /// bring their own system prompt or sample, and a schema in constant use stays cached with its tables.
     let calibrations = Mutex(LeastRecentlyUsedCache<String, ChoiceCalibration>(capacity: CompiledSchema.calibrationCapacity))
     /// The most calibration tables one compiled schema keeps.
     static let calibrationCapacity = 16

@@ -33,8 +33,8 @@ public struct ExampleIndex: Sendable {
     public let examples: [Example]
     /// How many examples each text gets.
     public let shots: Int
-    /// A digest of the examples, in order, and of `shots`: a key of the calibration tables computed with this
-    /// index, so a later process with the same examples reads the tables an earlier one stored.
+    /// A digest of `shots` and of the examples' texts and results, in order: a key of the calibration tables
+    /// computed with this index, so a later process with the same examples reads the tables an earlier one stored.
     package let identity: String
 
     private let documents: [[String: Int]]
@@ -52,13 +52,14 @@ public struct ExampleIndex: Sendable {
     public init(examples: [Example], shots: Int) {
         self.examples = examples
         self.shots = max(0, shots)
+        // Each part is preceded by its length, so no text can pass for two. Ids are left out: they decide neither
+        // which examples a text gets nor what it is shown.
         var identifying = Array("\(self.shots)".utf8)
         for example in examples {
-            for part in [example.id, example.text, example.result.compactJSONString] {
-                identifying.append(0x1F)
+            for part in [example.text, example.result.compactJSONString] {
+                identifying.append(contentsOf: ":\(part.utf8.count):".utf8)
                 identifying.append(contentsOf: part.utf8)
             }
-            identifying.append(0x1E)
         }
         identity = SHA256.hexDigest(identifying)
         documents = examples.map { Self.termCounts(Self.terms(of: $0.text)) }

@@ -45,6 +45,27 @@ import Testing
         #expect(keys.dropFirst(4).allSatisfy { model.calibration(for: constraint, key: $0) != nil })
     }
 
+    /// Past the byte budget, compiling a schema drops the ones used longest ago, never the one just compiled.
+    @Test func compilingASchemaPastTheByteBudgetDropsTheOldestAndKeepsTheNewOne() throws {
+        let model = LoadedModel(llama: try SequenceDecoderTests.model().llama, compiledSchemaByteBudget: 1)
+        func schema(_ name: String) -> SchemaDocument {
+            SchemaDocument(root: .object(properties: [SchemaProperty(name: name, schema: .string(.choices(["yes", "no"])))]))
+        }
+        let first = try model.constraint(for: schema("first"))
+        #expect(model.compiledSchemaCount == 1)
+        let second = try model.constraint(for: schema("second"))
+        #expect(model.compiledSchemaCount == 1, "only the schema just compiled fits a budget of one byte")
+        #expect(try model.constraint(for: schema("second")) === second, "kept")
+        #expect(model.choicePoints(for: second) != nil)
+        #expect(try model.constraint(for: schema("first")) !== first, "dropped, so compiled again")
+        #expect(model.choicePoints(for: second) == nil, "dropped in turn")
+        // Under the default budget both stay.
+        let roomy = LoadedModel(llama: model.llama)
+        _ = try roomy.constraint(for: schema("first"))
+        _ = try roomy.constraint(for: schema("second"))
+        #expect(roomy.compiledSchemaCount == 2)
+    }
+
     /// The cache of compiled schemas is bounded by what their masks occupy, which a count alone does not bound:
     /// a mask holds a bit per token of the vocabulary.
     @Test func aConstraintsSizeCountsItsMasks() throws {

@@ -21,17 +21,17 @@ struct LeastRecentlyUsedCacheTests {
         #expect(cache.peek("a") == 10 && cache.peek("b") == 2)
     }
 
-    @Test func trimmingDropsTheOldestUntilTheCostFitsAndKeepsTheNewest() {
+    @Test func trimmingDropsTheOldestUntilTheCostFitsButNeverTheKeptKey() {
         var cache = LeastRecentlyUsedCache<String, Int>(capacity: 10)
         for (key, cost) in [("a", 40), ("b", 30), ("c", 20), ("d", 10)] { cache.insert(cost, forKey: key) }
-        _ = cache.value(forKey: "a")  // "b" is now the oldest
-        #expect(cache.trim(toCost: 100) { $0 } == [])
-        #expect(cache.trim(toCost: 70) { $0 } == [30])
-        #expect(cache.trim(toCost: 45) { $0 } == [20, 10])
-        #expect(cache.peek("a") == 40 && cache.count == 1)
-        // The one used last stays, whatever it costs.
-        #expect(cache.trim(toCost: 0) { $0 } == [])
-        #expect(cache.peek("a") == 40)
+        _ = cache.value(forKey: "a")  // from the oldest: b, c, d, a
+        #expect(cache.trim(toCost: 100, keeping: "a") { $0 } == [])
+        #expect(cache.trim(toCost: 70, keeping: "a") { $0 } == [30])
+        // The kept key stays even when it is the oldest; the next oldest go instead.
+        #expect(cache.trim(toCost: 45, keeping: "c") { $0 } == [10, 40])
+        #expect(cache.peek("c") == 20 && cache.count == 1)
+        #expect(cache.trim(toCost: 0, keeping: "c") { $0 } == [])
+        #expect(cache.peek("c") == 20)
     }
 
     /// Random operations against a plain reference: a list ordered from least to most recently used.

@@ -1,3 +1,4 @@
+import FMCache
 import FMTagging
 import FoundationModels
 import Testing
@@ -43,6 +44,12 @@ struct ExampleIndexTests {
         var reworded = examples
         reworded[0].text += "!"
         #expect(ExampleIndex(examples: reworded, shots: 2).identity != identity)
+        // Ids decide nothing a text is shown: a file whose line numbers moved keeps its tables.
+        var renumbered = examples
+        renumbered[0].id = "7"
+        #expect(ExampleIndex(examples: renumbered, shots: 2).identity == identity)
+        // The same in every process: a digest of these bytes, not a value made at run time.
+        #expect(identity == SHA256.hexDigest(Array(#"2:19:free prize call now:13:{"label":"a"}:13:call me later:13:{"label":"b"}"#.utf8)))
     }
 
     @Test func termsDropCaseStopWordsAndPlurals() {

@@ -138,7 +138,8 @@ struct ServeLimitsTests {
     /// A stream past the timeout has sent its 200 already: it ends with an error event and `[DONE]`, as OpenAI's
     /// streams do, and the metrics count it under the error's 504, not the 200 its status line said.
     @Test func aStreamPastTheTimeoutEndsWithAnErrorEventAndCountsAs504() async throws {
-        try await FMServe.with(arguments: ["--timeout", "2", "--max-tokens", "4000"]) { server in
+        // Five seconds: the first text has come by then on a slow machine, and a 4,000-token story has not ended.
+        try await FMServe.with(arguments: ["--timeout", "5", "--max-tokens", "4000"]) { server in
             let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000,"stream":true"#)
             let reply = try await server.request("v1/chat/completions", body: body)
             #expect(reply.status == 200, "the first text came within the timeout: \(reply.text.prefix(300))")
