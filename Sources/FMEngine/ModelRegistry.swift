@@ -1,4 +1,5 @@
 import FMLlama
+import Foundation
 import Synchronization
 
 /// Loads each model file once per process and hands the same ``LoadedModel`` — and the same ``Engine`` — to
@@ -16,7 +17,7 @@ package final class ModelRegistry: Sendable {
     ///
     /// Loading blocks; from async code use ``engine(at:adapterPath:)``, which loads off the cooperative pool.
     package func model(at path: String) throws -> LoadedModel {
-        try loadOnce(key: path) { try LoadedModel(llama: LlamaModel(path: path)) }
+        try loadOnce(key: Self.key(path)) { try LoadedModel(llama: LlamaModel(path: path)) }
     }
 
     /// The model at `path` with the LoRA adapter at `adapterPath` applied: the base weights are shared,
@@ -41,13 +42,13 @@ package final class ModelRegistry: Sendable {
 
     /// The model at `path` if it is loaded already (with the adapter at `adapterPath`, if any); never loads.
     package func loadedModel(at path: String, adapterPath: String? = nil) -> LoadedModel? {
-        models.withLock { $0[adapterPath.map { Self.key(path, $0) } ?? path] }
+        models.withLock { $0[adapterPath.map { Self.key(path, $0) } ?? Self.key(path)] }
     }
 
     /// The engine of the model at `path` (with the adapter at `adapterPath`, if any), loading the model on a
     /// dispatch thread on first use.
     package func engine(at path: String, adapterPath: String? = nil) async throws -> Engine {
-        let key = adapterPath.map { Self.key(path, $0) } ?? path
+        let key = adapterPath.map { Self.key(path, $0) } ?? Self.key(path)
         if let engine = engines.withLock({ $0[key] }) { return engine }
         let model = try await Engine.offload { [self] in
             if let adapterPath { return try self.model(at: path, adapterPath: adapterPath) }
@@ -61,5 +62,11 @@ package final class ModelRegistry: Sendable {
         }
     }
 
-    private static func key(_ path: String, _ adapterPath: String) -> String { path + "\u{0}" + adapterPath }
+    private static func key(_ path: String, _ adapterPath: String) -> String { key(path) + "\u{0}" + key(adapterPath) }
+
+    /// The file `path` names, however it is spelled (`./`, `..`, a symbolic link), so that one file is loaded once:
+    /// a second load of a model would hold its repacked weights and contexts twice.
+    static func key(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
 }
