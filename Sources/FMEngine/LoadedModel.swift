@@ -24,8 +24,9 @@ package final class LoadedModel: Sendable {
     /// count alone does not bound the cache, and 64 large schemas could hold gigabytes. The schema just compiled
     /// is kept whatever its size, and masks built later grow a schema until the next compilation trims.
     ///
-    /// A schema dropped while a request still uses it costs that request nothing but the in-memory copy of its
-    /// calibration table, which a later request reads back from ``CalibrationStore``.
+    /// A schema dropped while a request still uses it costs that request only the caching of its calibration
+    /// table: the table is kept in memory only while its schema is, and stored in ``CalibrationStore`` only when
+    /// the schema was still held as the calibration began; a later request computes what was not kept.
     package let compiledSchemaByteBudget: Int
     /// The default of ``compiledSchemaByteBudget``.
     package static let defaultCompiledSchemaByteBudget = 512 << 20
