@@ -93,6 +93,16 @@ final class FMServe: Sendable {
             .flatMap { Int($0.dropFirst(name.count + 1)) }
     }
 
+    /// The metric `name` once `/metrics` shows it, asked every 50 ms for up to `seconds`; `nil` if it never does.
+    /// A request is counted once its response is written off, a moment after its client has read the last byte.
+    func metric(_ name: String, appearingWithin seconds: Int) async throws -> Int? {
+        for _ in 0..<(seconds * 20) {
+            if let value = try await metric(name) { return value }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
     /// Waits up to 30 s until `fm_requests_running` is `count`; whether it got there.
     func waitUntilRunning(_ count: Int) async throws -> Bool {
         for _ in 0..<600 {
