@@ -30,7 +30,7 @@ package final class Engine: Sendable {
     private let inbox = Mutex(Inbox())
     private let loop: LoopState
     /// Calibration tables being computed, by key, so concurrent requests share one computation.
-    private let calibrating = Mutex<[String: Task<ChoiceCalibration, Never>]>([:])
+    private let calibrating = Mutex(ComputationsInFlight<ChoiceCalibration>())
 
     package init(model: LoadedModel) {
         self.model = model
@@ -137,7 +137,8 @@ package final class Engine: Sendable {
     ///
     /// The calibration runs are ordinary jobs of this engine, run one after another; requests that need the
     /// same table while it is computed wait for that one computation. A waiter that is cancelled stops waiting at
-    /// once (and gets `nil`), while the computation goes on for the other waiters and for the cache. A run that
+    /// once (and gets `nil`), while the computation goes on for the other waiters and for the cache; one that no
+    /// request waits for any more goes on only while no other such one does (``ComputationsInFlight``). A run that
     /// fails leaves its text out. The table is cached and stored only if every failure would recur
     /// (``GenerationFailure/isTransient``); otherwise it serves the requests that waited for it, and the next
     /// request computes it again.
@@ -147,12 +148,11 @@ package final class Engine: Sendable {
         if let cached = model.calibration(for: constraint, key: tableKey) { return cached }
         // Computations in flight are told apart by their constraint too; the constraint outlives them.
         let key = "\(ObjectIdentifier(constraint))\u{1D}" + tableKey
-        let task = calibrating.withLock { tasks in
-            if let running = tasks[key] { return running }
+        let (id, task) = calibrating.withLock { computations in computations.join(key) { id in
             let progress = CalibrationSample.progress
             let store = CalibrationStore.current
-            let task = Task { [self] in
-                defer { calibrating.withLock { _ = $0.removeValue(forKey: key) } }
+            return Task { [self] in
+                defer { calibrating.withLock { $0.finish(key, id: id) } }
                 // A table an earlier process stored is read instead of computed (``CalibrationStore``). Its key
                 // reads the model's and the executable's file attributes, so key and file are both read off the pool.
                 let stored = store == nil ? nil : try? await Self.offload { [model, levers = job.levers] () -> (key: String, table: ChoiceCalibration?)? in
@@ -174,6 +174,13 @@ package final class Engine: Sendable {
                 var isComplete = true
                 progress?.report(0, texts.count)
                 for (done, text) in texts.enumerated() {
+                    // Cancelled as an orphan (``ComputationsInFlight``): the runs left are not run, and whoever
+                    // follows the computation is told that it ended.
+                    if Task.isCancelled {
+                        isComplete = false
+                        progress?.report(texts.count, texts.count)
+                        break
+                    }
                     defer { progress?.report(done + 1, texts.count) }
                     var calibrationRun = job
                     calibrationRun.messages = job.calibrationMessages(for: text, turns: context?.turns(text) ?? [])
@@ -199,10 +206,15 @@ package final class Engine: Sendable {
                 }
                 return calibration
             }
-            tasks[key] = task
-            return task
+        } }
+        return await Self.value(of: task) { [self] in
+            calibrating.withLock { $0.leave(key, id: id) }?.cancel()
         }
-        return await Self.value(of: task)
+    }
+
+    /// Calibration tables being computed: how many, and how many of them no request waits for any more.
+    package var calibrationsInFlight: (running: Int, orphaned: Int) {
+        calibrating.withLock { ($0.entries.count, $0.orphaned) }
     }
 
     /// What tells a job's calibration tables apart for one constraint: the instructions, the calibration texts and
@@ -214,8 +226,9 @@ package final class Engine: Sendable {
             + "\u{1D}" + job.promptPrefix + "\u{1D}" + job.promptSuffix + "\u{1D}" + job.levers.recordingFingerprint
     }
 
-    /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on.
-    private static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value? {
+    /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on; `stopped` is called
+    /// once when the caller stops waiting.
+    private static func value<Value: Sendable>(of task: Task<Value, Never>, stopped: @escaping @Sendable () -> Void) async -> Value? {
         let waiter = Waiter<Value>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -225,6 +238,7 @@ package final class Engine: Sendable {
             }
         } onCancel: {
             waiter.resume(returning: nil)
+            stopped()
         }
     }
 

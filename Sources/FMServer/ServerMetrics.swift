@@ -50,10 +50,17 @@ final class ServerMetrics: Sendable {
     /// schema has fixed answers waits for its table, once per schema, instructions and sample, so a slow first
     /// request shows here.
     var calibrationProgress: @Sendable (_ done: Int, _ total: Int) -> Void {
-        { [self] done, total in
+        // A computation that stops early (no request waits for it any more) jumps to `(n, n)`: that ends it, and
+        // the runs it skipped are not counted.
+        let reached = Mutex(0)
+        return { [self] done, total in
+            let isNextRun = reached.withLock { reached in
+                defer { reached = done }
+                return done == reached + 1
+            }
             state.withLock { state in
                 guard total > 0 else { return }
-                if done == 0 { state.calibrationsRunning += 1 } else { state.calibrationRuns += 1 }
+                if done == 0 { state.calibrationsRunning += 1 } else if isNextRun { state.calibrationRuns += 1 }
                 if done == total { state.calibrationsRunning -= 1 }
             }
         }

@@ -356,3 +356,59 @@ import Testing
         var entries: [String] { list.withLock { $0 } }
     }
 }
+
+/// Calibration tables that requests stop waiting for, on the real tiny model.
+@Suite(.serialized) struct OrphanedCalibrationTests {
+    static let schema = SchemaDocument(root: .object(properties: [
+        SchemaProperty(name: "mood", schema: .string(.choices(["calm", "cheerful", "tense"]))),
+    ]))
+
+    /// A job under instructions of its own, so it needs a calibration table no other job computes.
+    static func job(_ instructions: String, constraint: TokenConstraint) -> GenerationJob {
+        GenerationJob(messages: [ChatMessage(role: "system", content: instructions),
+                                 ChatMessage(role: "user", content: "The train was late again and nobody told us why.")],
+                      sampling: .greedy, maximumTokens: 32, constraint: constraint, choicePoints: ChoicePoints(document: schema))
+    }
+
+    @Test func onlyOneCalibrationGoesOnOnceItsRequestsAreCancelled() async throws {
+        let model = try SequenceDecoderTests.model()
+        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        let constraint = try model.constraint(for: Self.schema)
+        let jobs = (1...3).map { Self.job("Label the mood of the text. (\($0), \(UUID()))", constraint: constraint) }
+        // Each needs its own table, of one run per reference text: three computations, none of them cached.
+        // What each request's calibration tells its follower: the runs left after each report.
+        let reports = ChunkedPrefillTests.EventLog()
+        let requests = jobs.indices.map { index in
+            Task {
+                let progress = CalibrationSample.Progress { done, total in reports.append("\(index) \(total - done)") }
+                return try await CalibrationSample.$progress.withValue(progress) { try await engine.generate(jobs[index]) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while engine.calibrationsInFlight.running < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(engine.calibrationsInFlight.running == 3)
+
+        for request in requests { request.cancel() }
+        for request in requests {
+            let result = await request.result
+            guard case .failure(let error) = result, case .cancelled? = error as? GenerationFailure else {
+                Issue.record("a cancelled request ended with \(result)")
+                continue
+            }
+        }
+        // One goes on, for a client that retries; the others are dropped at once.
+        #expect(engine.calibrationsInFlight.running == 1 && engine.calibrationsInFlight.orphaned == 1)
+        let end = ContinuousClock.now + .seconds(120)
+        while engine.calibrationsInFlight.running > 0, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(engine.calibrationsInFlight.running == 0)
+        // Only the one that went on left a table; the cancelled ones stopped before finishing theirs.
+        let cached = jobs.filter { job in
+            model.calibration(for: constraint, key: Engine.calibrationKey(for: job, texts: CalibrationSample.reference, context: nil)) != nil
+        }
+        #expect(cached.count == 1)
+        // Each computation told its follower that it ended, the dropped ones too (a server's gauge of running
+        // calibrations goes back to zero).
+        let lastReports = Dictionary(reports.entries.map { ($0.split(separator: " ")[0], $0.split(separator: " ")[1]) }) { $1 }
+        #expect(lastReports.count == 3 && lastReports.values.allSatisfy { $0 == "0" }, "\(reports.entries)")
+    }
+}
