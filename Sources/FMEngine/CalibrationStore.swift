@@ -15,7 +15,9 @@ package import Foundation
 /// written again. The key itself is not written, since it holds the job's calibration texts.
 ///
 /// Tables of a rebuilt executable, a replaced model or a schema no longer asked for are never read again, so a
-/// write also removes tables unused for ``maximumAge``; a read marks its file as used.
+/// write also removes tables unused for ``maximumAge``, and the least recently used beyond ``maximumCount``; a
+/// read marks its file as used. The count matters for a server whose tag requests bring their own samples: each
+/// such request writes a table, which no later request may read.
 package struct CalibrationStore: Sendable {
     /// The directory the tables are kept in.
     package let directory: URL
@@ -23,11 +25,16 @@ package struct CalibrationStore: Sendable {
     /// How long a table may go unread before a later write removes it.
     package let maximumAge: TimeInterval
 
+    /// The most tables kept; a write removes the least recently used beyond it.
+    package let maximumCount: Int
+
     /// A store in `directory`, created when the first table is written, whose tables unused for `maximumAge`
-    /// (30 days unless told) are removed.
-    package init(directory: URL, maximumAge: TimeInterval = 30 * 24 * 3600) {
+    /// (30 days unless told) are removed, and the least recently used beyond `maximumCount` (4,096: tables take
+    /// a few kilobytes each).
+    package init(directory: URL, maximumAge: TimeInterval = 30 * 24 * 3600, maximumCount: Int = 4096) {
         self.directory = directory
         self.maximumAge = maximumAge
+        self.maximumCount = max(1, maximumCount)
     }
 
     /// The store requests made in this task read and write; `nil` keeps tables in memory only.
@@ -57,8 +64,8 @@ package struct CalibrationStore: Sendable {
         return entry.table
     }
 
-    /// Stores `table` under `key`, then removes tables unused for ``maximumAge``. A table that cannot be written
-    /// is computed again next time.
+    /// Stores `table` under `key`, then removes tables unused for ``maximumAge`` and those beyond
+    /// ``maximumCount`` (``prune()``). A table that cannot be written is computed again next time.
     func store(_ table: ChoiceCalibration, forKey key: String) {
         guard let data = try? Self.encoder.encode(Entry(check: Self.check(key), table: table)) else { return }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,12 +74,21 @@ package struct CalibrationStore: Sendable {
         prune()
     }
 
-    /// Removes the tables whose files were neither written nor read for ``maximumAge``.
+    /// Removes the tables whose files were neither written nor read for ``maximumAge``, then the least recently
+    /// written or read beyond ``maximumCount``.
     func prune() {
         let now = Date()
+        var kept: [(file: URL, used: Date)] = []
         for file in files {
-            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
-                  now.timeIntervalSince(modified) > maximumAge else { continue }
+            guard let used = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate else { continue }
+            if now.timeIntervalSince(used) > maximumAge {
+                try? FileManager.default.removeItem(at: file)
+            } else {
+                kept.append((file, used))
+            }
+        }
+        guard kept.count > maximumCount else { return }
+        for (file, _) in kept.sorted(by: { $0.used < $1.used }).prefix(kept.count - maximumCount) {
             try? FileManager.default.removeItem(at: file)
         }
     }

@@ -66,6 +66,27 @@ struct CalibrationStoreTests {
         #expect(store.files.count == 3)
     }
 
+    @Test func aWriteRemovesTheLeastRecentlyUsedTablesBeyondTheMaximumCount() throws {
+        let store = CalibrationStore(directory: Self.temporaryStore().directory, maximumCount: 3)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let keys = ["oldest", "older", "read", "recent"]
+        for (age, key) in zip([40, 30, 20, 10], keys) {
+            store.store(ChoiceCalibration(), forKey: key)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-Double(age) * 60)],
+                                                  ofItemAtPath: store.url(forKey: key).path)
+        }
+        // Four tables under a cap of three: the write of "recent" removed "oldest" already.
+        #expect(store.files.count == 3 && !FileManager.default.fileExists(atPath: store.url(forKey: "oldest").path))
+        // A read makes a table the most recently used, so the next write removes "older" rather than it.
+        #expect(store.table(forKey: "read") != nil)
+        store.store(ChoiceCalibration(), forKey: "new")
+        #expect(store.files.count == 3)
+        #expect(!FileManager.default.fileExists(atPath: store.url(forKey: "older").path))
+        for key in ["read", "recent", "new"] {
+            #expect(FileManager.default.fileExists(atPath: store.url(forKey: key).path), "\(key)")
+        }
+    }
+
     @Test func clearingAndPruningTouchOnlyTheStoresOwnFiles() throws {
         // FM_CALIBRATION_CACHE may name a directory that holds the user's own files.
         let store = CalibrationStore(directory: Self.temporaryStore().directory, maximumAge: 3600)
