@@ -31,6 +31,8 @@ package final class Engine: Sendable {
     private let loop: LoopState
     /// Calibration tables being computed, by key, so concurrent requests share one computation.
     private let calibrating = Mutex(ComputationsInFlight<ChoiceCalibration>())
+    /// Jobs sent back to the queue because the batch context ran out of cells.
+    private let sentBack = Atomic(0)
 
     package init(model: LoadedModel) {
         self.model = model
@@ -381,9 +383,11 @@ extension Engine {
             }
             guard !active.isEmpty else { continue }
 
-            for (id, result) in decide(&active) {
+            let (decided, needsRoom) = decide(&active)
+            for (id, result) in decided {
                 if let index = active.firstIndex(where: { $0.request.id == id }) { finish(index, result) }
             }
+            if needsRoom { _ = sendYoungestBatchJobBack(&active, waiting: &waiting, admissionPaused: &admissionPaused) }
             report(&active)
         }
         if let context = loop.batchContext {
@@ -590,16 +594,7 @@ extension Engine {
                 return ended
             } catch where error.code == .contextFull {
                 if dropIdleCaches(in: context, active: active) { continue }
-                // The youngest job starts over later. One that has streamed nothing yet restarts unseen, so it goes
-                // first; a restarted stream sends nothing until its new text passes what it had sent.
-                let unseen = batched.filter { active[$0].reportedBytes == 0 }
-                if batched.count > 1, let youngest = (unseen.isEmpty ? batched : unseen).max(by: { active[$0].started < active[$1].started }) {
-                    let slot = active.remove(at: youngest)
-                    if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
-                    waiting.insert(slot.request, at: 0)
-                    admissionPaused = true
-                    continue
-                }
+                if sendYoungestBatchJobBack(&active, waiting: &waiting, admissionPaused: &admissionPaused) { continue }
                 ended.append((active[batched[0]].request.id, .failure(.contextOverflow(
                     "The batch context ran out of space (\(context.contextLength) tokens) for a response."))))
                 return ended
@@ -673,6 +668,27 @@ extension Engine {
         if slot.prefilled == nil { slot.prefilled = DispatchTime.now().uptimeNanoseconds }
     }
 
+    /// Sends the most recently started batch job back to the queue, its sequence emptied, to start over when a
+    /// running job has finished; `false` when fewer than two jobs share the batch context (a job alone that does not
+    /// fit has reached the end of its window). One that has streamed nothing yet restarts unseen, so it goes first;
+    /// a restarted stream sends nothing until its new text passes what it had sent.
+    private func sendYoungestBatchJobBack(_ active: inout [Slot], waiting: inout [Request], admissionPaused: inout Bool) -> Bool {
+        guard let context = loop.batchContext else { return false }
+        let batched = active.indices.filter { if case .batch = active[$0].placement { true } else { false } }
+        let unseen = batched.filter { active[$0].reportedBytes == 0 }
+        guard batched.count > 1, let youngest = (unseen.isEmpty ? batched : unseen).max(by: { active[$0].started < active[$1].started })
+        else { return false }
+        let slot = active.remove(at: youngest)
+        if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
+        waiting.insert(slot.request, at: 0)
+        admissionPaused = true
+        sentBack.add(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Jobs sent back to the queue so far because the batch context ran out of cells (each started over later).
+    package var jobsSentBack: Int { sentBack.load(ordering: .relaxed) }
+
     /// Empties the batch sequences no job is using; `false` when there were none with tokens.
     private func dropIdleCaches(in context: LlamaContext, active: [Slot]) -> Bool {
         let busy = Set(active.compactMap { if case .batch(let sequence) = $0.placement { sequence } else { nil } })
@@ -691,9 +707,11 @@ extension Engine {
     /// Choice scoring decodes the candidates in spare sequences, which overwrites llama.cpp's output buffer:
     /// the other jobs decide first, and jobs of the same context that also score keep a copy of their logits.
     ///
-    /// - Returns: The jobs that ended, by request identifier.
-    private func decide(_ active: inout [Slot]) -> [(Int, Result<GenerationStop, GenerationFailure>)] {
+    /// - Returns: The jobs that ended, by request identifier, and whether a job waits for a batch job to make room
+    ///   (``sendYoungestBatchJobBack(_:waiting:admissionPaused:)``).
+    private func decide(_ active: inout [Slot]) -> (ended: [(Int, Result<GenerationStop, GenerationFailure>)], needsRoom: Bool) {
         var choosing: [Int] = []
+        var needsRoom = false
         // A job whose prompt is still being evaluated in chunks has nothing to decide yet.
         let ready = active.indices.filter { active[$0].decoder.pending.isEmpty }
         for index in ready where !active[index].request.job.prefillOnly && isChoosing(active[index]) {
@@ -730,13 +748,19 @@ extension Engine {
                     }
                 } catch {
                     // The batch cache had no room for the candidates. Idle sequences' caches are kept until room
-                    // runs out: drop them, and have the job evaluate its last token again for fresh logits (scoring
-                    // used them up) and choose on its next step.
+                    // runs out: drop them, or else have another batch job start over later, as when a step's tokens
+                    // do not fit. The job evaluates its last token again for fresh logits (scoring used them up) and
+                    // chooses on its next step. Only a job alone in the batch has truly reached its window's end.
                     if case .contextOverflow = error, case .batch = active[index].placement, model.llama.keepsPartialSequences,
-                       dropIdleCaches(in: context, active: active), let last = context.cachedTokens[sequence].last {
-                        context.truncate(sequence: sequence, to: context.cachedTokens[sequence].count - 1)
-                        active[index].decoder.pending = [last]
-                        continue
+                       let last = context.cachedTokens[sequence].last {
+                        let dropped = dropIdleCaches(in: context, active: active)
+                        let others = active.contains { if case .batch(let other) = $0.placement { other != sequence } else { false } }
+                        if dropped || others {
+                            needsRoom = needsRoom || !dropped
+                            context.truncate(sequence: sequence, to: context.cachedTokens[sequence].count - 1)
+                            active[index].decoder.pending = [last]
+                            continue
+                        }
                     }
                     results[index] = .failure(error)
                     continue
@@ -752,13 +776,14 @@ extension Engine {
             }
             results[index] = Result { () throws(GenerationFailure) in try active[index].decoder.accept(token) }
         }
-        return active.indices.compactMap { index in
+        let ended: [(Int, Result<GenerationStop, GenerationFailure>)] = active.indices.compactMap { index in
             switch results[index] {
             case .success(true)?: (active[index].request.id, .success(.finished))
             case .failure(let failure)?: (active[index].request.id, .failure(failure))
             default: nil
             }
         }
+        return (ended, needsRoom)
     }
 
     private func location(of slot: Slot) -> (LlamaContext, Int, [Int]) {

@@ -34,11 +34,12 @@ package final class LoadedModel: Sendable {
     /// The LoRA adapter every context of this model applies, if any.
     let adapter: LlamaAdapter?
 
-    init(llama: LlamaModel, adapter: LlamaAdapter? = nil, compiledSchemaByteBudget: Int = LoadedModel.defaultCompiledSchemaByteBudget) {
+    init(llama: LlamaModel, adapter: LlamaAdapter? = nil, compiledSchemaByteBudget: Int = LoadedModel.defaultCompiledSchemaByteBudget,
+         contextSize: Int = LoadedModel.defaultContextSize) {
         self.llama = llama
         self.adapter = adapter
         self.compiledSchemaByteBudget = compiledSchemaByteBudget
-        self.contextSize = min(Self.defaultContextSize, llama.trainingContextLength)
+        self.contextSize = min(contextSize, llama.trainingContextLength)
     }
 
     // MARK: Contexts

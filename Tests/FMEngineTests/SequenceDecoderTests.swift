@@ -412,3 +412,47 @@ import Testing
         #expect(lastReports.count == 3 && lastReports.values.allSatisfy { $0 == "0" }, "\(reports.entries)")
     }
 }
+
+/// A batch context that runs out of cells while a job scores its choices, on the real tiny model.
+@Suite(.serialized) struct BatchRoomForChoicesTests {
+    /// Six values of twenty-odd tokens each, none sharing a first word: scoring them needs over a hundred cells.
+    static let values = ["apples", "bicycles", "castles", "dolphins", "engines", "forests"].map { word in
+        ([word] + Array(repeating: "and more \(word)", count: 8)).joined(separator: " ")
+    }
+
+    @Test func aJobScoringChoicesWithoutRoomWaitsForAnotherInsteadOfFailing() async throws {
+        // Half a window of 512 cells for the batch context, so a few jobs fill it.
+        let model = LoadedModel(llama: try SequenceDecoderTests.model().llama, contextSize: 256)
+        let engine = Engine(model: model)
+        let chooser = SchemaDocument(root: .object(properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))
+        var choice = GenerationJob(messages: [ChatMessage(role: "user", content: "Which kind of thing is a sailing boat?")],
+                                   sampling: .greedy, maximumTokens: 400, constraint: try model.constraint(for: chooser),
+                                   choicePoints: ChoicePoints(document: chooser))
+        choice.levers.calibratesChoices = false
+        // Two prompts that, beside the choosing job's, leave fewer free cells than its candidates take.
+        let fillings = try ["harbour", "meadow"].map { place in
+            var filler = "Tell me about the \(place)."
+            while try model.llama.tokenize(filler, addSpecial: false, parseSpecial: false).count < 200 {
+                filler += " The light moves slowly over the \(place) while the birds circle overhead."
+            }
+            return GenerationJob(messages: [ChatMessage(role: "user", content: filler)], sampling: .greedy, maximumTokens: 8, constraint: nil)
+        }
+        #expect(try Self.values.map { try model.llama.tokenize($0, addSpecial: false, parseSpecial: false).count }.reduce(0, +) > 120)
+        // A job running in a lone context, so the next two share the batch context.
+        let long = SchemaDocument(root: .object(properties: [SchemaProperty(name: "story", schema: .string(.pattern("[a-z ]{240}")))]))
+        let holder = GenerationJob(messages: [ChatMessage(role: "user", content: "Write about the sea.")], sampling: .greedy,
+                                   maximumTokens: 200, constraint: try model.constraint(for: long))
+        let started = AsyncStream.makeStream(of: Void.self)
+        let holding = Task { try await engine.generate(holder) { _, _ in started.continuation.yield() } }
+        for await _ in started.stream { break }
+        async let chosen = engine.generate(choice)
+        async let first = engine.generate(fillings[0])
+        async let second = engine.generate(fillings[1])
+        let outcomes = try await (chosen, first, second)
+        _ = try await holding.value
+
+        let value = try JSONSerialization.jsonObject(with: Data(outcomes.0.bytes)) as? [String: Any]
+        #expect((value?["kind"] as? String).map(Self.values.contains) == true, "\(outcomes.0.text)")
+        #expect(engine.jobsSentBack >= 1, "the batch context was expected to run out of cells")
+    }
+}
