@@ -81,6 +81,22 @@ public final class ResultCache: Sendable {
         }
     }
 
+    /// The stored value for `key`, if any, read on the database's own threads: a read can wait for another
+    /// process's write (up to the busy timeout), which must not hold one of Swift's cooperative threads.
+    public func value(forKey key: String) async throws -> String? {
+        try await writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM result WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Stores `value` under `key`, replacing any earlier value, on the database's own threads (as the async
+    /// `value(forKey:)` reads).
+    public func store(_ value: String, forKey key: String) async throws {
+        let createdAt = Date().timeIntervalSince1970
+        try await writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO result (key, value, createdAt) VALUES (?, ?, ?)",
+                           arguments: [key, value, createdAt])
+        }
+    }
+
     /// The number of stored results.
     public func count() throws -> Int {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM result") ?? 0 }

@@ -199,14 +199,14 @@ package enum LabelGlossary {
         let describer = SystemLanguageModel(modelURL: model.modelURL, useCase: .general, guardrails: model.guardrails)
         func reply(to prompt: String, tokens: Int) async -> String? {
             let key = replyKey(prompt: prompt, model: identity, guardrails: model.guardrails)
-            if let stored = try? cache?.value(forKey: key) { return stored }
+            if let stored = try? await cache?.value(forKey: key) { return stored }
             let session = LanguageModelSession(model: describer)
             let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
             // The default levers: a job's ablation switches are about its own requests, not about this one.
             guard let text = try? await QualityLevers.$current.withValue(QualityLevers(), operation: {
                 try await session.respond(to: prompt, options: options).content
             }) else { return nil }
-            try? cache?.store(text, forKey: key)
+            try? await cache?.store(text, forKey: key)
             return text
         }
         func usable(_ found: [String: String]) -> [String: String] { found.filter { !copies($0.value, from: shown) } }

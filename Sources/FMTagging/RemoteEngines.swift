@@ -60,18 +60,18 @@ public final class RemoteEngines: Sendable {
             return answers
         }
         var complete = true
-        let identities = models.indices.map { index -> String? in
-            let model = models[index]
+        var identities: [String?] = []
+        for (model, answer) in zip(models, answers) {
             let key = ResultCache.key(["served models", model.configuration.endpoint.absoluteString, model.configuration.model])
-            switch answers[index] {
+            switch answer {
             case .served(let answer):
-                try? cache?.store(answer, forKey: key)
-                return answer
+                try? await cache?.store(answer, forKey: key)
+                identities.append(answer)
             case .unlisted:
-                return nil
+                identities.append(nil)
             case .unreachable:
                 complete = false
-                return ((try? cache?.value(forKey: key)) ?? nil) ?? "unknown"
+                identities.append(((try? await cache?.value(forKey: key)) ?? nil) ?? "unknown")
             }
         }
         served.withLock { $0 = (identities, complete) }

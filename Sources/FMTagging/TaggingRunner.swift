@@ -80,7 +80,7 @@ public struct TaggingRunner: Sendable {
                     case .failure(let failure):
                         waiting[index] = .failure(failure)
                     case .success(let text):
-                        if cacheable, let cache, let stored = try? cache.value(forKey: cacheKey(for: text)),
+                        if cacheable, let cache, let stored = try? await cache.value(forKey: cacheKey(for: text)),
                            let content = try? GeneratedContent(json: stored) {
                             waiting[index] = .success(content)
                         } else {
@@ -93,7 +93,7 @@ public struct TaggingRunner: Sendable {
                 guard inFlight > 0, let (index, text, result) = try await group.next() else { continue }
                 inFlight -= 1
                 if storesResults, let cache, case .success(let content) = result {
-                    do { try cache.store(content.compactJSONString, forKey: cacheKey(for: text)) } catch { storeFailed(error) }
+                    do { try await cache.store(content.compactJSONString, forKey: cacheKey(for: text)) } catch { storeFailed(error) }
                 }
                 waiting[index] = result
                 try flush()

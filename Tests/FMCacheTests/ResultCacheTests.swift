@@ -34,4 +34,17 @@ import Testing
         try first.store("1", forKey: "k")
         #expect(try second.value(forKey: "k") == "1")
     }
+
+    @Test func asyncCallsReadAndWriteTheSameResults() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fm-cache-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let first = try ResultCache(url: url)
+        let second = try ResultCache(url: url)
+        #expect(try await first.value(forKey: "k") == nil)
+        try await first.store("1", forKey: "k")
+        #expect(try await second.value(forKey: "k") == "1")
+        try await second.store("2", forKey: "k")
+        #expect(try await first.value(forKey: "k") == "2")
+        #expect(try first.count() == 1)
+    }
 }
