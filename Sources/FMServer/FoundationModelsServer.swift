@@ -135,6 +135,8 @@ public struct FoundationModelsServer: Sendable {
             case .logprobs(let tokens): logprobs[index] = tokens
             }
         }
+        // A stream whose reader is cancelled (the client hung up) ends without an error: a cut-off answer is not one.
+        try Task.checkCancellation()
         let choices = (0..<parsed.choiceCount).map { index in
             ChatCompletionResponse.Choice(text: texts[index], calls: calls[index], finishReason: Self.finishReason(
                 calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed), logprobs: logprobs[index])
@@ -197,6 +199,8 @@ public struct FoundationModelsServer: Sendable {
                     }
                     next = try await iterator.next()
                 }
+                // As for a whole answer: the events end without an error when this task is cancelled.
+                try Task.checkCancellation()
                 let usage = ChatUsage(combining: usages)
                 metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: parsed.generatedTokens(of: usages))
                 for index in 0..<parsed.choiceCount {
@@ -318,10 +322,10 @@ extension FoundationModelsServer {
         let records = parsed.records
         let timeout = configuration.requestTimeout
         let body = ResponseBody { writer in
-            defer { ticket.release() }
             let (lines, continuation) = AsyncThrowingStream<TagJobEvent, any Error>.makeStream()
             let work = Task {
-                // The lines are buffered: the turn is given back when the job stops, not when the client has read them.
+                // The lines are buffered: the turn is given back when the job stops, not when the client has read them,
+                // and not before a job cancelled by a timeout or a hang-up has stopped either.
                 defer { ticket.release() }
                 do {
                     // The same glossary `fm tag` writes for the job's small choice fields, so both answer alike.
