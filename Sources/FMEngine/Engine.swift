@@ -579,6 +579,7 @@ extension Engine {
                 if let allowed = allowedNext(active[index]) { context.restrictNextLogits(sequence: sequence, to: allowed) }
                 return (sequence, pending)
             }
+            let cachedBefore = items.map { context.cachedTokens[$0.sequence].count }
             do {
                 try context.evaluate(items)
                 for index in batched {
@@ -593,6 +594,19 @@ extension Engine {
                 }
                 return ended
             } catch where error.code == .contextFull {
+                // A running state that cannot be cut back (a recurrent or hybrid model's) is lost with an evaluation
+                // that failed after an earlier chunk had gone in: its jobs start over when a running job finishes.
+                let lost = zip(batched, zip(items, cachedBefore)).filter { context.cachedTokens[$1.0.sequence].count < $1.1 }.map(\.0)
+                if !lost.isEmpty {
+                    for index in lost.sorted(by: >) {
+                        let slot = active.remove(at: index)
+                        if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
+                        waiting.insert(slot.request, at: 0)
+                    }
+                    // Admission waits for a job to finish, if one is left to do so.
+                    admissionPaused = !active.isEmpty
+                    continue
+                }
                 if dropIdleCaches(in: context, active: active) { continue }
                 if sendYoungestBatchJobBack(&active, waiting: &waiting, admissionPaused: &admissionPaused) { continue }
                 ended.append((active[batched[0]].request.id, .failure(.contextOverflow(
