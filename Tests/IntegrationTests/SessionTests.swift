@@ -203,4 +203,25 @@ struct SessionTests {
             try await LanguageModelSession(model: DefaultModel.model).respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 0))
         }
     }
+
+    @Test func samplingValuesOutsideTheirRangesAreTypedErrors() async throws {
+        let invalid: [GenerationOptions] = [
+            GenerationOptions(temperature: .nan), GenerationOptions(temperature: .infinity),
+            GenerationOptions(samplingMode: .random(top: 0)), GenerationOptions(samplingMode: .random(top: -3)),
+            GenerationOptions(samplingMode: .random(probabilityThreshold: -0.1)), GenerationOptions(samplingMode: .random(probabilityThreshold: 1.5)),
+            GenerationOptions(samplingMode: .random(probabilityThreshold: .nan)),
+        ]
+        for options in invalid {
+            await #expect(throws: LanguageModelSession.GenerationError.self, "\(options)") {
+                try await LanguageModelSession(model: DefaultModel.model).respond(to: "Hi", options: options)
+            }
+        }
+        // The ends of each range are values, not errors (checked without generating anything).
+        // A negative temperature is documented to act as 0.
+        for options in [GenerationOptions(temperature: -1), GenerationOptions(temperature: 0), GenerationOptions(temperature: 2),
+                        GenerationOptions(samplingMode: .random(top: 1)), GenerationOptions(samplingMode: .random(probabilityThreshold: 0)),
+                        GenerationOptions(samplingMode: .random(probabilityThreshold: 1))] {
+            #expect(throws: Never.self, "\(options)") { try LanguageModelSession.requireValidOptions(options) }
+        }
+    }
 }

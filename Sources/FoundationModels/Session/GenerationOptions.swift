@@ -19,7 +19,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var samplingMode: SamplingMode?
 
     /// Temperature: below 1 makes output more stable, above 1 more varied. Documented as 0…1, but larger
-    /// values (Apple's own examples use 2.0) are accepted; negative values behave like 0.
+    /// values (Apple's own examples use 2.0) are accepted; negative values behave like 0. NaN or an infinity is
+    /// an error.
     public var temperature: Double?
 
     /// The most tokens the response may have. When reached, a text response ends early without an error;
@@ -86,13 +87,14 @@ extension GenerationOptions {
         /// Always picks the most likely token: the same input always gives the same output.
         public static var greedy: SamplingMode { SamplingMode(kind: .greedy) }
 
-        /// Samples from the `k` most likely tokens; a seed makes the choice reproducible.
+        /// Samples from the `k` most likely tokens (at least 1: a request with fewer throws); a seed makes the
+        /// choice reproducible.
         public static func random(top k: Int, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(kind: .top(k: k, seed: seed))
         }
 
         /// Samples from the smallest set of likely tokens whose probabilities add up to `probabilityThreshold`
-        /// (0…1); a seed makes the choice reproducible.
+        /// (0…1: a request with another value throws); a seed makes the choice reproducible.
         public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
             SamplingMode(kind: .nucleus(threshold: probabilityThreshold, seed: seed))
         }

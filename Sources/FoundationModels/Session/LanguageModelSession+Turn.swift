@@ -161,10 +161,27 @@ extension LanguageModelSession {
         )
     }
 
-    /// Throws for a `maximumResponseTokens` that is not positive (the documented precondition).
-    private static func requirePositiveLimit(_ options: GenerationOptions) throws {
+    /// Throws for options that name no generation: a `maximumResponseTokens` that is not positive, a `temperature`
+    /// that is not a number (NaN or infinite), a top-k sampling mode of fewer than one token, or a probability
+    /// threshold outside 0…1. Such a value would otherwise be quietly read as greedy decoding or as no threshold.
+    /// (A negative temperature is documented to act as 0.)
+    static func requireValidOptions(_ options: GenerationOptions) throws {
+        func invalid(_ message: String) -> GeneratedContent.ParsingError {
+            GeneratedContent.ParsingError(rawContent: "", debugDescription: message)
+        }
         if let limit = options.maximumResponseTokens, limit <= 0 {
-            throw GeneratedContent.ParsingError(rawContent: "", debugDescription: "maximumResponseTokens must be positive; it is \(limit).")
+            throw invalid("maximumResponseTokens must be positive; it is \(limit).")
+        }
+        if let temperature = options.temperature, !temperature.isFinite {
+            throw invalid("temperature must be a finite number; it is \(temperature).")
+        }
+        switch options.samplingMode?.kind {
+        case .top(let k, _)? where k < 1:
+            throw invalid("random(top:) must consider at least one token; it was given \(k).")
+        case .nucleus(let threshold, _)? where !(0...1).contains(threshold):
+            throw invalid("random(probabilityThreshold:) takes a number between 0 and 1; it was given \(threshold).")
+        default:
+            break
         }
     }
 
@@ -191,7 +208,7 @@ extension LanguageModelSession {
             request.options = profile.applying(to: request.options)
             request.contextOptions = profile.applying(to: request.contextOptions)
         }
-        try Self.requirePositiveLimit(request.options)
+        try Self.requireValidOptions(request.options)
         try checkCapabilities(request, setup: setup)
         let promptEntry = Self.promptEntry(for: request)
         added.append(.prompt(promptEntry))
@@ -284,7 +301,7 @@ extension LanguageModelSession {
                 request.contextOptions = profile.map { $0.applying(to: requested.contextOptions) } ?? requested.contextOptions
                 // Its tool-calling mode as well; calls were just made, so `required` is met.
                 mode = request.options.toolCallingMode == .required ? .allowed : request.options.toolCallingMode
-                try Self.requirePositiveLimit(request.options)
+                try Self.requireValidOptions(request.options)
                 try checkCapabilities(request, setup: setup)
                 continue
             }
