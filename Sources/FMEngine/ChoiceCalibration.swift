@@ -127,8 +127,8 @@ package enum CalibrationSample {
     /// The context of requests made in this task; `nil` when a text's request holds only the instructions.
     @TaskLocal package static var context: Context?
     /// Told how far a calibration table computed for a request made in this task has got: `(0, n)` when its
-    /// `n` runs start, then after each run; `(n, n)` at once, from fewer runs, when the computation stops early
-    /// because no request waits for it any more. Tables come from cache or from a computation already running
+    /// `n` runs start, then after each run. A computation that stops early, because no request waits for it any
+    /// more, ends with `(k, k)` after its `k`th run, or `(n, n)` before its first. Tables come from cache or from a computation already running
     /// without a call. A job's first answer waits for its table, one generation per calibration text, which on
     /// a large label set is long enough that a caller should say what is happening.
     @TaskLocal package static var progress: Progress?

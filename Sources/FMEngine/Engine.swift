@@ -180,7 +180,9 @@ package final class Engine: Sendable {
                     // follows the computation is told that it ended.
                     if Task.isCancelled {
                         isComplete = false
-                        progress?.report(texts.count, texts.count)
+                        // Its end, without a run it did not make: `(done, done)`, or `(n, n)` before any.
+                        let end = done > 0 ? done : texts.count
+                        progress?.report(end, end)
                         break
                     }
                     defer { progress?.report(done + 1, texts.count) }
@@ -229,7 +231,7 @@ package final class Engine: Sendable {
     }
 
     /// `task`'s value, or `nil` as soon as the calling task is cancelled, while `task` runs on; `stopped` is called
-    /// once when the caller stops waiting.
+    /// once if the calling task is cancelled while it waits.
     private static func value<Value: Sendable>(of task: Task<Value, Never>, stopped: @escaping @Sendable () -> Void) async -> Value? {
         let waiter = Waiter<Value>()
         return await withTaskCancellationHandler {
@@ -383,11 +385,19 @@ extension Engine {
             }
             guard !active.isEmpty else { continue }
 
-            let (decided, needsRoom) = decide(&active)
+            let (decided, room, restarting) = decide(&active)
+            // A batch job that ends leaves its cells for the job that needs room to take, at its next step.
+            let freed = decided.contains { id, _ in
+                active.contains { if case .batch = $0.placement { $0.request.id == id } else { false } }
+            }
             for (id, result) in decided {
                 if let index = active.firstIndex(where: { $0.request.id == id }) { finish(index, result) }
             }
-            if needsRoom { _ = sendYoungestBatchJobBack(&active, waiting: &waiting, admissionPaused: &admissionPaused) }
+            if !restarting.isEmpty {
+                sendBack(restarting.compactMap { id in active.firstIndex { $0.request.id == id } }, from: &active, to: &waiting,
+                         admissionPaused: &admissionPaused)
+            }
+            if room, !freed { _ = sendYoungestBatchJobBack(&active, waiting: &waiting, admissionPaused: &admissionPaused) }
             report(&active)
         }
         if let context = loop.batchContext {
@@ -527,8 +537,9 @@ extension Engine {
 
     /// Evaluates every job's pending tokens: one call per lone context and one for the batch context.
     ///
-    /// When the batch context runs out of cells, the caches of idle sequences are dropped first; then the most
-    /// recently started job goes back to the queue (it restarts when cells are free), until the rest fit. A job
+    /// When the batch context runs out of cells, jobs whose state the failed evaluation took with it (a recurrent
+    /// model's cannot be cut back) go back to the queue; then the caches of idle sequences are dropped; then the
+    /// most recently started job goes back to the queue (it restarts when cells are free), until the rest fit. A job
     /// alone that does not fit fails as it would at the end of the context window.
     ///
     /// - Returns: The jobs that ended, by request identifier.
@@ -598,13 +609,7 @@ extension Engine {
                 // that failed after an earlier chunk had gone in: its jobs start over when a running job finishes.
                 let lost = zip(batched, zip(items, cachedBefore)).filter { context.cachedTokens[$1.0.sequence].count < $1.1 }.map(\.0)
                 if !lost.isEmpty {
-                    for index in lost.sorted(by: >) {
-                        let slot = active.remove(at: index)
-                        if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
-                        waiting.insert(slot.request, at: 0)
-                    }
-                    // Admission waits for a job to finish, if one is left to do so.
-                    admissionPaused = !active.isEmpty
+                    sendBack(lost, from: &active, to: &waiting, admissionPaused: &admissionPaused)
                     continue
                 }
                 if dropIdleCaches(in: context, active: active) { continue }
@@ -687,20 +692,29 @@ extension Engine {
     /// fit has reached the end of its window). One that has streamed nothing yet restarts unseen, so it goes first;
     /// a restarted stream sends nothing until its new text passes what it had sent.
     private func sendYoungestBatchJobBack(_ active: inout [Slot], waiting: inout [Request], admissionPaused: inout Bool) -> Bool {
-        guard let context = loop.batchContext else { return false }
         let batched = active.indices.filter { if case .batch = active[$0].placement { true } else { false } }
         let unseen = batched.filter { active[$0].reportedBytes == 0 }
         guard batched.count > 1, let youngest = (unseen.isEmpty ? batched : unseen).max(by: { active[$0].started < active[$1].started })
         else { return false }
-        let slot = active.remove(at: youngest)
-        if case .batch(let sequence) = slot.placement { context.truncate(sequence: sequence, to: 0) }
-        waiting.insert(slot.request, at: 0)
-        admissionPaused = true
-        sentBack.add(1, ordering: .relaxed)
+        sendBack([youngest], from: &active, to: &waiting, admissionPaused: &admissionPaused)
         return true
     }
 
-    /// Jobs sent back to the queue so far because the batch context ran out of cells (each started over later).
+    /// Sends the batch jobs at `indices` back to the front of the queue, in their order, their sequences emptied;
+    /// admission then waits for a batch job to finish, if one is left to.
+    private func sendBack(_ indices: [Int], from active: inout [Slot], to waiting: inout [Request], admissionPaused: inout Bool) {
+        for index in indices.sorted(by: >) {
+            let slot = active.remove(at: index)
+            if case .batch(let sequence) = slot.placement { loop.batchContext?.truncate(sequence: sequence, to: 0) }
+            waiting.insert(slot.request, at: 0)
+            sentBack.add(1, ordering: .relaxed)
+        }
+        // A job in a lone context may run for long; it frees no batch cells.
+        admissionPaused = active.contains { if case .batch = $0.placement { true } else { false } }
+    }
+
+    /// Jobs sent back to the queue so far because the batch context ran out of cells or lost their state (each
+    /// started over later).
     package var jobsSentBack: Int { sentBack.load(ordering: .relaxed) }
 
     /// Empties the batch sequences no job is using; `false` when there were none with tokens.
@@ -721,11 +735,14 @@ extension Engine {
     /// Choice scoring decodes the candidates in spare sequences, which overwrites llama.cpp's output buffer:
     /// the other jobs decide first, and jobs of the same context that also score keep a copy of their logits.
     ///
-    /// - Returns: The jobs that ended, by request identifier, and whether a job waits for a batch job to make room
-    ///   (``sendYoungestBatchJobBack(_:waiting:admissionPaused:)``).
-    private func decide(_ active: inout [Slot]) -> (ended: [(Int, Result<GenerationStop, GenerationFailure>)], needsRoom: Bool) {
+    /// - Returns: The jobs that ended, by request identifier; whether a batch job that had no room to score its
+    ///   choices waits for another to make room (the most recently started starts over, unless a batch job ended
+    ///   in this step: ``sendYoungestBatchJobBack(_:waiting:admissionPaused:)``); and the jobs that start over
+    ///   themselves, since their state cannot go back one token to choose again (a recurrent model's).
+    private func decide(_ active: inout [Slot]) -> (ended: [(Int, Result<GenerationStop, GenerationFailure>)], room: Bool, restarting: [Int]) {
         var choosing: [Int] = []
-        var needsRoom = false
+        var room = false
+        var restarting: [Int] = []
         // A job whose prompt is still being evaluated in chunks has nothing to decide yet.
         let ready = active.indices.filter { active[$0].decoder.pending.isEmpty }
         for index in ready where !active[index].request.job.prefillOnly && isChoosing(active[index]) {
@@ -765,14 +782,18 @@ extension Engine {
                     // runs out: drop them, or else have another batch job start over later, as when a step's tokens
                     // do not fit. The job evaluates its last token again for fresh logits (scoring used them up) and
                     // chooses on its next step. Only a job alone in the batch has truly reached its window's end.
-                    if case .contextOverflow = error, case .batch = active[index].placement, model.llama.keepsPartialSequences,
-                       let last = context.cachedTokens[sequence].last {
+                    if case .contextOverflow = error, case .batch = active[index].placement {
                         let dropped = dropIdleCaches(in: context, active: active)
                         let others = active.contains { if case .batch(let other) = $0.placement { other != sequence } else { false } }
-                        if dropped || others {
-                            needsRoom = needsRoom || !dropped
+                        if model.llama.keepsPartialSequences, dropped || others, let last = context.cachedTokens[sequence].last {
+                            room = room || !dropped
                             context.truncate(sequence: sequence, to: context.cachedTokens[sequence].count - 1)
                             active[index].decoder.pending = [last]
+                            continue
+                        }
+                        // A running state cannot go back one token for fresh logits: the job itself starts over.
+                        if !model.llama.keepsPartialSequences, dropped || others {
+                            restarting.append(active[index].request.id)
                             continue
                         }
                     }
@@ -797,7 +818,7 @@ extension Engine {
             default: nil
             }
         }
-        return (ended, needsRoom)
+        return (ended, room, restarting)
     }
 
     private func location(of slot: Slot) -> (LlamaContext, Int, [Int]) {

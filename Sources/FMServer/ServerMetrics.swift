@@ -50,8 +50,8 @@ final class ServerMetrics: Sendable {
     /// schema has fixed answers waits for its table, once per schema, instructions and sample, so a slow first
     /// request shows here.
     var calibrationProgress: @Sendable (_ done: Int, _ total: Int) -> Void {
-        // A computation that stops early (no request waits for it any more) jumps to `(n, n)`: that ends it, and
-        // the runs it skipped are not counted.
+        // A computation that stops early (no request waits for it any more) ends with `(k, k)` after its kth run,
+        // or `(n, n)` before its first: that ends it, and no run is counted for it.
         let reached = Mutex(0)
         return { [self] done, total in
             let isNextRun = reached.withLock { reached in

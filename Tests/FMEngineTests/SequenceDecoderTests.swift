@@ -415,44 +415,54 @@ import Testing
 
 /// A batch context that runs out of cells while a job scores its choices, on the real tiny model.
 @Suite(.serialized) struct BatchRoomForChoicesTests {
-    /// Six values of twenty-odd tokens each, none sharing a first word: scoring them needs over a hundred cells.
-    static let values = ["apples", "bicycles", "castles", "dolphins", "engines", "forests"].map { word in
+    /// Eight values of twenty-odd tokens each, none sharing a first word: scoring them takes almost 200 cells.
+    static let values = ["apples", "bicycles", "castles", "dolphins", "engines", "forests", "glaciers", "harbours"].map { word in
         ([word] + Array(repeating: "and more \(word)", count: 8)).joined(separator: " ")
+    }
+
+    /// A job that writes `characters` lowercase letters and spaces: it cannot stop early.
+    static func writing(_ characters: Int, after prompt: String, model: LoadedModel) throws -> GenerationJob {
+        let schema = SchemaDocument(root: .object(properties: [SchemaProperty(name: "text", schema: .string(.pattern("[a-z ]{\(characters)}")))]))
+        return GenerationJob(messages: [ChatMessage(role: "user", content: prompt)], sampling: .greedy, maximumTokens: 200,
+                             constraint: try model.constraint(for: schema))
+    }
+
+    /// Runs `job` on `engine` in a task, and returns once the job has written its first token.
+    static func start(_ job: GenerationJob, on engine: Engine) async -> Task<GenerationOutcome, any Error> {
+        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        let task = Task { try await engine.generate(job) { _, _ in continuation.yield() } }
+        for await _ in started { break }
+        return task
     }
 
     @Test func aJobScoringChoicesWithoutRoomWaitsForAnotherInsteadOfFailing() async throws {
         // Half a window of 512 cells for the batch context, so a few jobs fill it.
         let model = LoadedModel(llama: try SequenceDecoderTests.model().llama, contextSize: 256)
         let engine = Engine(model: model)
-        let chooser = SchemaDocument(root: .object(properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))
-        var choice = GenerationJob(messages: [ChatMessage(role: "user", content: "Which kind of thing is a sailing boat?")],
-                                   sampling: .greedy, maximumTokens: 400, constraint: try model.constraint(for: chooser),
-                                   choicePoints: ChoicePoints(document: chooser))
-        choice.levers.calibratesChoices = false
-        // Two prompts that, beside the choosing job's, leave fewer free cells than its candidates take.
-        let fillings = try ["harbour", "meadow"].map { place in
-            var filler = "Tell me about the \(place)."
-            while try model.llama.tokenize(filler, addSpecial: false, parseSpecial: false).count < 200 {
-                filler += " The light moves slowly over the \(place) while the birds circle overhead."
+        #expect(try Self.values.map { try model.llama.tokenize($0, addSpecial: false, parseSpecial: false).count }.reduce(0, +) > 160)
+        // A job in a lone context, so the next ones share the batch context.
+        let holder = await Self.start(try Self.writing(240, after: "Write about the sea.", model: model), on: engine)
+        // Two jobs of 170-token prompts that write for a while: beside them the choosing job's candidates do not fit.
+        var fillers: [Task<GenerationOutcome, any Error>] = []
+        for place in ["harbour", "meadow"] {
+            var prompt = "Tell me about the \(place)."
+            while try model.llama.tokenize(prompt, addSpecial: false, parseSpecial: false).count < 170 {
+                prompt += " The light moves slowly over the \(place) while the birds circle overhead."
             }
-            return GenerationJob(messages: [ChatMessage(role: "user", content: filler)], sampling: .greedy, maximumTokens: 8, constraint: nil)
+            fillers.append(await Self.start(try Self.writing(120, after: prompt, model: model), on: engine))
         }
-        #expect(try Self.values.map { try model.llama.tokenize($0, addSpecial: false, parseSpecial: false).count }.reduce(0, +) > 120)
-        // A job running in a lone context, so the next two share the batch context.
-        let long = SchemaDocument(root: .object(properties: [SchemaProperty(name: "story", schema: .string(.pattern("[a-z ]{240}")))]))
-        let holder = GenerationJob(messages: [ChatMessage(role: "user", content: "Write about the sea.")], sampling: .greedy,
-                                   maximumTokens: 200, constraint: try model.constraint(for: long))
-        let started = AsyncStream.makeStream(of: Void.self)
-        let holding = Task { try await engine.generate(holder) { _, _ in started.continuation.yield() } }
-        for await _ in started.stream { break }
-        async let chosen = engine.generate(choice)
-        async let first = engine.generate(fillings[0])
-        async let second = engine.generate(fillings[1])
-        let outcomes = try await (chosen, first, second)
-        _ = try await holding.value
+        var choice = GenerationJob(messages: [ChatMessage(role: "user", content: "Which kind of thing is a sailing boat?")],
+                                   sampling: .greedy, maximumTokens: 100, constraint: try model.constraint(for: SchemaDocument(root: .object(
+                                       properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))),
+                                   choicePoints: ChoicePoints(document: SchemaDocument(root: .object(
+                                       properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))))
+        choice.levers.calibratesChoices = false
+        let chosen = try await engine.generate(choice)
+        for filler in fillers { _ = try await filler.value }
+        _ = try await holder.value
 
-        let value = try JSONSerialization.jsonObject(with: Data(outcomes.0.bytes)) as? [String: Any]
-        #expect((value?["kind"] as? String).map(Self.values.contains) == true, "\(outcomes.0.text)")
+        let value = try JSONSerialization.jsonObject(with: Data(chosen.bytes)) as? [String: Any]
+        #expect((value?["kind"] as? String).map(Self.values.contains) == true, "\(chosen.text)")
         #expect(engine.jobsSentBack >= 1, "the batch context was expected to run out of cells")
     }
 }

@@ -27,7 +27,12 @@ struct ServerMetricsTests {
         let follow = metrics.calibrationProgress
         follow(0, 16)
         follow(1, 16)
-        // No request waits for it any more: it jumps to its end.
+        // No request waits for it any more: it ends after its first run.
+        follow(1, 1)
+        #expect(value("fm_calibrations_running", in: metrics) == "0")
+        #expect(value("fm_calibration_runs_total", in: metrics) == "1")
+        // One stopped before its first run ends at once.
+        follow(0, 16)
         follow(16, 16)
         #expect(value("fm_calibrations_running", in: metrics) == "0")
         #expect(value("fm_calibration_runs_total", in: metrics) == "1")
