@@ -31,7 +31,7 @@ package final class Engine: Sendable {
     private let loop: LoopState
     /// Calibration tables being computed, by key, so concurrent requests share one computation.
     private let calibrating = Mutex(ComputationsInFlight<ChoiceCalibration>())
-    /// Jobs sent back to the queue because the batch context ran out of cells.
+    /// Jobs sent back to the queue because the batch context ran out of cells or lost their state.
     private let sentBack = Atomic(0)
 
     package init(model: LoadedModel) {
