@@ -70,31 +70,34 @@ public final class ResultCache: Sendable {
 
     /// The stored value for `key`, if any.
     public func value(forKey key: String) throws -> String? {
-        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM result WHERE key = ?", arguments: [key]) }
+        try writer.read { db in try Self.fetch(key, in: db) }
     }
 
     /// Stores `value` under `key`, replacing any earlier value.
     public func store(_ value: String, forKey key: String) throws {
-        try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO result (key, value, createdAt) VALUES (?, ?, ?)",
-                           arguments: [key, value, Date().timeIntervalSince1970])
-        }
+        let createdAt = Date().timeIntervalSince1970
+        try writer.write { db in try Self.insert(value, forKey: key, createdAt: createdAt, in: db) }
     }
 
     /// The stored value for `key`, if any, read on the database's own threads: a read can wait for another
     /// process's write (up to the busy timeout), which must not hold one of Swift's cooperative threads.
     public func value(forKey key: String) async throws -> String? {
-        try await writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM result WHERE key = ?", arguments: [key]) }
+        try await writer.read { db in try Self.fetch(key, in: db) }
     }
 
     /// Stores `value` under `key`, replacing any earlier value, on the database's own threads (as the async
     /// `value(forKey:)` reads).
     public func store(_ value: String, forKey key: String) async throws {
         let createdAt = Date().timeIntervalSince1970
-        try await writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO result (key, value, createdAt) VALUES (?, ?, ?)",
-                           arguments: [key, value, createdAt])
-        }
+        try await writer.write { db in try Self.insert(value, forKey: key, createdAt: createdAt, in: db) }
+    }
+
+    private static func fetch(_ key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM result WHERE key = ?", arguments: [key])
+    }
+
+    private static func insert(_ value: String, forKey key: String, createdAt: Double, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO result (key, value, createdAt) VALUES (?, ?, ?)", arguments: [key, value, createdAt])
     }
 
     /// The number of stored results.

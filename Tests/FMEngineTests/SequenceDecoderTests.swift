@@ -451,11 +451,10 @@ import Testing
             }
             fillers.append(await Self.start(try Self.writing(120, after: prompt, model: model), on: engine))
         }
+        let chooser = SchemaDocument(root: .object(properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))
         var choice = GenerationJob(messages: [ChatMessage(role: "user", content: "Which kind of thing is a sailing boat?")],
-                                   sampling: .greedy, maximumTokens: 100, constraint: try model.constraint(for: SchemaDocument(root: .object(
-                                       properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))),
-                                   choicePoints: ChoicePoints(document: SchemaDocument(root: .object(
-                                       properties: [SchemaProperty(name: "kind", schema: .string(.choices(Self.values)))]))))
+                                   sampling: .greedy, maximumTokens: 100, constraint: try model.constraint(for: chooser),
+                                   choicePoints: ChoicePoints(document: chooser))
         choice.levers.calibratesChoices = false
         let chosen = try await engine.generate(choice)
         for filler in fillers { _ = try await filler.value }
