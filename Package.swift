@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -115,9 +115,12 @@ let package = Package(
         // Client code from a module where `async` functions run on their caller's actor by default; compile-only.
         .target(name: "NonsendingSamples", dependencies: ["FoundationModels"], path: "Tests/NonsendingSamples",
                 swiftSettings: swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
+        // Client code from a module whose declarations belong to the main actor by default; compiled and run.
+        .target(name: "MainActorSamples", dependencies: ["FoundationModels"], path: "Tests/MainActorSamples",
+                swiftSettings: swiftSettings + [.defaultIsolation(MainActor.self)]),
         .testTarget(
             name: "FoundationModelsTests",
-            dependencies: ["FoundationModels", "FMDecoding", "FMEngine", "FMLlama", "SeedTypes", "API27Samples", "NonsendingSamples"],
+            dependencies: ["FoundationModels", "FMDecoding", "FMEngine", "FMLlama", "SeedTypes", "API27Samples", "NonsendingSamples", "MainActorSamples"],
             swiftSettings: swiftSettings
         ),
         // The official JSON Schema test suite (MIT) against the importer and the grammar.

@@ -37,7 +37,9 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         guard case .success(let expansion, _) = analyze(node: node, declaration: declaration, in: context) else {
             return []
         }
-        let conformance = protocols.isEmpty ? "" : ": FoundationModels.Generable"
+        // `nonisolated`, as Apple's macro writes it: in a module whose declarations belong to the main actor by
+        // default, the conformance would otherwise be main-actor isolated, which `Generable`'s uses reject.
+        let conformance = protocols.isEmpty ? "" : ": nonisolated FoundationModels.Generable"
         let members = expansion.extensionMembers().map { "\($0.trimmedDescription)" }.joined(separator: "\n\n")
         let source: DeclSyntax = "extension \(type.trimmed)\(raw: conformance) {\n\(raw: members)\n}"
         guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }

@@ -345,7 +345,7 @@ struct GenerableDiagnosticsTests {
                 }
             }
 
-            extension Note: FoundationModels.Generable {
+            extension Note: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.text = try content.value(forProperty: "text")
                 }

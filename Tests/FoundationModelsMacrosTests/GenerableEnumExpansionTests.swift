@@ -23,7 +23,7 @@ struct GenerableEnumExpansionTests {
                 }
             }
 
-            extension NoteCategory: FoundationModels.Generable {
+            extension NoteCategory: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     let choice = try content.value(String.self)
                     switch choice {
@@ -73,7 +73,7 @@ struct GenerableEnumExpansionTests {
                 }
             }
 
-            extension Breakfast: FoundationModels.Generable {
+            extension Breakfast: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     let choice = try content.value(String.self)
                     switch choice {
@@ -209,7 +209,7 @@ struct GenerableEnumExpansionTests {
                 }
             }
 
-            extension Shape: FoundationModels.Generable {
+            extension Shape: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     guard case .structure(let properties, let orderedKeys) = content.kind,
                         let caseName = orderedKeys.first,
@@ -314,7 +314,7 @@ struct GenerableEnumExpansionTests {
                 }
             }
 
-            extension Expression: FoundationModels.Generable {
+            extension Expression: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     guard case .structure(let properties, let orderedKeys) = content.kind,
                         let caseName = orderedKeys.first,
@@ -387,7 +387,7 @@ struct GenerableEnumExpansionTests {
                 }
             }
 
-            extension Reading: FoundationModels.Generable {
+            extension Reading: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     guard case .structure(let properties, let orderedKeys) = content.kind,
                         let caseName = orderedKeys.first,

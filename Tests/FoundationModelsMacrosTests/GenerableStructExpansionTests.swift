@@ -59,7 +59,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension CatProfile: FoundationModels.Generable {
+            extension CatProfile: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                     self.age = try content.value(forProperty: "age")
@@ -131,7 +131,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Contact: FoundationModels.Generable {
+            extension Contact: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                     self.nickname = try content.value(forProperty: "nickname")
@@ -200,7 +200,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Contact: FoundationModels.Generable {
+            extension Contact: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                     self.nickname = try content.value(forProperty: "nickname")
@@ -274,7 +274,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Itinerary: FoundationModels.Generable {
+            extension Itinerary: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.title = try content.value(forProperty: "title")
                     self.days = try content.value(forProperty: "days")
@@ -342,7 +342,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Node: FoundationModels.Generable {
+            extension Node: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.value = try content.value(forProperty: "value")
                     self.children = try content.value(forProperty: "children")
@@ -398,7 +398,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Summary: FoundationModels.Generable {
+            extension Summary: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.text = try content.value(forProperty: "text")
                 }
@@ -457,7 +457,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension SearchTerm: FoundationModels.Generable {
+            extension SearchTerm: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.id = content.id ?? FoundationModels.GenerationID()
                     self.searchTerm = try content.value(forProperty: "searchTerm")
@@ -547,7 +547,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Recipe: FoundationModels.Generable {
+            extension Recipe: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.title = try content.value(forProperty: "title")
                     self.servings = try content.value(forProperty: "servings")
@@ -616,7 +616,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Point: FoundationModels.Generable {
+            extension Point: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.x = try content.value(forProperty: "x")
                     self.y = try content.value(forProperty: "y")
@@ -665,7 +665,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Nothing: FoundationModels.Generable {
+            extension Nothing: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                 }
 
@@ -719,7 +719,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Outer.InExtension: FoundationModels.Generable {
+            extension Outer.InExtension: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.text = try content.value(forProperty: "text")
                 }
@@ -787,7 +787,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Profile: FoundationModels.Generable {
+            extension Profile: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                     self.hidden = try content.value(forProperty: "hidden")
@@ -852,7 +852,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Profile: FoundationModels.Generable {
+            extension Profile: nonisolated FoundationModels.Generable {
                 package nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                     self.age = try content.value(forProperty: "age")
@@ -928,7 +928,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Settings: FoundationModels.Generable {
+            extension Settings: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.mood = try content.value(forProperty: "mood")
                     self.size = try content.value(forProperty: "size")
@@ -995,7 +995,7 @@ struct GenerableStructExpansionTests {
                 }
             }
 
-            extension Greeting: FoundationModels.Generable {
+            extension Greeting: nonisolated FoundationModels.Generable {
                 public nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.text = try content.value(forProperty: "text")
                     self.count = try content.value(forProperty: "count")

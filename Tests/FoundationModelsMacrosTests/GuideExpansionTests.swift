@@ -113,7 +113,7 @@ struct GuideExpansionTests {
                 }
             }
 
-            extension Everything: FoundationModels.Generable {
+            extension Everything: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.greeting = try content.value(forProperty: "greeting")
                     self.color = try content.value(forProperty: "color")
@@ -202,7 +202,7 @@ struct GuideExpansionTests {
                 }
             }
 
-            extension Product: FoundationModels.Generable {
+            extension Product: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.sku = try content.value(forProperty: "sku")
                     self.path = try content.value(forProperty: "path")
@@ -264,7 +264,7 @@ struct GuideExpansionTests {
                 }
             }
 
-            extension Trip: FoundationModels.Generable {
+            extension Trip: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.days = try content.value(forProperty: "days")
                 }
@@ -335,7 +335,7 @@ struct GuideExpansionTests {
                 }
             }
 
-            extension Tagging: FoundationModels.Generable {
+            extension Tagging: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.topics = try content.value(forProperty: "topics")
                     self.score = try content.value(forProperty: "score")
@@ -466,7 +466,7 @@ struct GuideExpansionTests {
                 }
             }
 
-            extension Named: FoundationModels.Generable {
+            extension Named: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                 }

@@ -4,7 +4,7 @@ import SwiftSyntaxMacroExpansion
 
 /// The macros under test, named as user code spells them.
 ///
-/// `Generable` is given its conformance so the golden extensions show `: FoundationModels.Generable`
+/// `Generable` is given its conformance so the golden extensions show `: nonisolated FoundationModels.Generable`
 /// as the compiler would ask for it.
 let foundationModelsMacros: [String: MacroSpec] = [
     "Generable": MacroSpec(

@@ -119,7 +119,7 @@ struct SessionPropertyEntryExpansionTests {
                 }
             }
 
-            extension NamedPet: FoundationModels.Generable {
+            extension NamedPet: nonisolated FoundationModels.Generable {
                 nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
                     self.name = try content.value(forProperty: "name")
                 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The schema a model turn decodes under when the session has tools: either a set of tool calls or the answer.
 ///
 /// ```json
@@ -56,7 +58,7 @@ enum ToolTurnSchema {
             let calls = items.compactMap { item -> Transcript.ToolCall? in
                 guard case .structure(let call, _) = item.kind, case .string(let name)? = call["name"]?.kind,
                     let arguments = call["arguments"] else { return nil }
-                return Transcript.ToolCall(toolName: name, arguments: arguments)
+                return Transcript.ToolCall(id: UUID().uuidString, toolName: name, arguments: arguments)
             }
             return calls.count == items.count ? .calls(calls) : nil
         }

@@ -156,14 +156,21 @@ extension Transcript {
         public var content: GeneratedContent
 
         /// Which type the content represents.
-        @available(*, deprecated, renamed: "schemaName")
+        ///
+        /// Deprecated on Apple's platforms from 27, as Apple declares it; Linux has no such version, so code
+        /// that uses it builds there without a warning, as it does for an earlier Apple deployment target.
+        @available(macOS, deprecated: 27.0, renamed: "schemaName")
+        @available(iOS, deprecated: 27.0, renamed: "schemaName")
+        @available(visionOS, deprecated: 27.0, renamed: "schemaName")
         public var source: String {
             get { schemaName }
             set { schemaName = newValue }
         }
 
         /// Creates a structured segment.
-        @available(*, deprecated, renamed: "init(id:schemaName:content:)")
+        @available(macOS, deprecated: 27.0, renamed: "init(id:schemaName:content:)")
+        @available(iOS, deprecated: 27.0, renamed: "init(id:schemaName:content:)")
+        @available(visionOS, deprecated: 27.0, renamed: "init(id:schemaName:content:)")
         public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
             self.init(id: id, schemaName: source, content: content)
         }
@@ -359,7 +366,7 @@ extension Transcript {
         public var metadata: [String: any Codable & Sendable & Equatable]
 
         /// Creates a tool call.
-        public init(id: String = UUID().uuidString, toolName: String, arguments: GeneratedContent) {
+        public init(id: String, toolName: String, arguments: GeneratedContent) {
             self.init(id: id, metadata: [:], toolName: toolName, arguments: arguments)
         }
 
