@@ -9,8 +9,10 @@ import FMDecoding
 /// chooses among everything else — usually the closing quote. Outside strings nothing is banned: repeated
 /// structure there (`[0,0,0]`, records with the same keys) is legitimate and bounded by the schema.
 struct LoopGuard {
-    /// The longest cycle, in tokens, the guard detects.
-    static let longestPeriod = 16
+    /// The longest cycle, in tokens, the guard detects. Long enough for a copied phrase or number sequence
+    /// (a 17-digit cycle escaped a bound of 16); each step's check stops at the first token that differs, so
+    /// a long bound costs little.
+    static let longestPeriod = 128
 
     private var lexical = JSONLexicalState()
     private var stringTokens: [Int32] = []

@@ -122,6 +122,10 @@ struct ChatCompletionRequest: Sendable {
             generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
         generation.stopSequences = stopSequences
         generation.logprobAlternatives = logprobAlternatives
+        if let parallel = body["parallel_tool_calls"], !parallel.isNull, tools.isEmpty {
+            // As OpenAI answers: the setting would otherwise be accepted and have nothing to act on.
+            throw APIError.invalid("parallel_tool_calls", "'parallel_tool_calls' is only allowed when 'tools' are specified.")
+        }
         generation.allowsParallelToolCalls = try body["parallel_tool_calls"]?.bool() ?? true
     }
 

@@ -30,8 +30,10 @@ public struct FoundationModelsServer: Sendable {
     /// Loads the model, listens, and serves until the process receives `SIGINT` or `SIGTERM`.
     ///
     /// - Parameter onListening: Called with the bound port once the server accepts connections.
-    /// - Throws: When the address cannot be bound.
+    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the model cannot be loaded (the server
+    ///   would otherwise report itself healthy and fail every request); an error when the address cannot be bound.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await backend.systemModel?.load()
         backend.prewarm(Transcript())
         let router = Router()
         router.add(middleware: ServerMiddleware(metrics: metrics, apiKey: configuration.apiKey))

@@ -29,6 +29,22 @@ struct LoopGuardTests {
         #expect(guarded(["{\"a\":\"", "x", "x", "x", "x"], vocabulary: vocabulary).bannedTokens == [5])
     }
 
+    /// Long cycles, such as a 17-digit number copied over and over, are caught up to the guard's bound.
+    @Test(arguments: [17, 100, LoopGuard.longestPeriod])
+    func aLongCycleWrittenTwiceBansItsFirstToken(period: Int) {
+        let words = (0..<LoopGuard.longestPeriod + 1).map { "w\($0)" }
+        let vocabulary = ["{\"a\":\""] + words
+        let cycle = Array(words.prefix(period))
+        #expect(guarded(["{\"a\":\""] + cycle + cycle.dropLast(), vocabulary: vocabulary).bannedTokens.isEmpty)
+        #expect(guarded(["{\"a\":\""] + cycle + cycle, vocabulary: vocabulary).bannedTokens == [1])
+    }
+
+    @Test func aCycleLongerThanTheBoundIsLeftAlone() {
+        let words = (0..<LoopGuard.longestPeriod + 1).map { "w\($0)" }
+        let vocabulary = ["{\"a\":\""] + words
+        #expect(guarded(["{\"a\":\""] + words + words, vocabulary: vocabulary).bannedTokens.isEmpty)
+    }
+
     @Test func closingTheStringResetsIt() {
         let loopGuard = guarded(["{\"a\":\"", "sun", "set", "sun", "set", "\"}"], vocabulary: vocabulary)
         #expect(loopGuard.bannedTokens.isEmpty)

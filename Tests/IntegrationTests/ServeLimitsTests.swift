@@ -1,5 +1,6 @@
 import FMEngine
 import Foundation
+import FoundationModels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -240,6 +241,38 @@ struct ServeLimitsTests {
                 port: server.port, path: "/v1/chat/completions", sent: Data(#"{"mes"#.utf8), declaredLength: 100, limit: .seconds(30))
             #expect(closed)
         }
+    }
+
+    /// A file with a GGUF header that llama.cpp cannot load stops the server before it listens, rather than a
+    /// server that reports itself healthy and answers every request 503 (and every `/v1/tag` text with an
+    /// error line, which a resumed `fm tag --endpoint` job would keep as finished).
+    @Test func aModelThatCannotLoadStopsTheServerBeforeItListens() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = directory.appendingPathComponent("cut.gguf")
+        let handle = try FileHandle(forReadingFrom: DefaultModel.model.modelURL)
+        try handle.read(upToCount: 4 << 20)?.write(to: cut)
+        try handle.close()
+        let process = Process()
+        process.executableURL = TagCommandTests.fm
+        process.arguments = ["serve", "--port", "0", "--model", cut.path]
+        let output = directory.appendingPathComponent("stdout"), errors = directory.appendingPathComponent("stderr")
+        try Data().write(to: output)
+        try Data().write(to: errors)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            Issue.record("fm serve kept running with a model it cannot load")
+        }
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 1 && said.contains("could not be loaded"), "\(process.terminationStatus) \(said)")
+        #expect(try String(contentsOf: output, encoding: .utf8).isEmpty, "it never said it was listening")
     }
 
     @Test func sigtermFinishesTheRequestInFlightThenExits() async throws {

@@ -419,6 +419,7 @@ struct ServeTests {
                 (#"{"model":"default","messages":\#(user),"stop":"\n","tools":[\#(Self.weatherTool)]}"#, 400, "stop"),
                 (#"{"model":"default","messages":\#(user),"stop":["\n", 7]}"#, 400, "stop[1]"),
                 (#"{"model":"default","messages":\#(user),"logit_bias":{"50":-100}}"#, 400, "logit_bias"),
+                (#"{"model":"default","messages":\#(user),"parallel_tool_calls":false}"#, 400, "parallel_tool_calls"),
                 (#"{"model":"default","messages":\#(user),"top_logprobs":2}"#, 400, "top_logprobs"),
                 (#"{"model":"default","messages":\#(user),"logprobs":true,"top_logprobs":21}"#, 400, "top_logprobs"),
                 (#"{"model":"default","messages":\#(user),"logprobs":true,"response_format":{"type":"json_object"}}"#, 400, "logprobs"),

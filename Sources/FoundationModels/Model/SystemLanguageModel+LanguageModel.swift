@@ -71,6 +71,18 @@ extension SystemLanguageModel: LanguageModel {
             Self.latestPrewarm.withLock { $0 = work }
         }
 
+        /// The engine of the configuration's model, loading it off the cooperative pool on first use.
+        ///
+        /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the file cannot be loaded.
+        static func engine(for configuration: Configuration) async throws -> Engine {
+            do {
+                return try await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
+            } catch {
+                throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription:
+                    "The model at \(configuration.modelPath) could not be loaded: \(error)"))
+            }
+        }
+
         /// Generates the response to `request` with the in-process engine.
         ///
         /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the model file is missing;
@@ -84,13 +96,7 @@ extension SystemLanguageModel: LanguageModel {
             guard model.isAvailable else {
                 throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
             }
-            let engine: Engine
-            do {
-                engine = try await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
-            } catch {
-                throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription:
-                    "The model at \(configuration.modelPath) could not be loaded: \(error)"))
-            }
+            let engine = try await Self.engine(for: configuration)
             let turn = try await SystemTurn(request: request, model: model, engine: engine)
             let reporter = turn.reporter(channel)
             let outcome: GenerationOutcome
@@ -101,5 +107,16 @@ extension SystemLanguageModel: LanguageModel {
             }
             try turn.finish(outcome, reporter: reporter, channel: channel)
         }
+    }
+}
+
+extension SystemLanguageModel {
+    /// Loads the model (and its adapter) now instead of on the first request, so that a file that is present
+    /// but cannot be loaded (cut short, another format) is reported before anything depends on it.
+    ///
+    /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the file is missing or cannot be loaded.
+    package func load() async throws {
+        guard isAvailable else { throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: missingModelMessage)) }
+        _ = try await Executor.engine(for: executorConfiguration)
     }
 }
