@@ -115,7 +115,8 @@ let package = Package(
         // Client code from a module where `async` functions run on their caller's actor by default; compile-only.
         .target(name: "NonsendingSamples", dependencies: ["FoundationModels"], path: "Tests/NonsendingSamples",
                 swiftSettings: swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
-        // Client code from a module whose declarations belong to the main actor by default; compiled and run.
+        // Client code from a module whose declarations belong to the main actor by default; compiled, and run
+        // with the real model by the integration tests.
         .target(name: "MainActorSamples", dependencies: ["FoundationModels"], path: "Tests/MainActorSamples",
                 swiftSettings: swiftSettings + [.defaultIsolation(MainActor.self)]),
         .testTarget(
@@ -146,7 +147,8 @@ let package = Package(
         .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMEngine", "FMTagging", "SeedTypes", "HeadlessBrowser"],
+            dependencies: ["FoundationModels", "FMLlama", "FMDecoding", "FMEngine", "FMTagging", "SeedTypes", "HeadlessBrowser",
+                           "MainActorSamples"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -4,7 +4,8 @@ import FoundationModels
 /// Xcode app targets turn on), where every declaration without an isolation of its own belongs to the main
 /// actor. `@Generable` types written the usual way must still conform: `Generable` is used from any isolation
 /// (sessions decode on their own), so the macro's conformances are `nonisolated`, as Apple's are. Compiling it
-/// is most of the check; `MainActorSamplesTests` also runs a few of them.
+/// is most of the check; `MainActorSamplesTests` decodes these types away from the main actor, and
+/// `MainActorAppTests` runs the view model with the real model.
 @Generable(description: "A weekend trip")
 struct WeekendTrip: Equatable {
     @Guide(description: "A short title")
@@ -52,8 +53,8 @@ final class TripPlanner {
     var trip: WeekendTrip.PartiallyGenerated?
     let session = LanguageModelSession(tools: [TripForecastTool()], instructions: "Plan short trips.")
 
-    func plan(_ request: String) async throws {
-        let stream = session.streamResponse(to: request, generating: WeekendTrip.self)
+    func plan(_ request: String, options: GenerationOptions = GenerationOptions()) async throws {
+        let stream = session.streamResponse(to: request, generating: WeekendTrip.self, options: options)
         for try await snapshot in stream {
             trip = snapshot.content
         }
