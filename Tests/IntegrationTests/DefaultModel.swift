@@ -13,5 +13,15 @@ enum DefaultModel {
         }
         return model
     }
+
+    /// The first 4 MiB of the model's file, written to `cut.gguf` in `directory`: a GGUF header, then nothing
+    /// llama.cpp can load.
+    static func cutCopy(in directory: URL) throws -> URL {
+        let cut = directory.appendingPathComponent("cut.gguf")
+        let handle = try FileHandle(forReadingFrom: model.modelURL)
+        defer { try? handle.close() }
+        try handle.read(upToCount: 4 << 20)?.write(to: cut)
+        return cut
+    }
 }
 

@@ -250,10 +250,7 @@ struct ServeLimitsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-serve-load-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cut = directory.appendingPathComponent("cut.gguf")
-        let handle = try FileHandle(forReadingFrom: DefaultModel.model.modelURL)
-        try handle.read(upToCount: 4 << 20)?.write(to: cut)
-        try handle.close()
+        let cut = try DefaultModel.cutCopy(in: directory)
         let process = Process()
         process.executableURL = TagCommandTests.fm
         process.arguments = ["serve", "--port", "0", "--model", cut.path]

@@ -389,10 +389,7 @@ struct TagCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-load-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cut = directory.appendingPathComponent("cut.gguf")
-        let handle = try FileHandle(forReadingFrom: model.modelURL)
-        try handle.read(upToCount: 4 << 20)?.write(to: cut)
-        try handle.close()
+        let cut = try DefaultModel.cutCopy(in: directory)
         let inputURL = directory.appendingPathComponent("in.txt")
         try Data("first text\nsecond text\n".utf8).write(to: inputURL)
         let outputURL = directory.appendingPathComponent("out.jsonl")
