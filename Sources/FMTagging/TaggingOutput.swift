@@ -42,12 +42,10 @@ public enum TaggingOutput {
             var line = output[start..<index]
             start = index + 1
             // A byte-order mark (an output an editor saved) is not part of the line's JSON, and a blank line an
-            // editor left is no reason to cut off the finished lines after it.
+            // editor left is no reason to cut off the finished lines after it. Blank lines after the last finished
+            // line are cut with the rest, so the lines a resume appends follow a finished one.
             if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-                validLength = index + 1
-                continue
-            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             guard let text = String(validating: line, as: UTF8.self),
                   let content = try? GeneratedContent(json: text), content.isComplete,
                   case .structure(let properties, _) = content.kind,
@@ -70,9 +68,14 @@ public enum TaggingOutput {
     /// so but carries neither `result` nor `error` was not cut off, and is named.
     public static func strayLine(in output: [UInt8], validLength: Int) -> Int? {
         let finished = min(validLength, output.count)
-        let number = output[..<finished].count(where: { $0 == 0x0A }) + 1
+        var number = output[..<finished].count(where: { $0 == 0x0A }) + 1
         var rest = output[finished...]
         while let last = rest.last, [0x00, 0x0A, 0x0D, 0x20, 0x09].contains(last) { rest = rest.dropLast() }
+        // Blank lines right after the finished ones go with the cut; the line after them is the one to judge.
+        while let newline = rest.firstIndex(of: 0x0A), rest[..<newline].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            rest = rest[(newline + 1)...]
+            number += 1
+        }
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
         rest = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         guard !rest.isEmpty else { return nil }

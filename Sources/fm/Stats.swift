@@ -24,7 +24,14 @@ extension FM {
             if top <= 0 { throw ValidationError("--top must be positive.") }
             for file in files where file != "-" && !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read once.") }
-            if let html { try ReportFile.validate(html, option: "--html", inputs: files.filter { $0 != "-" }.map { ("input file", $0) }) }
+            if let html {
+                // Standard input read from the report's file (`fm stats --html x < x`) is an input too. Only a regular
+                // file: a terminal is one device behind /dev/stdin and /dev/stdout alike.
+                let readsStandardInput = (files.isEmpty || files.contains("-")) && InputFile.isRegularFile("/dev/stdin")
+                let inputs = files.filter { $0 != "-" }.map { ("input file", Optional($0)) }
+                    + [("standard input", readsStandardInput ? "/dev/stdin" : nil)]
+                try ReportFile.validate(html, option: "--html", inputs: inputs)
+            }
         }
 
         func run() async throws {

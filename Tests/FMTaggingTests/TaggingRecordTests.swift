@@ -201,6 +201,21 @@ import Testing
         #expect(stray("{\"id\":\"a\",\"note\":\"keep\"}\n") == 1, "the same, ended with a newline")
         #expect(stray(line + "\n{\"id\":\"b\",\"note\":\"keep\"}\n") == 2)
         #expect(stray(line + "\n" + line + "\n") == nil)
+        #expect(stray(line + "\n\n  \n{\"id\":\"y\",\"te") == nil, "a cut-off line after blank lines")
+        #expect(stray(line + "\n\n\nmy notes\n") == 4)
+    }
+
+    /// Blank lines after the last finished line (an editor's, or `echo >> out.jsonl`) are cut by a resume, so the
+    /// lines it appends follow a finished line and the output stays JSONL.
+    @Test func resumeCutsBlankLinesAfterTheLastFinishedLine() {
+        let line = TaggingOutput.line(for: TaggingRecord(id: "x", text: .success("t")), outcome: .failure(.init(code: "c", message: "m")))
+        for tail in ["\n", "   \n", "\n\n\r\n", "\n\t"] {
+            let output = Array((line + "\n" + tail).utf8)
+            let finished = TaggingOutput.finishedRecords(in: output)
+            #expect(finished.ids == ["x": 1])
+            #expect(finished.validLength == line.utf8.count + 1, "tail \(tail.debugDescription)")
+            #expect(TaggingOutput.strayLine(in: output, validLength: finished.validLength) == nil)
+        }
     }
 
     /// A finished output's results are checked against the job's schema, as its job record is gone.

@@ -149,6 +149,13 @@ struct ReportCommandTests {
         let fromNothing = try Self.run(["-c", #"exec "$0" tag --output /dev/null < /dev/null"#, TagCommandTests.fm.path],
                                        executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(!fromNothing.stderr.contains("is the standard input"), "\(fromNothing.stderr)")
+        // The same for the statistics page: `fm stats --html x < x` (or with `-`) would replace its own input.
+        for arguments in [#"stats --html "$1" < "$1""#, #"stats - --html "$1" < "$1""#] {
+            let overwrite = try Self.run(["-c", #"exec "$0" "# + arguments, TagCommandTests.fm.path, input.path],
+                                         executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(overwrite.status == 64 && overwrite.stderr.contains("--html \(input.path) is the standard input"), "\(arguments): \(overwrite.stderr)")
+            #expect(try Data(contentsOf: input) == before)
+        }
     }
 
     @Test func limitedEvaluationKeepsTheWholeFilesLabelSet() throws {
