@@ -42,33 +42,53 @@ public struct LabelledExample: Sendable {
         func count(_ name: String) -> Int { records.count { record in record.extraFields.contains { $0.key == name } } }
         let key = labelKey ?? (count("label") >= count("labels") ? "label" : "labels")
         let other = key == "label" ? "labels" : "label"
+        // One kind of gold for the whole file, the one more lines give: a file is scored as one kind of answer, and
+        // a label beside objects of fields would become a field of its own with that one value, always right.
+        let shapes = records.compactMap { record in record.extraFields.first { $0.key == key }.flatMap { Shape($0.value) } }
+        func lines(giving shape: Shape) -> Int { shapes.count { $0 == shape } }
+        // On a tie the first of single labels, objects and lists.
+        let shape = Shape.allCases.max { lines(giving: $0) < lines(giving: $1) } ?? .single
+        func add(_ record: TaggingRecord, _ gold: Gold) {
+            switch (Shape(gold), shape, gold) {
+            case (let own, let file, _) where own == file: examples.append(LabelledExample(record: record, gold: gold))
+            // One label and a list of one say the same.
+            case (.single, .set, .single(let label)): examples.append(LabelledExample(record: record, gold: .set([label])))
+            case (.set, .single, .set(let labels)) where labels.count == 1:
+                examples.append(LabelledExample(record: record, gold: .single(labels[0])))
+            case (let own, let file, _):
+                unlabelled.append("""
+                    Record \(record.id)'s "\(key)" is \(own.description), while \(lines(giving: file)) of the file's lines give \
+                    \(file.plural); a file is scored as one kind of answer.
+                    """)
+            }
+        }
         for record in records {
             let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             switch fields[key]?.kind {
             // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
             case .string where fields[key]?.isBlankScalar == true:
                 unlabelled.append("Record \(record.id)'s \"\(key)\" is empty.")
-            case .string(let value): examples.append(LabelledExample(record: record, gold: .single(value)))
+            case .string(let value): add(record, .single(value))
             // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
             // would count as right whatever the model said: such lines are reported, not scored.
             case .array(let values) where values.contains(where: \.isBlankScalar):
                 unlabelled.append("Record \(record.id)'s \"\(key)\" list holds an empty label.")
             case .array(let values) where values.allSatisfy({ $0.scalarText != nil }):
-                examples.append(LabelledExample(record: record, gold: .set(values.compactMap(\.scalarText))))
+                add(record, .set(values.compactMap(\.scalarText)))
             case .array:
                 unlabelled.append("Record \(record.id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
             case .structure(let properties, let keys) where keys.contains(where: { properties[$0]?.isBlankScalar == true }):
                 let empty = keys.first { properties[$0]?.isBlankScalar == true } ?? ""
                 unlabelled.append("Record \(record.id)'s \"\(key)\" field \"\(empty)\" is empty.")
             case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy({ $0.scalarText != nil }):
-                examples.append(LabelledExample(record: record, gold: .fields(properties.compactMapValues(\.scalarText))))
+                add(record, .fields(properties.compactMapValues(\.scalarText)))
             case .structure(let properties, let keys):
                 let nested = keys.first { properties[$0]?.scalarText == nil }
                 unlabelled.append(nested.map { "Record \(record.id)'s \"\(key)\" field \"\($0)\" is not a string, number or Boolean." }
                                   ?? "Record \(record.id)'s \"\(key)\" object is empty.")
             case .number, .bool:
                 // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.
-                examples.append(LabelledExample(record: record, gold: .single(fields[key]?.scalarText ?? "")))
+                add(record, .single(fields[key]?.scalarText ?? ""))
             default:
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)
@@ -80,6 +100,47 @@ public struct LabelledExample: Sendable {
             }
         }
         return (examples, unlabelled)
+    }
+}
+
+extension LabelledExample {
+    /// The kind of a gold answer, as a file's lines give it.
+    enum Shape: CaseIterable {
+        case single, fields, set
+
+        init(_ gold: Gold) {
+            switch gold {
+            case .single: self = .single
+            case .fields: self = .fields
+            case .set: self = .set
+            }
+        }
+
+        /// The shape of a gold field's value; `nil` for a value that is no gold (null, or nothing).
+        init?(_ value: GeneratedContent) {
+            switch value.kind {
+            case .string, .number, .bool: self = .single
+            case .structure: self = .fields
+            case .array: self = .set
+            default: return nil
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .single: "one label"
+            case .fields: "an object of fields"
+            case .set: "a list of labels"
+            }
+        }
+
+        var plural: String {
+            switch self {
+            case .single: "one label"
+            case .fields: "objects of fields"
+            case .set: "lists of labels"
+            }
+        }
     }
 }
 

@@ -106,6 +106,33 @@ import Testing
         #expect(TaggingRecord.parse(line: Array(#"{"id":"a\"b","n":1e999}"#.utf8), lineNumber: 5).id == "5", "an escaped id is not guessed")
     }
 
+    /// A file is scored as one kind of answer, the one more of its lines give: a label among objects of fields
+    /// would otherwise become a field of its own, with that one label as its only choice and always right.
+    @Test func labelledParsingScoresOneKindOfGold() {
+        func parse(_ lines: [String]) -> (examples: [LabelledExample], unlabelled: [String]) {
+            LabelledExample.parseReportingUnlabelled(input: Array(lines.map { $0 + "\n" }.joined().utf8))
+        }
+        let fields = parse([#"{"id":"1","text":"a","label":{"topic":"x","tone":"y"}}"#, #"{"id":"2","text":"b","label":"neg"}"#,
+                            #"{"id":"3","text":"c","label":{"topic":"z","tone":"y"}}"#])
+        #expect(fields.examples.map(\.record.id) == ["1", "3"])
+        #expect(fields.unlabelled == [
+            "Record 2's \"label\" is one label, while 2 of the file's lines give objects of fields; a file is scored as one kind of answer.",
+        ])
+        let schema = EvaluationTask.schema(for: fields.examples)
+        #expect(schema.resolving(schema.root)?.propertyNames == ["tone", "topic"])
+        // One label and a list of one say the same; a list of two in a single-label file is refused.
+        let singles = parse([#"{"id":"1","text":"a","label":"x"}"#, #"{"id":"2","text":"b","label":["y"]}"#,
+                             #"{"id":"3","text":"c","label":["x","y"]}"#, #"{"id":"4","text":"d","label":"y"}"#])
+        #expect(singles.examples.map(\.gold) == [.single("x"), .single("y"), .single("y")])
+        #expect(singles.unlabelled == [
+            "Record 3's \"label\" is a list of labels, while 2 of the file's lines give one label; a file is scored as one kind of answer.",
+        ])
+        let sets = parse([#"{"id":"1","text":"a","labels":["x","y"]}"#, #"{"id":"2","text":"b","labels":"y"}"#,
+                          #"{"id":"3","text":"c","labels":[]}"#])
+        #expect(sets.examples.map(\.gold) == [.set(["x", "y"]), .set(["y"]), .set([])])
+        #expect(sets.unlabelled.isEmpty)
+    }
+
     /// `fm eval` scores only lines with a gold answer, and is told why each other line is not one.
     @Test func labelledParsingSaysWhyALineIsNotScored() {
         let input = Array("""
@@ -129,15 +156,14 @@ import Testing
         // More lines have `label`, so that is the file's gold field: a line with only `labels` is not scored.
         let (examples, unlabelled) = LabelledExample.parseReportingUnlabelled(input: input)
         let aside = " It has \"labels\", which fewer lines of the file have; --label-key chooses the field."
-        #expect(examples.map(\.record.id) == ["a", "d", "e", "f"])
-        #expect(examples.map(\.gold) == [
-            .single("x"), .fields(["topic": "x", "urgent": "true"]), .single("4"), .single("false"),
-        ])
+        #expect(examples.map(\.record.id) == ["a", "e", "f"])
+        #expect(examples.map(\.gold) == [.single("x"), .single("4"), .single("false")])
         #expect(unlabelled == [
             "Record b has no \"label\" string, list or object.",
             "Record 3 has no \"label\" string, list or object.",
             "Line 4 is not a JSON object fm can read: Expected a property name in quotes but found 'b' at offset 1.",
             "Record c has no \"label\" string, list or object." + aside,
+            "Record d's \"label\" is an object of fields, while 4 of the file's lines give one label; a file is scored as one kind of answer.",
             "Record g has no \"label\" string, list or object.",
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",
@@ -146,7 +172,7 @@ import Testing
             "Record l has no \"label\" string, list or object." + aside,
             "Record m's \"label\" field \"topic\" is empty.",
         ])
-        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "d", "e", "f"])
+        #expect(LabelledExample.parse(input: input).map(\.record.id) == ["a", "e", "f"])
         // A file of (mostly) `labels` lines is read by that field.
         let sets = LabelledExample.parseReportingUnlabelled(input: Array("""
             {"id":"c","text":"hi","labels":["x","y"]}
