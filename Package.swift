@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: Public API
@@ -71,7 +72,8 @@ let package = Package(
             name: "FMServer",
             dependencies: ["FoundationModels", "FMTagging", "FMEngine", "FMLlama",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-                           .product(name: "HTTPTypes", package: "swift-http-types")],
+                           .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
 

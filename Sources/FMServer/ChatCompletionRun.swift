@@ -193,8 +193,12 @@ enum ChatCompletionRun {
     /// The API error for what the executor threw.
     static func apiError(for error: any Error) -> APIError {
         if let error = error as? APIError { return error }
+        // The server cancels a request when its connection's input ends or breaks: a client that hung up (and
+        // reads nothing), closed its sending side early, or sent bytes that are not HTTP after the request. A
+        // retry of the same exchange would end the same way, so this is no 503 with a `Retry-After`.
         if error is CancellationError {
-            return APIError(.serviceUnavailable, type: "server_error", code: "cancelled", "The request was cancelled.")
+            return APIError(.badRequest, code: "cancelled",
+                            "The request was cancelled: the connection's input closed, or held bytes that are not HTTP, before the answer was ready. Keep the connection open, and send nothing after the request, until the answer arrives.")
         }
         if let error = error as? LanguageModelError {
             switch error {

@@ -5,6 +5,7 @@ import FMTagging
 import Foundation
 import FoundationModels
 import Hummingbird
+import NIOHTTP1
 import Logging
 
 /// An OpenAI-compatible HTTP server over the in-process engine (`fm serve`).
@@ -35,7 +36,7 @@ public struct FoundationModelsServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await backend.systemModel?.load()
         backend.prewarm(Transcript())
-        let router = Router()
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: ServerMiddleware(metrics: metrics, apiKey: configuration.apiKey))
         addRoutes(to: router)
         var logger = Logger(label: "fm-serve")
@@ -53,7 +54,7 @@ public struct FoundationModelsServer: Sendable {
         try await app.runService()
     }
 
-    private func addRoutes(to router: Router<BasicRequestContext>) {
+    private func addRoutes(to router: Router<ServerRequestContext>) {
         // The model file's content digest, listed as `meta` (as llama-server lists its model's size and shape), so a
         // client's result cache can tell this model from another served under the same name. Read once, at start.
         let identity: GeneratedContent = .object([("content", .text(ModelIdentity.of(configuration.model.modelURL)))]
@@ -244,21 +245,50 @@ public struct FoundationModelsServer: Sendable {
 
     // MARK: Helpers
 
+    /// The most bytes of a refused body (too large, or in an unsupported encoding) read and dropped before the
+    /// refusal is sent.
+    static let refusedBodyAllowance = 64 << 20
+
     /// The body's bytes, refused with a 413 beyond `limit` bytes.
+    ///
+    /// A refused body is still read to its end (up to ``refusedBodyAllowance`` bytes) before the error is thrown:
+    /// a client that sends its whole body before it reads the answer would otherwise stall with its body half
+    /// sent, and never see the refusal.
     static func bodyBytes(of request: Request, limit: Int) async throws -> [UInt8] {
         // A compressed body would otherwise be read as its compressed bytes ("not valid UTF-8") or, for an
         // encoding that leaves ASCII alone, used as if it were plain.
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
+            try await drain(request.body, upTo: refusedBodyAllowance)
             throw APIError(.unsupportedMediaType, code: "unsupported_content_encoding",
                            "Content-Encoding '\(encoding)' is not supported; send the body uncompressed.")
         }
-        var request = request
+        var bytes: [UInt8] = []
+        var body = request.body.makeAsyncIterator()
         do {
-            let buffer = try await request.collectBody(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
+            while let buffer = try await body.next() {
+                guard bytes.count + buffer.readableBytes <= limit else {
+                    try await drain(body, upTo: refusedBodyAllowance - bytes.count - buffer.readableBytes)
+                    throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
+                }
+                bytes.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let error as HTTPParserError {
+            // The body's framing broke (it ended before its Content-Length, or a chunk's size is not hex): the
+            // request's fault, not the server's.
+            throw APIError(.badRequest, code: "invalid_body", "The request body could not be read: \(error).")
         }
+        return bytes
+    }
+
+    /// Reads and drops what is left of a body, up to `allowance` bytes; the connection closes after the response.
+    private static func drain(_ body: RequestBody, upTo allowance: Int) async throws {
+        try await drain(body.makeAsyncIterator(), upTo: allowance)
+    }
+
+    private static func drain(_ body: RequestBody.AsyncIterator, upTo allowance: Int) async throws {
+        var body = body
+        var left = allowance
+        while left > 0, let buffer = try? await body.next() { left -= buffer.readableBytes }
     }
 
     /// The body as UTF-8 text, refused with a 413 beyond `limit` bytes and a 400 when it is not UTF-8 (JSON

@@ -14,13 +14,14 @@ struct JSONField: Sendable {
     /// - Throws: ``APIError`` (400) when the text is not JSON, is cut off, or is not an object.
     static func body(_ text: String) throws(APIError) -> JSONField {
         let content: GeneratedContent
-        do { content = try GeneratedContent(json: text) } catch {
+        // A member sent twice (`"stream":true,"stream":false`) would otherwise lose its first value without a word.
+        do { content = try GeneratedContent(jsonRejectingDuplicateNames: text) } catch {
             // The parser says what and where: valid JSON this reader cannot hold (`1e400`, nesting past its limit)
             // is not the syntax error a bare "not valid JSON" would suggest.
             guard case DecodingError.dataCorrupted(let context) = error else {
                 throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON.")
             }
-            throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(context.debugDescription).")
+            throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(context.debugDescription.hasSuffix(".") ? String(context.debugDescription.dropLast()) : context.debugDescription).")
         }
         guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
         let root = JSONField(value: content, path: "")

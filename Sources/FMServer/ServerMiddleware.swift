@@ -20,7 +20,9 @@ private func route(of path: String) -> String? {
 }
 
 /// Checks the API key, answers every failure in OpenAI's JSON error shape, and counts requests.
-struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ServerMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
     let metrics: ServerMetrics
     let apiKey: String?
 
@@ -50,7 +52,9 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         // Chat completions and tag jobs watch for the client hanging up, which ends the connection after the
         // response: the response says so, or a client could send its next request on a connection about to close.
-        if route == "/v1/chat/completions" || route == "/v1/tag" { response.headers[.connection] = "close" }
+        let closes = route == "/v1/chat/completions" || route == "/v1/tag"
+        if closes { response.headers[.connection] = "close" }
+        let channel = context.channel
         let status = hungUp ? 499 : response.status.code
         let metrics = metrics
         // Counted once the last byte is written, so a streamed answer's time is all of it.
@@ -59,6 +63,11 @@ struct ServerMiddleware<Context: RequestContext>: RouterMiddleware {
             var written = status
             let outcome = StreamOutcome()
             defer {
+                // The watch may have read the head of a request sent after this one, which would then wait for
+                // ever, holding the connection (and a shutdown) open. Ending the connection's input lets the server
+                // close it once the response is out; a request still sending its body (one refused before it was
+                // read whole) is read to its end first.
+                if closes { channel.close(mode: .input, promise: nil) }
                 if written == status, let failed = outcome.failedStatus { written = failed }
                 let elapsed = ContinuousClock.now - start
                 metrics.recordRequest(route: route, status: written, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)

@@ -189,12 +189,16 @@ struct ChatCompletionRequestTests {
         for fields in [",\"tools\":[\(tool)]", ",\(format)}}", ",\(format),\"name\":\"Reply_1\"}}", #","service_tier":"flex""#] {
             #expect(throws: Never.self, "\(fields)") { try request(fields) }
         }
-        for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "cannot be read as JSON")] {
+        // A member sent twice would lose its first value without a word (`"stream":true,"stream":false`).
+        for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "cannot be read as JSON"),
+                              (#"{"stream":true,"stream":false}"#, #"The member "stream" appears twice"#),
+                              (#"{"messages":[{"role":"user","role":"system","content":"Hi"}]}"#, #"The member "role" appears twice"#)] {
             do {
                 _ = try JSONField.body(body)
                 Issue.record("read \(body)")
             } catch {
                 #expect(error.status == .badRequest && error.message.contains(words), "\(body): \(error)")
+                #expect(!error.message.hasSuffix(".."), "\(error.message)")
             }
         }
     }

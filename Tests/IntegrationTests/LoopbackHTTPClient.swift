@@ -97,6 +97,60 @@ enum LoopbackHTTPClient {
         }
     }
 
+    /// What a raw exchange received, and whether the server ended the connection within the limit.
+    struct RawExchange {
+        var received: String
+        /// Whether the whole of what was sent went out within the limit.
+        var sentAll: Bool
+        var closed: Bool
+
+        /// The number of HTTP responses received.
+        var responses: Int { received.components(separatedBy: "HTTP/1.1 ").count - 1 }
+    }
+
+    /// Sends `bytes` as they are — a request, or several pipelined — wholly before reading, as clients that write
+    /// their body first do, then reads until the server ends the connection or `limit` passes.
+    static func raw(port: Int, _ bytes: Data, limit: Duration) async throws -> RawExchange {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    let socket = try connect(port: port)
+                    defer { Glibc.close(socket) }
+                    var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
+                    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    let sentAll = bytes.withUnsafeBytes { buffer in
+                        var offset = 0
+                        while offset < buffer.count {
+                            let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                            guard sent > 0 else { return false }
+                            offset += sent
+                        }
+                        return true
+                    }
+                    var received: [UInt8] = []
+                    var chunk = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let count = recv(socket, &chunk, chunk.count, 0)
+                        if count == 0 { return RawExchange(received: String(decoding: received, as: UTF8.self), sentAll: sentAll, closed: true) }
+                        if count < 0 {
+                            return RawExchange(received: String(decoding: received, as: UTF8.self), sentAll: sentAll, closed: errno == ECONNRESET)
+                        }
+                        received.append(contentsOf: chunk[0..<count])
+                    }
+                })
+            }
+            thread.start()
+        }
+    }
+
+    /// A POST request's bytes, without `Connection: close`.
+    static func post(port: Int, path: String, body: Data, headers: String = "") -> Data {
+        var request = Data("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\(headers)\r\n".utf8)
+        request.append(body)
+        return request
+    }
+
     /// A socket connected to the loopback port.
     private static func connect(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

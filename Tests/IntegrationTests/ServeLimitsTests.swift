@@ -243,6 +243,43 @@ struct ServeLimitsTests {
         }
     }
 
+    /// Chat completions and tag jobs end their connection after the response (their watch for a hang-up reads
+    /// ahead). A request pipelined after one, or bytes that are not HTTP, must not hold the connection — and a
+    /// shutdown — open until the client leaves; such bytes cancel the request with a 400, not a 503 to retry.
+    @Test func aConnectionEndsAfterAChatCompletionWhateverFollowsIt() async throws {
+        try await FMServe.with { server in
+            let chat = LoopbackHTTPClient.post(port: server.port, path: "/v1/chat/completions",
+                                               body: Data(#"{"model":"default","max_tokens":2,"messages":[{"role":"user","content":"Hi"}]}"#.utf8))
+            for (name, after) in [("a pipelined request", "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"), ("nothing", "")] {
+                let exchange = try await LoopbackHTTPClient.raw(port: server.port, chat + Data(after.utf8), limit: .seconds(30))
+                #expect(exchange.closed, "after \(name): \(exchange.received)")
+                #expect(exchange.responses == 1 && exchange.received.hasPrefix("HTTP/1.1 200"), "after \(name): \(exchange.received)")
+            }
+            let long = LoopbackHTTPClient.post(port: server.port, path: "/v1/chat/completions",
+                                               body: Data(#"{"model":"default","max_tokens":300,"messages":[{"role":"user","content":"Tell a long story."}]}"#.utf8))
+            let garbage = try await LoopbackHTTPClient.raw(port: server.port, long + Data("garbage\r\n\r\n".utf8), limit: .seconds(60))
+            #expect(garbage.closed && garbage.received.hasPrefix("HTTP/1.1 400") && garbage.received.contains(#""code":"cancelled""#),
+                    "\(garbage.received)")
+            #expect(!garbage.received.lowercased().contains("retry-after"), "\(garbage.received)")
+        }
+    }
+
+    /// A body refused for its size or encoding is read to its end before the refusal, so a client that writes its
+    /// whole body before reading gets the 413 or 415 at once, not a stalled send until the idle timeout.
+    @Test func aRefusedBodyIsReadThroughAndAnsweredAtOnce() async throws {
+        try await FMServe.with(arguments: ["--max-body-bytes", "1024"]) { server in
+            let body = Data(#"{"model":"default","messages":[{"role":"user","content":""#.utf8) + Data(repeating: UInt8(ascii: "a"), count: 24 << 20)
+                + Data(#""}]}"#.utf8)
+            for (path, headers, status) in [("/v1/chat/completions", "", "413"), ("/v1/tag", "", "413"),
+                                            ("/v1/chat/completions", "Content-Encoding: gzip\r\n", "415")] {
+                let request = LoopbackHTTPClient.post(port: server.port, path: path, body: body, headers: headers)
+                let exchange = try await LoopbackHTTPClient.raw(port: server.port, request, limit: .seconds(30))
+                #expect(exchange.sentAll && exchange.closed, "\(path) \(headers): \(exchange.received)")
+                #expect(exchange.received.hasPrefix("HTTP/1.1 \(status)"), "\(path) \(headers): \(exchange.received)")
+            }
+        }
+    }
+
     /// A file with a GGUF header that llama.cpp cannot load stops the server before it listens, rather than a
     /// server that reports itself healthy and answers every request 503 (and every `/v1/tag` text with an
     /// error line, which a resumed `fm tag --endpoint` job would keep as finished).

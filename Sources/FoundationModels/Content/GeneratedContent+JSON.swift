@@ -16,6 +16,12 @@ extension GeneratedContent {
         self = try PartialJSONParser.parse(json)
     }
 
+    /// Creates content from JSON text as ``init(json:)`` does, but throws `DecodingError.dataCorrupted` for an
+    /// object that names a member twice instead of keeping the last value.
+    package init(jsonRejectingDuplicateNames json: String) throws {
+        self = try PartialJSONParser.parse(json, rejectsDuplicateNames: true)
+    }
+
     /// The content as JSON text, with structure keys in order and a space after each colon and comma, as
     /// Apple's framework writes it: `{"name": "Ada", "tags": ["math", "engines"]}`.
     ///

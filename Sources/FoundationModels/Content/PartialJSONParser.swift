@@ -11,14 +11,20 @@ struct PartialJSONParser {
 
     private let bytes: [UInt8]
     private var position = 0
+    /// Whether a member name written twice in one object throws, rather than its last value winning.
+    private let rejectsDuplicateNames: Bool
 
-    private init(_ text: String) {
+    private init(_ text: String, rejectsDuplicateNames: Bool) {
         bytes = Array(text.utf8)
+        self.rejectsDuplicateNames = rejectsDuplicateNames
     }
 
     /// Parses `text`, which may be a prefix of a JSON document.
-    static func parse(_ text: String) throws -> GeneratedContent {
-        var parser = PartialJSONParser(text)
+    ///
+    /// - Parameter rejectsDuplicateNames: Throw for an object that names a member twice. Otherwise the last value
+    ///   wins, as in most JSON readers; a request where the first value would be silently dropped wants the error.
+    static func parse(_ text: String, rejectsDuplicateNames: Bool = false) throws -> GeneratedContent {
+        var parser = PartialJSONParser(text, rejectsDuplicateNames: rejectsDuplicateNames)
         parser.skipWhitespace()
         guard !parser.atEnd else {
             // Nothing generated yet: an empty, incomplete value.
@@ -81,6 +87,9 @@ struct PartialJSONParser {
             guard keyComplete, !atEnd else { return partial() }
             guard bytes[position] == UInt8(ascii: ":") else {
                 throw error("Expected ':' after property name \"\(key)\" but found \(describe(bytes[position]))")
+            }
+            if rejectsDuplicateNames, properties[key] != nil {
+                throw error("The member \"\(key)\" appears twice in one object")
             }
             position += 1
             skipWhitespace()
