@@ -86,6 +86,7 @@ let package = Package(
                 "FMReports",
                 "FMCache",
                 "FMEngine",
+                "FMLlama",
                 "FMServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FMLlama
 import Foundation
 import FoundationModels
 
@@ -8,6 +9,16 @@ struct ModelChoice: ParsableArguments {
     var model: String?
 
     func validate() throws {
+        // A thread count that is no number would otherwise be ignored without a word; more threads than cores
+        // would make ggml's workers wait for one another, so the count stops at the cores.
+        switch LlamaThreads.requested {
+        case .invalid(let text)?:
+            throw ValidationError("FM_THREADS: '\(text)' is not a positive whole number of threads.")
+        case .count(let count)? where count > LlamaThreads.cores:
+            Console.note("warning: FM_THREADS=\(count) is more than this machine's \(LlamaThreads.cores) cores; evaluating with \(LlamaThreads.cores)\n")
+        default:
+            break
+        }
         guard let model else {
             // The environment's choice is checked as --model is, rather than left to fail on every request.
             let environment = ProcessInfo.processInfo.environment

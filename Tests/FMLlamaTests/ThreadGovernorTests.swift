@@ -18,6 +18,15 @@ struct ThreadGovernorTests {
         return counts
     }
 
+    /// `FM_THREADS` is a positive whole number or refused; none is no request.
+    @Test func theEnvironmentsThreadCountIsReadStrictly() {
+        #expect(LlamaThreads.request(from: nil) == nil)
+        #expect(LlamaThreads.request(from: " ") == nil)
+        #expect(LlamaThreads.request(from: "2") == .count(2))
+        #expect(LlamaThreads.request(from: " 3 ") == .count(3))
+        for text in ["abc", "0", "-3", "1.5", "2x"] { #expect(LlamaThreads.request(from: text) == .invalid(text), "\(text)") }
+    }
+
     @Test func anIdleMachineKeepsEveryThread() {
         var governor = ThreadGovernor(budget: 4)
         var clock: UInt64 = 0

@@ -22,6 +22,16 @@ struct ModelCommandTests {
         let environment = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL": "enormous", "FM_MODEL_PATH": ""])
         #expect(environment.status == 64, "\(environment.stderr)")
         #expect(environment.stderr.contains("FM_MODEL: Unknown model 'enormous'"), "\(environment.stderr)")
+        // A thread count that is no number is refused, not ignored; one above the cores is cut to them (more threads
+        // than cores made ggml's spinning workers wait for each other: seconds a token).
+        let letters = try CommandRun.run(TagCommandTests.fm, ["respond", "--model", "tiny", "hi"], environment: ["FM_THREADS": "abc"])
+        #expect(letters.status == 64 && letters.stderr.contains("FM_THREADS: 'abc' is not a positive whole number"), "\(letters.stderr)")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let many = try CommandRun.run(TagCommandTests.fm, ["respond", "--model", "tiny", "--max-tokens", "3", "hi"],
+                                      environment: ["FM_THREADS": "\(cores + 1)"])
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(many.stderr.contains("warning: FM_THREADS=\(cores + 1) is more than this machine's \(cores) cores; evaluating with \(cores)"),
+                "\(many.stderr)")
     }
 
     @Test func aRelativeOrUnwritableCacheHomeIsHandled() throws {

@@ -50,6 +50,8 @@ public final class LlamaContext {
     }
 
     init(model: LlamaModel, contextLength: Int, batchSize: Int, threads: Int, sequences: Int) throws(LlamaError) {
+        // More threads than cores make ggml's spinning workers wait for one another (``LlamaThreads/cores``).
+        let threads = min(max(threads, 1), LlamaThreads.cores)
         var params = llama_context_default_params()
         params.n_ctx = UInt32(contextLength)
         params.n_batch = UInt32(batchSize)
