@@ -280,6 +280,21 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A client that asks `Expect: 100-continue` (curl, for any body over 1 MiB) is told to go on at once, rather
+    /// than waiting for its own timeout before it sends the body.
+    @Test func aClientThatExpectsContinueIsAnsweredAtOnce() async throws {
+        try await FMServe.with(arguments: ["--idle-timeout", "2"]) { server in
+            let body = Data(#"{"model":"default","max_tokens":2,"messages":[{"role":"user","content":"Hi"}]}"#.utf8)
+            let request = LoopbackHTTPClient.post(port: server.port, path: "/v1/chat/completions", body: body, headers: "Expect: 100-continue\r\n")
+            // The head alone: the server says to go on, and the connection ends at the idle timeout for want of the body.
+            let head = request.prefix(request.count - body.count)
+            let waiting = try await LoopbackHTTPClient.raw(port: server.port, head, limit: .seconds(30))
+            #expect(waiting.received.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(waiting.received)")
+            let whole = try await LoopbackHTTPClient.raw(port: server.port, request, limit: .seconds(30))
+            #expect(whole.received.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200"), "\(whole.received)")
+        }
+    }
+
     /// A file with a GGUF header that llama.cpp cannot load stops the server before it listens, rather than a
     /// server that reports itself healthy and answers every request 503 (and every `/v1/tag` text with an
     /// error line, which a resumed `fm tag --endpoint` job would keep as finished).
