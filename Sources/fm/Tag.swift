@@ -71,6 +71,9 @@ extension FM {
             } else {
                 let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput(expecting: "texts, one per line,")
                 records = TaggingRecord.parse(input: Array(data))
+                // An empty job is no error (an empty day's file in a pipeline), but it is worth a word: a wrong
+                // path or an input read from the wrong stream looks just like it.
+                if records.isEmpty { Console.note("fm tag: \(inputFile ?? "standard input") holds no texts; nothing to tag\n") }
             }
             let schema = try tagging.generationSchema()
             let model = try await tagging.model(modelOptions)

@@ -221,6 +221,10 @@ struct TagCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "-"))
         let resumed = try ReportCommandTests.run(["tag", "-o", "-", "--resume", "x"])
         #expect(resumed.status == 64 && resumed.stderr.contains("--resume needs --output (a file)"), "\(resumed.stderr)")
+        // An input without texts is an empty job, not an error, but it says so.
+        let empty = try ReportCommandTests.run(["tag", "--no-cache"], input: "\n  \n")
+        #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty.stderr)")
+        #expect(empty.stderr.contains("fm tag: standard input holds no texts; nothing to tag"), "\(empty.stderr)")
     }
 
     @Test func aJobKilledAtRandomPointsLosesAndDuplicatesNothing() async throws {
