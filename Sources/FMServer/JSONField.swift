@@ -21,7 +21,8 @@ struct JSONField: Sendable {
             guard case DecodingError.dataCorrupted(let context) = error else {
                 throw APIError(.badRequest, code: "invalid_json", "The request body is not valid JSON.")
             }
-            throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(context.debugDescription.hasSuffix(".") ? String(context.debugDescription.dropLast()) : context.debugDescription).")
+            let reason = context.debugDescription.hasSuffix(".") ? String(context.debugDescription.dropLast()) : context.debugDescription
+            throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(reason).")
         }
         guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
         let root = JSONField(value: content, path: "")
