@@ -55,9 +55,22 @@ struct TaggingOptions: ParsableArguments {
             if let bad = endpointParts.first(where: { Self.endpointURL($0) == nil }) {
                 throw ValidationError("--endpoint: '\(bad)' is not an http(s) URL with a host (e.g. http://127.0.0.1:8080).")
             }
+            // A user and password in the URL would be dropped: requests carry a bearer token, not Basic auth.
+            if let withCredentials = endpointURLs.first(where: { $0.user != nil || $0.password != nil }) {
+                throw ValidationError("""
+                    --endpoint: \(withCredentials.host ?? "the URL") is given with a user or password, which requests do not send; \
+                    give the server's key in an environment variable named by --api-key-env.
+                    """)
+            }
             if let concurrency, concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
-            if let apiKeyEnv, ProcessInfo.processInfo.environment[apiKeyEnv] == nil {
-                throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
+            if let apiKeyEnv {
+                // An empty key is no key: every request would fail alike, each record with an error line.
+                guard let key = ProcessInfo.processInfo.environment[apiKeyEnv] else {
+                    throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is not set.")
+                }
+                if key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    throw ValidationError("The environment variable \(apiKeyEnv) (--api-key-env) is empty.")
+                }
             }
             // The servers' requests in flight are --concurrency; a batch width would be silently ignored.
             if parallel != nil { throw ValidationError("--parallel batches texts in the local engine; with --endpoint, set --concurrency.") }

@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import FoundationModels
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The plain-http client's pure parts: the request head it writes, the waits it gives `poll`, and the limit on a
@@ -33,6 +36,45 @@ import Testing
         #expect(unusable.requestTimeout == 60 && unusable.resourceTimeout == 600, "the defaults")
         let endless = ChatCompletionsConfiguration(endpoint: endpoint, model: "m", requestTimeout: .infinity)
         #expect(endless.requestTimeout == PlainHTTPStream.longestWait)
+    }
+
+    /// A host that never accepts the connection (firewalled, switched off) is unreachable, not a slow server:
+    /// a fleet moves the text to another server, as it does for a refused connection.
+    @Test func aHostThatNeverAcceptsIsUnreachable() async throws {
+        // A listener with a backlog of none, filled by connections nobody accepts: later handshakes go unanswered.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 0) == 0)
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL, 0) | O_NONBLOCK)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) } }
+            fillers.append(filler)
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let endpoint = URL(string: "http://127.0.0.1:\(port)/v1/chat/completions")!
+        var thrown: (any Error)?
+        do {
+            for try await _ in PlainHTTPStream.start(URLRequest(url: endpoint), requestTimeout: 1, resourceTimeout: 5) {}
+        } catch {
+            thrown = error
+        }
+        let code = (thrown as? URLError)?.code
+        #expect(code == .cannotConnectToHost, "\(String(describing: thrown))")
+        let mapped = ChatCompletionsExecutor.mapped(try #require(thrown), endpoint: endpoint, timeout: 1)
+        guard case ChatCompletionsError.unreachable? = mapped as? ChatCompletionsError else {
+            Issue.record("\(mapped)")
+            return
+        }
     }
 
     @Test func aResponseHeadBeyondTheLimitIsAnError() throws {

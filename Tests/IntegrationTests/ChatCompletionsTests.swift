@@ -231,6 +231,34 @@ struct ChatCompletionsTests {
         #expect(Date().timeIntervalSince(started) < 5, "the answer ends at [DONE], not when the connection does")
     }
 
+    /// Bytes that are not UTF-8 in a streamed answer are refused, as in a whole JSON answer, rather than read
+    /// as U+FFFD and passed on (and cached) as the model's text.
+    @Test func aStreamThatIsNotUTF8IsAnError() async throws {
+        var body = Data(#"data: {"id":"c","choices":[{"index":0,"delta":{"content":"caf"#.utf8)
+        body.append(0xE9)
+        body.append(Data(#" ok"},"finish_reason":"stop"}]}"#.utf8) + Data("\n\ndata: [DONE]\n\n".utf8))
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: \(body.count)\r\n\r\n", bodyBytes: body))
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        await #expect(throws: ChatCompletionsError.invalidResponse("The event stream is not valid UTF-8.")) {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello")
+        }
+    }
+
+    /// A server that streams on past `max_tokens` is stopped after a few events a token, not read (and its text
+    /// kept) until the resource timeout.
+    @Test func aStreamFarPastMaxTokensIsCutOff() async throws {
+        let events = Array(repeating: #"{"id":"c","choices":[{"index":0,"delta":{"content":"and on "},"finish_reason":null}]}"#, count: 100)
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(events))
+        defer { server.stop() }
+        let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", retryPolicy: .none)
+        // Four events a token and 64 more: 84 for 5 tokens.
+        await #expect(throws: ChatCompletionsError.invalidResponse("The server sent more than 84 events without finishing the answer.")) {
+            _ = try await LanguageModelSession(model: model).respond(to: "Hello", options: GenerationOptions(maximumResponseTokens: 5))
+        }
+    }
+
     /// A server's answer is data, not something to trust: a `Content-Length` of -1 once took a negative count of
     /// bytes off the reader's buffer, which traps and ends the whole process.
     @Test func aNegativeContentLengthIsAnErrorNotACrash() async throws {

@@ -84,6 +84,8 @@ struct ReportCommandTests {
             // Every part of --endpoint is a server; a typo is not dropped in silence.
             (["tag", "--endpoint", "http://127.0.0.1:9,127.0.0.1:10", "hello"], "'127.0.0.1:10' is not an http(s) URL"),
             (["tag", "--endpoint", "http://127.0.0.1:9,", "hello"], "'' is not an http(s) URL"),
+            // Credentials in the URL would not be sent (requests carry a bearer token).
+            (["tag", "--endpoint", "http://alice:s3cret@127.0.0.1:9", "hello"], "127.0.0.1 is given with a user or password"),
             // A negative number reaches the option's own check instead of reading as a missing value.
             (["tag", "--temperature", "-1", "hello"], "--temperature must not be negative"),
             // `inf` and `nan` parse as numbers; they are refused before a run rather than trapping after it.
@@ -133,6 +135,10 @@ struct ReportCommandTests {
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+        // An empty key is no key: every record would fail alike.
+        let emptyKey = try Self.run(["tag", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "FM_TEST_EMPTY_KEY", "hello"],
+                                    environment: ["FM_TEST_EMPTY_KEY": ""])
+        #expect(emptyKey.status == 64 && emptyKey.stderr.contains("FM_TEST_EMPTY_KEY (--api-key-env) is empty"), "\(emptyKey.stderr)")
         // An argument that is not UTF-8 (a Swift String cannot hold one, so the shell writes its bytes) is refused
         // as such, not read with U+FFFD in place of its bytes.
         for arguments in [#"tag "$(printf 'caf\351 au lait')""#, #"stats "$(printf '/tmp/caf\351.jsonl')""#] {

@@ -99,7 +99,12 @@ final class ScriptedChatServer: Sendable {
     /// Answers every request with exactly `head` (status line and headers, with their blank line) and `body`,
     /// whatever they say: for answers no well-behaved server sends.
     static func rawAnswer(head: String, body: String) -> String {
-        let parts = [head, body].map { Data($0.utf8).base64EncodedString() }
+        rawAnswer(head: head, bodyBytes: Data(body.utf8))
+    }
+
+    /// A server that answers every request with `head` and then `bodyBytes`, which need not be UTF-8.
+    static func rawAnswer(head: String, bodyBytes: Data) -> String {
+        let parts = [Data(head.utf8), bodyBytes].map { $0.base64EncodedString() }
         return """
         import base64, http.server, sys
         port = int(sys.argv[1])

@@ -56,7 +56,9 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         let isStringRequest = request.schema == nil
         var retries = 0
         while true {
-            let outcome = try await send(urlRequest, isStringRequest: isStringRequest, channel: channel)
+            let outcome = try await send(urlRequest, isStringRequest: isStringRequest,
+                                         eventLimit: Self.eventLimit(maximumTokens: request.generationOptions.maximumResponseTokens),
+                                         channel: channel)
             switch outcome {
             case .completed(let state):
                 try await finish(state, request: request, validator: validator, toolValidators: toolValidators, channel: channel)
@@ -106,7 +108,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     /// The answer is complete once the server sent `[DONE]` or a `finish_reason`; a stream that ends before
     /// either was cut short, however its connection ended.
     private func send(
-        _ request: URLRequest, isStringRequest: Bool, channel: LanguageModelExecutorGenerationChannel
+        _ request: URLRequest, isStringRequest: Bool, eventLimit: Int, channel: LanguageModelExecutorGenerationChannel
     ) async throws -> Outcome {
         let stream = startHTTPRequest(request, requestTimeout: configuration.requestTimeout, resourceTimeout: configuration.resourceTimeout)
         var head: HTTPURLResponse?
@@ -115,6 +117,7 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         var parser = ServerSentEventParser()
         var state = ChatCompletionsStreamState(isStringRequest: isStringRequest)
         var sawEvents = false
+        var eventCount = 0
         var sawDone = false
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -130,7 +133,16 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                         if errorBody.count < 1 << 20 { errorBody.append(data.prefix((1 << 20) - errorBody.count)) }
                         continue
                     }
-                    for serverEvent in parser.feed(data) {
+                    let events = parser.feed(data)
+                    // Replaced bytes would pass for the model's text; the whole-JSON path refuses them too.
+                    if parser.sawInvalidUTF8 { throw ChatCompletionsError.invalidResponse("The event stream is not valid UTF-8.") }
+                    eventCount += events.count
+                    // A server that streams on past `max_tokens` would be read, and its text kept, until the
+                    // resource timeout: minutes, and memory without bound.
+                    if eventCount > eventLimit {
+                        throw ChatCompletionsError.invalidResponse("The server sent more than \(eventLimit) events without finishing the answer.")
+                    }
+                    for serverEvent in events {
                         sawEvents = true
                         if try await handle(serverEvent, state: &state, decoder: decoder, channel: channel) {
                             sawDone = true
@@ -153,7 +165,9 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             return try Self.failure(status: head.statusCode, head: head, body: errorBody, isStringRequest: isStringRequest)
         }
         if !sawDone {
-            for serverEvent in parser.finish() {
+            let events = parser.finish()
+            if parser.sawInvalidUTF8 { throw ChatCompletionsError.invalidResponse("The event stream is not valid UTF-8.") }
+            for serverEvent in events {
                 sawEvents = true
                 if try await handle(serverEvent, state: &state, decoder: decoder, channel: channel) {
                     sawDone = true
@@ -302,6 +316,13 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             throw serverError.classified(status: status, isStringRequest: isStringRequest, partialText: "")
         }
         throw ChatCompletionsError.httpError(status: status, message: message)
+    }
+
+    /// The most events a stream may send before its answer is finished: a few per token of `max_tokens` (servers
+    /// send a role, a usage and a finish event beside the text), or a generous bound without one.
+    static func eventLimit(maximumTokens: Int?) -> Int {
+        guard let maximumTokens, maximumTokens > 0 else { return 1 << 20 }
+        return min(maximumTokens, 1 << 20) * 4 + 64
     }
 
     /// The error a caller sees for a transport failure.

@@ -159,7 +159,7 @@ enum PlainHTTPStream {
 
     /// A connected TCP socket to `host`:`port` (IPv4 or IPv6), within `timeout` for all of the host's addresses.
     ///
-    /// - Throws: `URLError(.timedOut)` when the time is up before an address accepts.
+    /// - Throws: `URLError(.cannotConnectToHost)` when no address accepts, also when the time is up first.
     private static func connect(host: String, port: Int, timeout: TimeInterval) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -185,7 +185,10 @@ enum PlainHTTPStream {
                 let ready = remaining > 0 ? poll(&descriptor, 1, milliseconds(remaining)) : 0
                 if ready == 0 {
                     Glibc.close(socket)
-                    throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "\(host):\(port) did not accept a connection in time"])
+                    // Unreachable, not slow: a host that never accepts (firewalled, switched off) is no server that
+                    // is thinking, and a fleet moves the text to another server as it does for a refused connection.
+                    throw URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey:
+                        "\(host):\(port) did not accept a connection within \(Int(timeout.rounded(.up))) seconds"])
                 }
                 if ready == 1 {
                     var error: Int32 = 0

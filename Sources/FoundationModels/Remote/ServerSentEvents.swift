@@ -22,6 +22,8 @@ struct ServerSentEventParser: Sendable {
     private var data: [String] = []
     private var type: String?
     private var id: String?
+    /// Whether a line was not UTF-8 (it is read with U+FFFD in place of its bytes, as the standard says).
+    private(set) var sawInvalidUTF8 = false
 
     /// Feeds the next bytes of the body; returns the events they complete.
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
@@ -73,6 +75,7 @@ struct ServerSentEventParser: Sendable {
             return
         }
         if line.first == UInt8(ascii: ":") { return }
+        if String(validating: line, as: UTF8.self) == nil { sawInvalidUTF8 = true }
         let text = String(decoding: line, as: UTF8.self)
         let field: Substring
         var value: Substring
