@@ -11,6 +11,9 @@ public final class RemoteEngines: Sendable {
     private let next = Mutex(0)
     /// What each endpoint serves, once ``identifyServedModels(cache:)`` asked, and whether every endpoint said.
     private let served = Mutex<(identities: [String?], complete: Bool)?>(nil)
+    /// The model name each endpoint's answers carry, by endpoint, as first seen; and whether one endpoint's
+    /// answers have named two models (a server restarted with another file during the job).
+    private let answering = Mutex<(names: [URL: String], changed: Bool)>(([:], false))
 
     /// Creates the set; `models` must not be empty.
     public init(models: [ChatCompletionsLanguageModel]) {
@@ -43,7 +46,24 @@ public final class RemoteEngines: Sendable {
 
     /// Whether results may be stored under ``identity``: not when an endpoint did not answer, since it counts as
     /// serving what it last served, and may come back serving another model.
-    public var storesResults: Bool { served.withLock { $0?.complete } ?? true }
+    ///
+    /// Nor once an endpoint's answers named another model than its first ones did: the identity was learned before
+    /// the job, and results of the model that took over would be read back later as the first one's.
+    public var storesResults: Bool {
+        (served.withLock { $0?.complete } ?? true) && !answering.withLock { $0.changed }
+    }
+
+    /// Notes the model name an answer of `endpoint` carried (OpenAI's `model`: llama-server sends its file's
+    /// path or alias, vLLM and `fm serve` the served name).
+    func noteAnswer(from endpoint: URL, model name: String) {
+        answering.withLock { answering in
+            if let first = answering.names[endpoint] {
+                if first != name { answering.changed = true }
+            } else {
+                answering.names[endpoint] = name
+            }
+        }
+    }
 
     /// Asks every endpoint what it serves (`GET /v1/models`), so cached results do not outlive a model swapped
     /// behind the same address and name. An endpoint that does not answer (it is down, or loading a model)

@@ -135,6 +135,11 @@ public struct Tagger: Sendable {
         let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+            for case .response(let answer) in response.transcriptEntries {
+                if let name = answer.metadata["model"] as? String {
+                    configuration.remoteEngines?.noteAnswer(from: model.configuration.endpoint, model: name)
+                }
+            }
             if let reason = guardrails.violation(in: response.content.jsonString, source: .response, isStringRequest: false) {
                 return .failure(TaggingFailure(code: "refusal", message: "The response was blocked by the guardrails (\(reason))."))
             }
@@ -147,6 +152,9 @@ public struct Tagger: Sendable {
             case .rateLimited, .timeout: return .failure(TaggingFailure(code: "server-error", message: message))
             default: return .failure(TaggingFailure(code: "generation-failed", message: message))
             }
+        } catch let error as GeneratedContent.ParsingError where error.underlyingError is ResponseLimit {
+            // Cut off by the token budget, as a local answer can be: the same code, so a job reads both alike.
+            return .failure(TaggingFailure(code: "response-budget", message: error.debugDescription))
         } catch let error as ChatCompletionsError {
             if case .unreachable = error {
                 return .failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: error.debugDescription))

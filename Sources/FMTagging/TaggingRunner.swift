@@ -56,7 +56,9 @@ public struct TaggingRunner: Sendable {
         emit: (TaggingRecord, Result<GeneratedContent, TaggingFailure>) throws -> Void
     ) async throws {
         let cacheable = cache != nil && tagger.configuration.isDeterministic
-        let storesResults = cacheable && (tagger.configuration.remoteEngines?.storesResults ?? true)
+        let remoteEngines = tagger.configuration.remoteEngines
+        // Asked again for each result: the servers' answers may show a model swapped in during the job.
+        var storesResults: Bool { cacheable && (remoteEngines?.storesResults ?? true) }
         let window = parallel == 1 ? 1 : parallel * 8
         let tagger = self.tagger
         var waiting: [Int: Result<GeneratedContent, TaggingFailure>] = [:]

@@ -84,6 +84,51 @@ struct RemoteTagCommandTests {
     /// A server restarted with another model at the same address, under the same model name: the cache does not
     /// answer for the new model, and while that server is away the results of the model it served last come
     /// from the cache, not those of the model before.
+    /// A server whose answers name another model partway through a job (restarted with another file) stops the
+    /// job storing results: the identity was learned before the job, and the new model's answers would be read
+    /// back later as the first one's. So would answers from a server whose model list failed with a 5xx.
+    @Test func answersFromAModelSwappedInDuringAJobAreNotCached() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-midjob-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.txt")
+        try "first text\nsecond text\nthird text\n".write(to: input, atomically: true, encoding: .utf8)
+        let schema = directory.appendingPathComponent("schema.json")
+        try #"{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}"#.write(to: schema, atomically: true, encoding: .utf8)
+        for status in [200, 502] {
+            let server = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript(modelListStatus: status))
+            defer { server.stop() }
+            func tag() throws -> Int32 {
+                try Self.run(["tag", "--file", input.path, "--output", directory.appendingPathComponent("out.jsonl").path,
+                              "--schema", schema.path, "--endpoint", server.url.absoluteString], cacheHome: directory).status
+            }
+            #expect(try tag() == 0)
+            #expect(server.requests.count == 3)
+            #expect(try tag() == 0)
+            // With the model list, the first answer (model-a's, before the swap) is cached and the other two are
+            // asked again; without one, nothing is cached.
+            #expect(server.requests.count == (status == 200 ? 5 : 6), "model list \(status)")
+        }
+    }
+
+    /// A server's answer cut off at `max_tokens` gets the code a local one does, so a job reads both alike.
+    @Test func aRemoteAnswerCutByTheTokenBudgetIsAResponseBudgetError() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-budget-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n",
+            body: #"{"id":"c","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"topic\":\"bil"},"finish_reason":"length"}]}"#))
+        defer { server.stop() }
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "My invoice is wrong.", "--preset", "support-ticket", "--max-tokens", "5", "--output", output.path,
+                                "--endpoint", server.url.absoluteString], cacheHome: directory)
+        #expect(run.status == 2, "\(run.stderr)")
+        let records = try TagCommandTests.lines(output)
+        let error = try #require(records.first?["error"] as? [String: Any], "\(records)")
+        #expect(error["code"] as? String == "response-budget", "\(error)")
+    }
+
     @Test func anotherModelBehindTheSameEndpointIsNotAnsweredFromTheCache() async throws {
         _ = DefaultModel.model
         let gemma = try #require(ModelCatalog.entry(named: "gemma")?.fileURL)

@@ -121,6 +121,41 @@ final class ScriptedChatServer: Sendable {
         """
     }
 
+    /// A server that lists one model, `m`, and answers every chat request `{"topic":"x"}` under the model name
+    /// `model-a` for its first answer and `model-b` after: a server restarted with another file during a job.
+    /// Each request is logged, so a test can count them. With `modelListStatus`, the model list is answered with
+    /// that status instead.
+    static func swappingModelScript(modelListStatus: Int = 200) -> String {
+        #"""
+        import http.server, json, sys
+        port, log_file = int(sys.argv[1]), sys.argv[2]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self, status, body):
+                payload = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+            def do_GET(self):
+                if \#(modelListStatus) != 200:
+                    self.answer(\#(modelListStatus), {"error": {"message": "backend down"}})
+                else:
+                    self.answer(200, {"object": "list", "data": [{"id": "m", "object": "model"}]})
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with open(log_file, "a") as log:
+                    log.write("{}\n")
+                first = sum(1 for _ in open(log_file)) == 1
+                self.answer(200, {"id": "c", "object": "chat.completion", "model": "model-a" if first else "model-b",
+                                  "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"topic\":\"x\"}"},
+                                               "finish_reason": "stop"}]})
+            def log_message(self, *args):
+                pass
+        http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+        """#
+    }
+
     /// An event stream of `events` (each a JSON chunk) and `[DONE]`, with its `Content-Length`.
     static func eventStreamAnswer(_ events: [String]) -> String {
         let body = events.map { "data: \($0)\n\n" }.joined() + "data: [DONE]\n\n"

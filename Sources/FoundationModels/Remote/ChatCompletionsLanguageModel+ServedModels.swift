@@ -40,6 +40,10 @@ extension ChatCompletionsLanguageModel {
                 do { try await Task.sleep(for: .seconds(delay)) } catch { return .unreachable }
                 continue
             }
+            // A server error (a 502 from a proxy whose backend is down, a 500) says nothing of what answers: taken
+            // for a server without a model list, answers would be cached under its bare address, and another
+            // model's read back from there after a restart.
+            if status >= 500 { return .unreachable }
             guard (200..<300).contains(status) else { return .unlisted }
             return Self.servedModels(inModelList: body, named: configuration.model).map(ServedModels.served) ?? .unlisted
         }
