@@ -81,11 +81,13 @@ public struct Tagger: Sendable {
     /// Tags one text.
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
         if let remote = configuration.remoteEngines {
-            // A server that cannot be reached hands the text to the next one; only when none can be is it failed.
+            // A server that cannot be reached, or turns the text away after its retries, hands it to the next one;
+            // only when none takes it is it failed.
             let servers = remote.nextInTurn()
             var result = await tagRemotely(text, model: servers[0])
             for server in servers.dropFirst() {
-                guard case .failure(let failure) = result, failure.code == TaggingFailure.serverUnreachable else { break }
+                guard case .failure(let failure) = result,
+                      [TaggingFailure.serverUnreachable, TaggingFailure.serverBusy].contains(failure.code) else { break }
                 result = await tagRemotely(text, model: server)
             }
             return result
@@ -149,7 +151,8 @@ public struct Tagger: Sendable {
             switch error {
             case .contextSizeExceeded: return .failure(TaggingFailure(code: "context-overflow", message: message))
             case .unsupportedGenerationGuide: return .failure(TaggingFailure(code: "unsupported-schema", message: message))
-            case .rateLimited, .timeout: return .failure(TaggingFailure(code: "server-error", message: message))
+            case .rateLimited: return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: message))
+            case .timeout: return .failure(TaggingFailure(code: "server-error", message: message))
             default: return .failure(TaggingFailure(code: "generation-failed", message: message))
             }
         } catch let error as GeneratedContent.ParsingError where error.underlyingError is ResponseLimit {
@@ -158,6 +161,9 @@ public struct Tagger: Sendable {
         } catch let error as ChatCompletionsError {
             if case .unreachable = error {
                 return .failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: error.debugDescription))
+            }
+            if case .httpError(status: 503, _) = error {
+                return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: error.debugDescription))
             }
             return .failure(TaggingFailure(code: "server-error", message: error.debugDescription))
         } catch {

@@ -17,6 +17,10 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// The code of a record that no `--endpoint` server could be reached for: a failure of the job too.
     public static let serverUnreachable = "server-unreachable"
 
+    /// The code of a record whose `--endpoint` server turned it away (429, or 503 while it loads a model) after its
+    /// retries: the next server of a fleet takes the text.
+    public static let serverBusy = "server-busy"
+
     /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's
     /// finished line (which a resume would keep).
     public var stopsJob: Bool { code == Self.modelUnavailable || code == Self.serverUnreachable }

@@ -111,6 +111,29 @@ struct RemoteTagCommandTests {
         }
     }
 
+    /// A server that turns texts away (503 while it loads a model, or 429) after its retries hands them to the
+    /// next server of the fleet, as one that cannot be reached does.
+    @Test func aBusyServerHandsItsTextsToTheNextOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-busy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let busy = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
+            head: "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\r\n",
+            body: #"{"error":{"message":"Loading model","type":"unavailable_error","code":503}}"#))
+        defer { busy.stop() }
+        let working = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript())
+        defer { working.stop() }
+        let schema = directory.appendingPathComponent("schema.json")
+        try #"{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}"#.write(to: schema, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "first text", "second text", "--schema", schema.path, "--output", output.path, "--no-cache",
+                                "--endpoint", "\(busy.url.absoluteString),\(working.url.absoluteString)"], cacheHome: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try TagCommandTests.lines(output)
+        #expect(records.count == 2 && records.allSatisfy { $0["result"] != nil }, "\(records)")
+        #expect(working.requests.count == 2)
+    }
+
     /// A server's answer cut off at `max_tokens` gets the code a local one does, so a job reads both alike.
     @Test func aRemoteAnswerCutByTheTokenBudgetIsAResponseBudgetError() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-budget-\(UUID().uuidString)")
