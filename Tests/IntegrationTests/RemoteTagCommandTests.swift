@@ -26,6 +26,20 @@ struct RemoteTagCommandTests {
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
 
+    /// A new directory for one test's files and result cache.
+    static func scratchDirectory(_ name: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// A schema of one string member, `topic`, as the scripted servers answer it.
+    static func topicSchema(in directory: URL) throws -> URL {
+        let schema = directory.appendingPathComponent("schema.json")
+        try #"{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}"#.write(to: schema, atomically: true, encoding: .utf8)
+        return schema
+    }
+
     @Test func endpointsAreTakenInTurnAndCachedResultsNameEndpointAndModel() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: TagCommandTests.fm.path), "no fm binary at \(TagCommandTests.fm.path)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-\(UUID().uuidString)")
@@ -88,25 +102,24 @@ struct RemoteTagCommandTests {
     /// job storing results: the identity was learned before the job, and the new model's answers would be read
     /// back later as the first one's. So would answers from a server whose model list failed with a 5xx.
     @Test func answersFromAModelSwappedInDuringAJobAreNotCached() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-midjob-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratchDirectory("fm-remote-midjob")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.txt")
         try "first text\nsecond text\nthird text\n".write(to: input, atomically: true, encoding: .utf8)
-        let schema = directory.appendingPathComponent("schema.json")
-        try #"{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}"#.write(to: schema, atomically: true, encoding: .utf8)
+        let schema = try Self.topicSchema(in: directory)
         for status in [200, 502] {
             let server = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript(modelListStatus: status))
             defer { server.stop() }
             func tag() throws -> Int32 {
                 try Self.run(["tag", "--file", input.path, "--output", directory.appendingPathComponent("out.jsonl").path,
-                              "--schema", schema.path, "--endpoint", server.url.absoluteString], cacheHome: directory).status
+                              "--schema", schema.path, "--endpoint", server.url.absoluteString, "--concurrency", "1"], cacheHome: directory).status
             }
             #expect(try tag() == 0)
             #expect(server.requests.count == 3)
             #expect(try tag() == 0)
             // With the model list, the first answer (model-a's, before the swap) is cached and the other two are
-            // asked again; without one, nothing is cached.
+            // asked again; without one, nothing is cached. (One request at a time: with several in flight, the
+            // swap can show before the first answer is stored, and then none is.)
             #expect(server.requests.count == (status == 200 ? 5 : 6), "model list \(status)")
         }
     }
@@ -114,8 +127,7 @@ struct RemoteTagCommandTests {
     /// A server that turns texts away (503 while it loads a model, or 429) after its retries hands them to the
     /// next server of the fleet, as one that cannot be reached does.
     @Test func aBusyServerHandsItsTextsToTheNextOne() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-busy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratchDirectory("fm-remote-busy")
         defer { try? FileManager.default.removeItem(at: directory) }
         let busy = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
             head: "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\r\n",
@@ -123,8 +135,7 @@ struct RemoteTagCommandTests {
         defer { busy.stop() }
         let working = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript())
         defer { working.stop() }
-        let schema = directory.appendingPathComponent("schema.json")
-        try #"{"type":"object","properties":{"topic":{"type":"string"}},"required":["topic"]}"#.write(to: schema, atomically: true, encoding: .utf8)
+        let schema = try Self.topicSchema(in: directory)
         let output = directory.appendingPathComponent("out.jsonl")
         let run = try Self.run(["tag", "first text", "second text", "--schema", schema.path, "--output", output.path, "--no-cache",
                                 "--endpoint", "\(busy.url.absoluteString),\(working.url.absoluteString)"], cacheHome: directory)
@@ -136,8 +147,7 @@ struct RemoteTagCommandTests {
 
     /// A server's answer cut off at `max_tokens` gets the code a local one does, so a job reads both alike.
     @Test func aRemoteAnswerCutByTheTokenBudgetIsAResponseBudgetError() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-remote-budget-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratchDirectory("fm-remote-budget")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
             head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n",
