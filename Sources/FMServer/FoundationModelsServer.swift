@@ -259,7 +259,7 @@ public struct FoundationModelsServer: Sendable {
         // A compressed body would otherwise be read as its compressed bytes ("not valid UTF-8") or, for an
         // encoding that leaves ASCII alone, used as if it were plain.
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
-            try await drain(request.body, upTo: refusedBodyAllowance)
+            await drain(request.body.makeAsyncIterator(), upTo: refusedBodyAllowance)
             throw APIError(.unsupportedMediaType, code: "unsupported_content_encoding",
                            "Content-Encoding '\(encoding)' is not supported; send the body uncompressed.")
         }
@@ -268,7 +268,7 @@ public struct FoundationModelsServer: Sendable {
         do {
             while let buffer = try await body.next() {
                 guard bytes.count + buffer.readableBytes <= limit else {
-                    try await drain(body, upTo: refusedBodyAllowance - bytes.count - buffer.readableBytes)
+                    await drain(body, upTo: refusedBodyAllowance - bytes.count - buffer.readableBytes)
                     throw APIError(.contentTooLarge, code: "request_too_large", "The request body is larger than \(limit) bytes.")
                 }
                 bytes.append(contentsOf: buffer.readableBytesView)
@@ -282,11 +282,7 @@ public struct FoundationModelsServer: Sendable {
     }
 
     /// Reads and drops what is left of a body, up to `allowance` bytes; the connection closes after the response.
-    private static func drain(_ body: RequestBody, upTo allowance: Int) async throws {
-        try await drain(body.makeAsyncIterator(), upTo: allowance)
-    }
-
-    private static func drain(_ body: RequestBody.AsyncIterator, upTo allowance: Int) async throws {
+    private static func drain(_ body: RequestBody.AsyncIterator, upTo allowance: Int) async {
         var body = body
         var left = allowance
         while left > 0, let buffer = try? await body.next() { left -= buffer.readableBytes }

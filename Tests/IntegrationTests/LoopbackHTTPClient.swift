@@ -119,15 +119,7 @@ enum LoopbackHTTPClient {
                     var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
                     setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                    let sentAll = bytes.withUnsafeBytes { buffer in
-                        var offset = 0
-                        while offset < buffer.count {
-                            let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                            guard sent > 0 else { return false }
-                            offset += sent
-                        }
-                        return true
-                    }
+                    let sentAll = send(bytes, on: socket)
                     var received: [UInt8] = []
                     var chunk = [UInt8](repeating: 0, count: 65_536)
                     while true {
@@ -178,16 +170,22 @@ enum LoopbackHTTPClient {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         var request = Data((head + "\r\n").utf8)
         if let body { request.append(body) }
-        request.withUnsafeBytes { buffer in
+        // The server may answer and close before reading a body it refuses (413): read what it said.
+        _ = send(request, on: socket)
+        return socket
+    }
+
+    /// Sends all of `bytes`; whether they all went out before the connection ended (or a send timed out).
+    private static func send(_ bytes: Data, on socket: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                // The server may answer and close before reading a body it refuses (413): read what it said.
-                guard sent > 0 else { break }
+                guard sent > 0 else { return false }
                 offset += sent
             }
+            return true
         }
-        return socket
     }
 
     /// The reply in `bytes`, read with the remote client's own response parser.

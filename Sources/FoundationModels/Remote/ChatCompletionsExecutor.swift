@@ -54,11 +54,10 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
             model: configuration.model, request: request, sendsResponseFormat: model.enforcesSchemas).body
         let urlRequest = try makeURLRequest(body: body)
         let isStringRequest = request.schema == nil
+        let eventLimit = Self.eventLimit(maximumTokens: request.generationOptions.maximumResponseTokens)
         var retries = 0
         while true {
-            let outcome = try await send(urlRequest, isStringRequest: isStringRequest,
-                                         eventLimit: Self.eventLimit(maximumTokens: request.generationOptions.maximumResponseTokens),
-                                         channel: channel)
+            let outcome = try await send(urlRequest, isStringRequest: isStringRequest, eventLimit: eventLimit, channel: channel)
             switch outcome {
             case .completed(let state):
                 try await finish(state, request: request, validator: validator, toolValidators: toolValidators, channel: channel)
