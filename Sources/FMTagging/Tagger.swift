@@ -86,8 +86,7 @@ public struct Tagger: Sendable {
             let servers = remote.nextInTurn()
             var result = await tagRemotely(text, model: servers[0])
             for server in servers.dropFirst() {
-                guard case .failure(let failure) = result,
-                      [TaggingFailure.serverUnreachable, TaggingFailure.serverBusy].contains(failure.code) else { break }
+                guard case .failure(let failure) = result, failure.passesToNextServer else { break }
                 result = await tagRemotely(text, model: server)
             }
             return result
@@ -164,6 +163,10 @@ public struct Tagger: Sendable {
             }
             if case .httpError(status: 503, _) = error {
                 return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: error.debugDescription))
+            }
+            // A wrong key, or a model name or route the server does not have: every text would get the same answer.
+            if case .httpError(status: let status, _) = error, [401, 403, 404].contains(status) {
+                return .failure(TaggingFailure(code: TaggingFailure.serverRefused, message: error.debugDescription))
             }
             return .failure(TaggingFailure(code: "server-error", message: error.debugDescription))
         } catch {

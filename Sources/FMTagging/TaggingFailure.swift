@@ -21,9 +21,18 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// retries: the next server of a fleet takes the text.
     public static let serverBusy = "server-busy"
 
+    /// The code of a record whose `--endpoint` server refused the job's requests themselves: the key (401, 403)
+    /// or the model name or route (404). Every text would be refused alike, so the next server of a fleet takes
+    /// the text, and when none does the job stops.
+    public static let serverRefused = "server-refused"
+
     /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's
     /// finished line (which a resume would keep).
-    public var stopsJob: Bool { code == Self.modelUnavailable || code == Self.serverUnreachable }
+    public var stopsJob: Bool { [Self.modelUnavailable, Self.serverUnreachable, Self.serverRefused].contains(code) }
+
+    /// Whether the next server of a fleet should take the text instead: this one could not be reached, turned
+    /// the text away for now, or refuses the job's requests.
+    public var passesToNextServer: Bool { [Self.serverUnreachable, Self.serverBusy, Self.serverRefused].contains(code) }
 
     /// The code and message.
     public var description: String { "\(code): \(message)" }

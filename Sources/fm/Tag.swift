@@ -138,7 +138,11 @@ extension FM {
                 // names the broken file or servers: the working ones may differ.
                 if case .failure(let failure) = outcome, failure.stopsJob {
                     if !holdsAnswers { sink.removeJobRecord() }
-                    let remedy = failure.code == TaggingFailure.modelUnavailable ? "with a model that loads" : "once a server answers"
+                    let remedy = switch failure.code {
+                    case TaggingFailure.modelUnavailable: "with a model that loads"
+                    case TaggingFailure.serverRefused: "once a server accepts the requests (its key, --api-key-env; the model name, --endpoint-model)"
+                    default: "once a server answers"
+                    }
                     throw CommandFailure("""
                         \(failure.message)
                         The job stopped at record \(record.id), before its line; \(remedy), --resume goes on from there.

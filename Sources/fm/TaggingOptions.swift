@@ -53,6 +53,9 @@ struct TaggingOptions: ParsableArguments {
         if endpoint != nil {
             // Every part must be a server: one dropped for a typo would leave the job on fewer servers, unsaid.
             if let bad = endpointParts.first(where: { Self.endpointURL($0) == nil }) {
+                if let port = URLComponents(string: bad)?.port, !Self.ports.contains(port) {
+                    throw ValidationError("--endpoint: '\(bad)' names port \(port); a port is 1 to 65535.")
+                }
                 throw ValidationError("--endpoint: '\(bad)' is not an http(s) URL with a host (e.g. http://127.0.0.1:8080).")
             }
             // A user and password in the URL would be dropped: requests carry a bearer token, not Basic auth.
@@ -116,10 +119,22 @@ struct TaggingOptions: ParsableArguments {
         (endpoint ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    private static func endpointURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else { return nil }
-        return url
+    /// `text` as a server's base URL in one spelling, or `nil` when it is not an http(s) URL with a host and a
+    /// usable port.
+    ///
+    /// The scheme is lowercased and slashes at the end of the path are dropped: `HTTP://host:8080/` is the
+    /// server `http://host:8080` is, and the endpoints name a job's results and its resumes.
+    static func endpointURL(_ text: String) -> URL? {
+        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", components.host?.isEmpty == false else { return nil }
+        if let port = components.port, !ports.contains(port) { return nil }
+        components.scheme = scheme
+        while components.path.hasSuffix("/") { components.path.removeLast() }
+        return components.url
     }
+
+    /// The TCP ports a server can listen on.
+    private static let ports = 1...65_535
 
     /// The URLs of --endpoint.
     var endpointURLs: [URL] { endpointParts.compactMap(Self.endpointURL) }

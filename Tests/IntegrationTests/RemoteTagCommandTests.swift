@@ -10,11 +10,11 @@ import Testing
 @Suite("fm tag --endpoint against llama-server", .serialized, .timeLimit(.minutes(10)))
 struct RemoteTagCommandTests {
     /// Runs `fm` with its result cache in `cacheHome`, returning its exit status and standard error.
-    static func run(_ arguments: [String], cacheHome: URL) throws -> (status: Int32, stderr: String) {
+    static func run(_ arguments: [String], cacheHome: URL, environment extra: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = TagCommandTests.fm
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["XDG_CACHE_HOME"] = cacheHome.path
         process.environment = environment
         let errors = Pipe()
@@ -81,11 +81,14 @@ struct RemoteTagCommandTests {
         #expect(results.allSatisfy { $0 != nil }, "\(results)")
         server.stop()
 
-        // The same endpoint and model: every result comes from the cache, though nothing answers.
-        let again = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
-                                  "--endpoint", live], cacheHome: directory)
-        #expect(again.status == 0, "\(again.stderr)")
-        #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil })
+        // The same endpoint and model, however the URL spells the server: every result comes from the cache,
+        // though nothing answers.
+        for endpoint in [live, live + "/", live.replacingOccurrences(of: "http://", with: "HTTP://")] {
+            let again = try Self.run(["tag", "--file", input.path, "--output", output.path, "--preset", "moderation",
+                                      "--endpoint", endpoint], cacheHome: directory)
+            #expect(again.status == 0, "\(endpoint): \(again.stderr)")
+            #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil }, "\(endpoint)")
+        }
         // Another model name on the same endpoint, or another endpoint: not the cached results, so the texts go
         // to the server, which is gone.
         for arguments in [["--endpoint", live, "--endpoint-model", "other"], ["--endpoint", "\(live)/v1"]] {
@@ -142,6 +145,33 @@ struct RemoteTagCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let records = try TagCommandTests.lines(output)
         #expect(records.count == 2 && records.allSatisfy { $0["result"] != nil }, "\(records)")
+        #expect(working.requests.count == 2)
+    }
+
+    /// A server that refuses the job's key (401) would refuse every text: the next server of a fleet takes them,
+    /// and with no other server the job stops before the first record's line, as for a server that is down.
+    @Test func aServerThatRefusesTheKeyHandsItsTextsOnOrStopsTheJob() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-refused")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let guarded = try await LlamaServer.start(arguments: ["--api-key", "the-right-key"])
+        defer { guarded.stop() }
+        let output = directory.appendingPathComponent("out.jsonl")
+        let key = ["FM_TEST_WRONG_KEY": "a-wrong-key"]
+        let refused = try Self.run(["tag", "My invoice is wrong.", "The app crashes.", "--preset", "support-ticket", "--output", output.path,
+                                    "--no-cache", "--endpoint", guarded.url.absoluteString, "--api-key-env", "FM_TEST_WRONG_KEY"],
+                                   cacheHome: directory, environment: key)
+        #expect(refused.status == 1 && refused.stderr.contains("HTTP 401") && refused.stderr.contains("The job stopped at record 1, before its line")
+                && refused.stderr.contains("once a server accepts the requests"), "\(refused.status) \(refused.stderr)")
+        #expect(try TagCommandTests.lines(output).isEmpty)
+
+        let working = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript())
+        defer { working.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let fleet = try Self.run(["tag", "first text", "second text", "--schema", schema.path, "--output", output.path, "--no-cache",
+                                  "--endpoint", "\(guarded.url.absoluteString),\(working.url.absoluteString)", "--api-key-env", "FM_TEST_WRONG_KEY"],
+                                 cacheHome: directory, environment: key)
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        #expect(try TagCommandTests.lines(output).allSatisfy { $0["result"] != nil })
         #expect(working.requests.count == 2)
     }
 

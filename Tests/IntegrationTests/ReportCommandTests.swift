@@ -84,6 +84,8 @@ struct ReportCommandTests {
             // Every part of --endpoint is a server; a typo is not dropped in silence.
             (["tag", "--endpoint", "http://127.0.0.1:9,127.0.0.1:10", "hello"], "'127.0.0.1:10' is not an http(s) URL"),
             (["tag", "--endpoint", "http://127.0.0.1:9,", "hello"], "'' is not an http(s) URL"),
+            (["tag", "--endpoint", "http://127.0.0.1:0", "hello"], "names port 0; a port is 1 to 65535"),
+            (["tag", "--endpoint", "http://127.0.0.1:99999", "hello"], "names port 99999; a port is 1 to 65535"),
             // Credentials in the URL would not be sent (requests carry a bearer token).
             (["tag", "--endpoint", "http://alice:s3cret@127.0.0.1:9", "hello"], "127.0.0.1 is given with a user or password"),
             // A negative number reaches the option's own check instead of reading as a missing value.

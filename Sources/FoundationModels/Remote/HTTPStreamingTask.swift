@@ -15,7 +15,8 @@ package enum HTTPStreamEvent: Sendable {
 func startHTTPRequest(_ request: URLRequest, requestTimeout: TimeInterval, resourceTimeout: TimeInterval)
     -> AsyncThrowingStream<HTTPStreamEvent, any Error>
 {
-    request.url?.scheme == "http"
+    // Schemes are case-insensitive (RFC 3986): `HTTP://` is plain HTTP too.
+    request.url?.scheme?.lowercased() == "http"
         ? PlainHTTPStream.start(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
         : HTTPStreamingTask.start(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
 }
