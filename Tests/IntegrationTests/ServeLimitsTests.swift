@@ -264,6 +264,30 @@ struct ServeLimitsTests {
         }
     }
 
+    /// Bytes that are not an HTTP/1.1 request get OpenAI's error object, as every other refusal does, whether they
+    /// open the connection or follow a request on it; then the connection closes.
+    @Test func requestsThatAreNotHTTPGetAJSONError() async throws {
+        try await FMServe.with { server in
+            let health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            let cases: [(String, Data, String, String)] = [
+                ("not HTTP", Data("GARBAGE\r\n\r\n".utf8), "400", "invalid_http"),
+                ("two lengths", Data("POST /v1/tag HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}".utf8), "400", "invalid_http"),
+                ("an HTTP/2 preface", Data("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), "400", "invalid_http"),
+                ("huge headers", Data("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n".utf8),
+                 "431", "headers_too_large"),
+            ]
+            for (name, bytes, status, code) in cases {
+                let exchange = try await LoopbackHTTPClient.raw(port: server.port, bytes, limit: .seconds(30))
+                #expect(exchange.closed && exchange.responses == 1, "\(name): \(exchange.received)")
+                #expect(exchange.received.hasPrefix("HTTP/1.1 \(status)") && exchange.received.contains("application/json")
+                        && exchange.received.contains(#""code":"\#(code)""#), "\(name): \(exchange.received)")
+            }
+            let after = try await LoopbackHTTPClient.raw(port: server.port, Data((health + "GARBAGE\r\n\r\n").utf8), limit: .seconds(30))
+            #expect(after.closed && after.responses == 2 && after.received.hasPrefix("HTTP/1.1 200"), "\(after.received)")
+            #expect(after.received.contains(#""code":"invalid_http""#), "\(after.received)")
+        }
+    }
+
     /// A body refused for its size or encoding is read to its end before the refusal, so a client that writes its
     /// whole body before reading gets the 413 or 415 at once, not a stalled send until the idle timeout.
     @Test func aRefusedBodyIsReadThroughAndAnsweredAtOnce() async throws {
