@@ -34,8 +34,9 @@ extension SystemLanguageModel: LanguageModel {
 
         let configuration: Configuration
 
-        /// The work of the latest prewarm, which a test awaits before it looks at the cache.
-        static let latestPrewarm = Mutex<Task<Void, Never>?>(nil)
+        /// The work of each model's latest prewarm. A request waits for it: started together, the two would
+        /// evaluate the same instructions side by side, and the request would reuse none of the prewarm's.
+        static let latestPrewarms = Mutex<[Configuration: Task<Void, Never>]>([:])
 
         /// Creates the executor; the model loads on the first request or prewarm, off the cooperative pool.
         public init(configuration: Configuration) {
@@ -68,7 +69,7 @@ extension SystemLanguageModel: LanguageModel {
                     await engine.prefill(text)
                 }
             }
-            Self.latestPrewarm.withLock { $0 = work }
+            Self.latestPrewarms.withLock { $0[configuration] = work }
         }
 
         /// The engine of the configuration's model, loading it off the cooperative pool on first use.
@@ -97,6 +98,8 @@ extension SystemLanguageModel: LanguageModel {
                 throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
             }
             let engine = try await Self.engine(for: configuration)
+            // A prewarm is a few hundred tokens of prefill at most; once it is done this request starts from it.
+            await Self.latestPrewarms.withLock { $0[configuration] }?.value
             let turn = try await SystemTurn(request: request, model: model, engine: engine)
             let reporter = turn.reporter(channel)
             let outcome: GenerationOutcome

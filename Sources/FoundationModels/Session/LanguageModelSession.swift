@@ -177,7 +177,8 @@ public final class LanguageModelSession: Sendable {
     /// Loads the model and evaluates the instructions — and `promptPrefix`, if given — ahead of the first
     /// request, so that request starts from the KV cache.
     ///
-    /// Best effort: it returns at once and the executor does the work in the background.
+    /// Best effort: it returns at once and the executor does the work in the background. On the on-device model
+    /// a request made before that work is done waits for it, then starts from it.
     public func prewarm(promptPrefix: Prompt? = nil) {
         var transcript = state.withLock { $0.transcript }
         if let promptPrefix {
