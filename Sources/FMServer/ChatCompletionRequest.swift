@@ -215,6 +215,7 @@ struct ChatCompletionRequest: Sendable {
         if case .string(let text) = stop.value.kind {
             if !text.isEmpty { strings.append(text) }
         } else {
+            guard case .array = stop.value.kind else { throw stop.mismatch("a string or an array of strings") }
             for item in try stop.array() {
                 let text = try item.string()
                 if !text.isEmpty { strings.append(text) }
@@ -257,9 +258,9 @@ struct ChatCompletionRequest: Sendable {
         for tool in try list.array() {
             let type = try tool.object().required("type").string()
             guard type == "function" else { throw APIError.invalid("\(tool.path).type", "Only 'function' tools are supported, not '\(type)'.") }
-            try checkMembers(of: tool, allowed: ["type", "function"], in: "a tool definition")
+            try tool.checkMembers(allowed: ["type", "function"], in: "a tool definition")
             let function = try tool.required("function").object()
-            try checkMembers(of: function, allowed: ["name", "description", "parameters", "strict"], in: "a tool's 'function'")
+            try function.checkMembers(allowed: ["name", "description", "parameters", "strict"], in: "a tool's 'function'")
             let name = try function.required("name").string()
             guard Self.isOpenAIName(name) else {
                 throw APIError.invalid("\(function.path).name", "A tool name must have 1 to 64 characters, each a letter, a digit, '_' or '-' (OpenAI's rule).")
@@ -296,14 +297,6 @@ struct ChatCompletionRequest: Sendable {
         }
     }
 
-    /// A member of a tool definition that OpenAI does not define is refused by name, as unknown top-level fields
-    /// are: a misspelt `parameters` would otherwise leave the tool without arguments.
-    private static func checkMembers(of object: JSONField, allowed: Set<String>, in place: String) throws(APIError) {
-        if let stray = object.keys.first(where: { !allowed.contains($0) }) {
-            throw APIError.invalid("\(object.path).\(stray)", "Unknown member '\(stray)'; \(place) takes \(allowed.sorted().joined(separator: ", ")).")
-        }
-    }
-
     /// `tool_choice`: `auto`, `none`, `required`, or one named function (which is then the only tool offered).
     private static func toolChoice(in body: JSONField, tools: [Transcript.ToolDefinition]) throws(APIError)
         -> (GenerationOptions.ToolCallingMode, [Transcript.ToolDefinition]) {
@@ -323,7 +316,10 @@ struct ChatCompletionRequest: Sendable {
         if let type = try choice.object()["type"]?.string(), type != "function" {
             throw APIError.invalid("tool_choice.type", "'tool_choice.type' '\(type)' is not supported; name one function, or send auto, none or required.")
         }
-        let name = try choice.object().required("function").object().required("name").string()
+        try choice.checkMembers(allowed: ["type", "function"], in: "'tool_choice'")
+        let function = try choice.required("function").object()
+        try function.checkMembers(allowed: ["name"], in: "'tool_choice.function'")
+        let name = try function.required("name").string()
         guard let tool = tools.first(where: { $0.name == name }) else {
             throw APIError.invalid("tool_choice", "'tool_choice' names '\(name)', which is not in 'tools'.")
         }
@@ -341,10 +337,20 @@ struct ChatCompletionRequest: Sendable {
             throw APIError.invalid("response_format.\(stray)", "A schema goes in 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}; '\(type)' takes none.")
         }
         switch type {
+        case "text", "json_object":
+            try format.checkMembers(allowed: ["type"], in: "'response_format' of type '\(type)'")
+        case "json_schema":
+            try format.checkMembers(allowed: ["type", "json_schema"], in: "'response_format'")
+        default:
+            break
+        }
+        switch type {
         case "text":
             return nil
         case "json_schema":
             let wrapper = try format.required("json_schema").object()
+            // A misspelt member (`strcit`) would be dropped without a word.
+            try wrapper.checkMembers(allowed: ["name", "description", "schema", "strict"], in: "'response_format.json_schema'")
             // OpenAI requires the name; it is optional here, as for llama-server's clients, but one given follows
             // OpenAI's rule, so a request that works here works there.
             if let name = try wrapper["name"]?.string(), !Self.isOpenAIName(name) {

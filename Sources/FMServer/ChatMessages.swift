@@ -26,6 +26,7 @@ enum ChatMessages {
         var lastRole = ""
         for message in list {
             let role = try message.object().required("role").string()
+            try refuseUnreadAnswers(in: message, role: role)
             lastRole = role
             if role != "tool", !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: message.path) }
             switch role {
@@ -43,7 +44,12 @@ enum ChatMessages {
                     var toolCalls: [Transcript.ToolCall] = []
                     for call in try calls.array() {
                         let id = try call.object().required("id").string()
+                        try call.checkMembers(allowed: ["id", "type", "function"], in: "a tool call")
+                        if let type = try call["type"]?.string(), type != "function" {
+                            throw APIError.invalid("\(call.path).type", "Only 'function' tool calls are supported, not '\(type)'.")
+                        }
                         let function = try call.required("function").object()
+                        try function.checkMembers(allowed: ["name", "arguments"], in: "a tool call's 'function'")
                         let name = try function.required("name").string()
                         let argumentsText = try function.required("arguments").string()
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
@@ -75,6 +81,8 @@ enum ChatMessages {
             default:
                 throw APIError.invalid("\(message.path).role", "Unknown role '\(role)': use system, developer, user, assistant or tool.")
             }
+            // After the content is read, so a misspelt `content` is named as the missing member it is.
+            try checkMembers(of: message, role: role)
         }
         if !unanswered.isEmpty { throw unansweredCalls(unanswered.map(\.id), before: nil) }
         // A conversation may end with a system message, or hold nothing else (OpenAI answers both). One that ends
@@ -98,6 +106,34 @@ enum ChatMessages {
             entries.insert(.instructions(Transcript.Instructions(segments: text.isEmpty ? [] : [segment(text)], toolDefinitions: tools)), at: 0)
         }
         return Transcript(entries: entries)
+    }
+
+    /// Refuses what an assistant's message may carry in OpenAI's API and this server cannot read, with what to
+    /// send instead: the legacy `function_call`, and an earlier audio answer. Checked before the content, which
+    /// such a message may leave out.
+    private static func refuseUnreadAnswers(in message: JSONField, role: String) throws(APIError) {
+        guard role == "assistant" else { return }
+        if message["function_call"] != nil {
+            throw APIError.invalid("\(message.path).function_call", "The legacy 'function_call' is not supported; send the call in 'tool_calls'.")
+        }
+        if message["audio"] != nil {
+            throw APIError.invalid("\(message.path).audio", "Audio answers are not supported; send the assistant's words in 'content'.", code: "unsupported_content")
+        }
+    }
+
+    /// Refuses a member a message of `role` does not have in OpenAI's API (a misspelling, `tool_calls` on a user's
+    /// message), since it would be dropped without a word. Unknown roles are left to the caller's own message.
+    private static func checkMembers(of message: JSONField, role: String) throws(APIError) {
+        // A name tells participants apart; the model is not shown it, but one that is not a string is a mistake.
+        _ = try message["name"]?.string()
+        let allowed: Set<String>
+        switch role {
+        case "system", "developer", "user": allowed = ["role", "content", "name"]
+        case "assistant": allowed = ["role", "content", "name", "refusal", "tool_calls"]
+        case "tool": allowed = ["role", "content", "tool_call_id"]
+        default: return
+        }
+        try message.checkMembers(allowed: allowed, in: "a message of role '\(role)'")
     }
 
     /// OpenAI's refusal of calls left without an answer, naming the message that came instead.

@@ -49,6 +49,15 @@ struct JSONField: Sendable {
         return JSONField(value: member, path: path.isEmpty ? key : "\(path).\(key)")
     }
 
+    /// Refuses a member that OpenAI does not define here by name, as unknown top-level fields are: a misspelt
+    /// one (`paramters`, `strcit`) would otherwise be dropped without a word. `place` names the object for the
+    /// message ("a tool definition").
+    func checkMembers(allowed: Set<String>, in place: String) throws(APIError) {
+        if let stray = keys.first(where: { !allowed.contains($0) }) {
+            throw APIError.invalid("\(path).\(stray)", "Unknown member '\(stray)'; \(place) takes \(allowed.sorted().joined(separator: ", ")).")
+        }
+    }
+
     /// The member `key`, which must be present.
     func required(_ key: String) throws(APIError) -> JSONField {
         guard let member = self[key] else {

@@ -104,6 +104,7 @@ struct ChatCompletionRequestTests {
                 #expect(error.status == .badRequest && error.param == "stop", "\(error)")
             }
         }
+        expectRefusal("a number", param: "stop", saying: "a string or an array of strings") { () throws(APIError) in _ = try request(#","stop":5"#) }
     }
 
     /// An assistant message that says something before its tool calls keeps its words in the transcript, ahead of
@@ -291,6 +292,39 @@ struct ChatCompletionRequestTests {
         // Not llama-server's name for that window: an unknown field.
         #expect(throws: APIError.self) { try request(#","penalty_last_n":64"#) }
         #expect(try request(#","guided_json":null,"max_token":null"#).maximumTokens == 64)
+    }
+
+    /// A member a message does not have in OpenAI's API, or one this server cannot read (the legacy
+    /// `function_call`, an audio answer), is a 400 naming it rather than dropped; so is one in `response_format`,
+    /// its `json_schema` or `tool_choice`.
+    @Test func aMemberThatWouldBeDroppedIsRefusedByName() throws {
+        func messages(_ list: String) throws(APIError) -> Transcript {
+            try ChatMessages.transcript(from: JSONField.body(#"{"messages":[\#(list)]}"#).required("messages"), tools: [])
+        }
+        let ask = #"{"role":"user","content":"Go"}"#
+        let refused: [(String, String)] = [
+            (#"{"role":"user","content":"Hi","foo":1}"#, "messages[0].foo"),
+            (#"{"role":"user","content":"Hi","tool_call_id":"a"}"#, "messages[0].tool_call_id"),
+            (#"{"role":"system","content":"Hi","tool_calls":[]}"#, "messages[0].tool_calls"),
+            (#"{"role":"user","content":"Hi","name":5}"#, "messages[0].name"),
+            (ask + #",{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},"# + ask, "messages[1].function_call"),
+            (ask + #",{"role":"assistant","content":"x","audio":{"id":"a1"}},"# + ask, "messages[1].audio"),
+            (ask + #",{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}","x":1}}]},{"role":"tool","tool_call_id":"a","content":"ok"}"#,
+             "messages[1].tool_calls[0].function.x"),
+            (ask + #",{"role":"assistant","content":"Done.","refusal":null,"tool_call_id":"a"},"# + ask, "messages[1].tool_call_id"),
+        ]
+        for (list, param) in refused {
+            expectRefusal(list, param: param) { () throws(APIError) in _ = try messages(list) }
+        }
+        #expect(Array(try messages(#"{"role":"user","content":"Hi","name":"ann"}"#)).count == 1)
+        let format = #""response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object","properties":{}}"#
+        let tool = #""tools":[{"type":"function","function":{"name":"f"}}]"#
+        for (fields, param) in [(#","response_format":{"type":"text","foo":1}"#, "response_format.foo"),
+                                (#",\#(format),"strcit":true}}"#, "response_format.json_schema.strcit"),
+                                (#",\#(tool),"tool_choice":{"type":"function","function":{"name":"f","foo":1}}"#, "tool_choice.function.foo")] {
+            expectRefusal(fields, param: param) { () throws(APIError) in _ = try request(fields) }
+        }
+        #expect(throws: Never.self) { try request(#",\#(tool),"tool_choice":{"type":"function","function":{"name":"f"}}"#) }
     }
 
     /// A message without `content` (misspelt, or left out) is a 400 naming it, not an empty prompt.
