@@ -108,7 +108,9 @@ enum ChatCompletionRun {
 
     /// The guardrails on what a session would have checked turn by turn: a request carries its whole history, so
     /// earlier user turns and their tool outputs are input like the last prompt (which the executor checks, with
-    /// the tool outputs after it). System messages are instructions, which a session does not check either.
+    /// the tool outputs after it), and earlier assistant messages are responses, which a session checked as they
+    /// were written; here the client writes them, and one could put an answer the model must not give there for
+    /// it to go on with. System messages are instructions, which a session does not check either.
     private static func checkEarlierInput(_ request: LanguageModelExecutorGenerationRequest, guardrails: SystemLanguageModel.Guardrails?) throws {
         guard let guardrails, !guardrails.checkers.isEmpty else { return }
         let isStringRequest = request.schema == nil
@@ -119,6 +121,7 @@ enum ChatCompletionRun {
             switch entry {
             case .prompt(let prompt): (text, source, what) = (prompt.segments.modelText, .prompt, "An earlier user message")
             case .toolOutput(let output): (text, source, what) = (output.segments.modelText, .toolOutput, "The output of the tool \(output.toolName)")
+            case .response(let response): (text, source, what) = (response.segments.modelText, .response, "An earlier assistant message")
             default: continue
             }
             if let reason = guardrails.violation(in: text, source: source, isStringRequest: isStringRequest) {
