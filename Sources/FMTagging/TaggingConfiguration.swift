@@ -140,12 +140,18 @@ public struct TaggingConfiguration: Sendable {
         return checker.terms == DenyListChecker.builtIn.terms
     }
 
+    /// Whether ``calibrationTexts`` can change results: batch calibration is on and the schema has fixed answers
+    /// to calibrate. A job that must draw them from its whole input reads the input first; one that need not can
+    /// tag its texts as they arrive.
+    public var usesCalibrationTexts: Bool {
+        levers.calibratesByBatch && Self.hasChoices(schema.root, definitions: schema.definitions)
+    }
+
     /// The calibration texts that change results: none when there are too few, when batch calibration is
     /// switched off, or when the schema has no fixed answers to calibrate — so such jobs share cached results
     /// whatever their other texts.
     var effectiveCalibrationTexts: [String] {
-        guard calibrationTexts.count >= CalibrationSample.minimumCount, levers.calibratesByBatch,
-              Self.hasChoices(schema.root, definitions: schema.definitions) else { return [] }
+        guard calibrationTexts.count >= CalibrationSample.minimumCount, usesCalibrationTexts else { return [] }
         return calibrationTexts
     }
 

@@ -106,16 +106,56 @@ public struct TaggingRecord: Sendable {
     public static func lines(in input: [UInt8]) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
         var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
         var lineNumber = 0
-        for var line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for line in input.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            if line.last == 0x0D { line = line.dropLast() }
-            // A byte-order mark (files saved by some Windows editors) would hide the line's JSON; files joined
-            // with `cat` keep each part's mark at the start of a later line.
-            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            lines.append((lineNumber, line))
+            if let line = content(ofLine: line) { lines.append((lineNumber, line)) }
         }
         return lines
+    }
+
+    /// The part of one line of input (without its `\n`) that is a record: without a `\r` before the line feed
+    /// or a byte-order mark, and `nil` for a line of spaces and tabs only, which is no record.
+    static func content(ofLine line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var line = line
+        if line.last == 0x0D { line = line.dropLast() }
+        // A byte-order mark (files saved by some Windows editors) would hide the line's JSON; files joined
+        // with `cat` keep each part's mark at the start of a later line.
+        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        return line
+    }
+
+    /// Splits input that arrives in pieces (a pipe, a file read a block at a time) into the numbered record lines
+    /// ``lines(in:)`` finds in the whole of it, each as soon as its line feed has arrived.
+    public struct LineSplitter: Sendable {
+        private var pending: [UInt8] = []
+        private var lineNumber = 0
+
+        /// Creates a splitter at the start of the input.
+        public init() {}
+
+        /// The record lines that `bytes` completes, in order.
+        public mutating func lines(completedBy bytes: some Collection<UInt8>) -> [(number: Int, bytes: ArraySlice<UInt8>)] {
+            var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
+            var rest = Array(bytes)[...]
+            while let newline = rest.firstIndex(of: 0x0A) {
+                lineNumber += 1
+                let whole = pending.isEmpty ? rest[..<newline] : ArraySlice(pending + rest[..<newline])
+                if let line = TaggingRecord.content(ofLine: whole) { lines.append((lineNumber, line)) }
+                pending.removeAll(keepingCapacity: true)
+                rest = rest[(newline + 1)...]
+            }
+            pending.append(contentsOf: rest)
+            return lines
+        }
+
+        /// The last line, when the input ends without a line feed after it.
+        public mutating func finish() -> (number: Int, bytes: ArraySlice<UInt8>)? {
+            defer { pending = [] }
+            // `lines(in:)` counts the empty piece after a final line feed as a line of its own, which is no record.
+            lineNumber += 1
+            return TaggingRecord.content(ofLine: pending[...]).map { (lineNumber, ArraySlice($0)) }
+        }
     }
 }
 

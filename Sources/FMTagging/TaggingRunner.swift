@@ -41,6 +41,13 @@ public struct TaggingRunner: Sendable {
         return ResultCache.key([ModelIdentity.of(tagger.configuration.model.modelURL), fingerprint, path, text, Self.formerRecordPart])
     }
 
+    /// What a child task of ``run(_:emit:)`` finished: the next record read (`nil` at the end of the input), or
+    /// the text of record `index` tagged.
+    private enum Event: Sendable {
+        case read(TaggingRecord?)
+        case tagged(index: Int, text: String, Result<GeneratedContent, TaggingFailure>)
+    }
+
     /// The last part of every key, where a record's id once went (empty without examples): kept, so results
     /// stored before ids stopped mattering are still found.
     private static let formerRecordPart = ""
@@ -55,30 +62,57 @@ public struct TaggingRunner: Sendable {
         _ records: [TaggingRecord],
         emit: (TaggingRecord, Result<GeneratedContent, TaggingFailure>) throws -> Void
     ) async throws {
+        try await run(TaggingRecordList(records), emit: emit)
+    }
+
+    /// Tags the records of `source` as they arrive, calling `emit` once per record in input order.
+    ///
+    /// As the form that takes a list, with the records read one at a time beside the texts in flight: a
+    /// record is emitted as soon as its outcome and every earlier one's are known, whether or not the next record
+    /// has arrived, so input from a live pipe gets each line's result while the next one is awaited.
+    public func run(
+        _ source: any TaggingRecordSource,
+        emit: (TaggingRecord, Result<GeneratedContent, TaggingFailure>) throws -> Void
+    ) async throws {
         let cacheable = cache != nil && tagger.configuration.isDeterministic
         let remoteEngines = tagger.configuration.remoteEngines
         // Asked again for each result: the servers' answers may show a model swapped in during the job.
         var storesResults: Bool { cacheable && (remoteEngines?.storesResults ?? true) }
         let window = parallel == 1 ? 1 : parallel * 8
         let tagger = self.tagger
+        var records: [Int: TaggingRecord] = [:]
         var waiting: [Int: Result<GeneratedContent, TaggingFailure>] = [:]
         var emitted = 0
         var next = 0
         var inFlight = 0
-        try await withThrowingTaskGroup(of: (Int, String, Result<GeneratedContent, TaggingFailure>).self) { group in
+        var reading = false
+        var exhausted = false
+        try await withThrowingTaskGroup(of: Event.self) { group in
             func flush() throws {
-                while let outcome = waiting.removeValue(forKey: emitted) {
-                    try emit(records[emitted], outcome)
+                while let outcome = waiting.removeValue(forKey: emitted), let record = records.removeValue(forKey: emitted) {
+                    try emit(record, outcome)
                     emitted += 1
                 }
             }
-            while emitted < records.count {
-                while inFlight < parallel, next < records.count, next - emitted < window {
+            while true {
+                // One read at a time; a read counts as a place in flight, so the window bounds what waits.
+                if !reading, !exhausted, inFlight < parallel, next - emitted < window {
                     // A cancelled job (a server client that left) starts no more texts.
                     try Task.checkCancellation()
+                    group.addTask { .read(try await source.next()) }
+                    reading = true
+                }
+                guard reading || inFlight > 0, let event = try await group.next() else { break }
+                switch event {
+                case .read(nil):
+                    reading = false
+                    exhausted = true
+                case .read(let record?):
+                    reading = false
                     let index = next
                     next += 1
-                    switch records[index].text {
+                    records[index] = record
+                    switch record.text {
                     case .failure(let failure):
                         waiting[index] = .failure(failure)
                     case .success(let text):
@@ -86,18 +120,17 @@ public struct TaggingRunner: Sendable {
                            let content = try? GeneratedContent(json: stored) {
                             waiting[index] = .success(content)
                         } else {
-                            group.addTask { (index, text, await tagger.tag(text)) }
+                            group.addTask { .tagged(index: index, text: text, await tagger.tag(text)) }
                             inFlight += 1
                         }
                     }
-                    try flush()
+                case .tagged(let index, let text, let result):
+                    inFlight -= 1
+                    if storesResults, let cache, case .success(let content) = result {
+                        do { try await cache.store(content.compactJSONString, forKey: cacheKey(for: text)) } catch { storeFailed(error) }
+                    }
+                    waiting[index] = result
                 }
-                guard inFlight > 0, let (index, text, result) = try await group.next() else { continue }
-                inFlight -= 1
-                if storesResults, let cache, case .success(let content) = result {
-                    do { try await cache.store(content.compactJSONString, forKey: cacheKey(for: text)) } catch { storeFailed(error) }
-                }
-                waiting[index] = result
                 try flush()
             }
         }

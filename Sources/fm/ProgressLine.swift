@@ -9,7 +9,8 @@ import Darwin
 
 /// A one-line progress display (count, rate, ETA) on stderr, drawn only when stderr is a terminal.
 struct ProgressLine {
-    let total: Int
+    /// The number of texts, or `nil` while input is still arriving (no bar or ETA then).
+    let total: Int?
     let isEnabled = isatty(STDERR_FILENO) != 0
     var done = 0
     /// The time the rate is measured over. A calibration of choices holds up the texts for as long as it runs, so
@@ -17,7 +18,7 @@ struct ProgressLine {
     /// (the stability experiment's second use case) stops the clock while it runs.
     private let clock = Clock()
 
-    init(total: Int) {
+    init(total: Int?) {
         self.total = total
     }
 
@@ -71,6 +72,10 @@ struct ProgressLine {
         guard isEnabled else { return }
         let elapsed = clock.elapsed
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        guard let total else {
+            Console.note(String(format: "\r%d texts%@ ", done, rate > 0 ? String(format: "  %.1f texts/s", rate) : ""))
+            return
+        }
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let width = 24
         let filled = total > 0 ? width * done / total : width

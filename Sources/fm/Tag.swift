@@ -59,6 +59,25 @@ extension FM {
         }
 
         func run() async throws {
+            let schema = try tagging.generationSchema()
+            var configuration = TaggingConfiguration(
+                model: try await tagging.model(modelOptions),
+                schema: schema,
+                instructions: tagging.instructions,
+                options: tagging.generationOptions,
+                exampleIndex: try tagging.exampleIndex(schema: schema)
+            )
+            // Texts are tagged as the input arrives unless something needs the whole of it first: a sample of its
+            // texts to calibrate choices by, or the finished lines of an output to match against its records.
+            if texts.isEmpty, !configuration.usesCalibrationTexts, !(resume && outputHoldsLines) {
+                let input = try InputRecordStream(path: inputFile)
+                if inputFile == nil, isatty(STDIN_FILENO) == 1 { Console.note("Reading texts, one per line, from the terminal; end with Ctrl-D.\n") }
+                // An input that cannot be read, or is UTF-16, is refused before the output is opened (and cut).
+                try await input.started()
+                try await tag(input, total: nil, configuration: configuration, finished: nil)
+                if input.count == 0 { Console.note("fm tag: \(input.name) holds no texts; nothing to tag\n") }
+                return
+            }
             let records: [TaggingRecord]
             if !texts.isEmpty {
                 // A text argument is tagged as written; one that names a file is more likely a missing --file.
@@ -75,22 +94,33 @@ extension FM {
                 // path or an input read from the wrong stream looks just like it.
                 if records.isEmpty { Console.note("fm tag: \(inputFile ?? "standard input") holds no texts; nothing to tag\n") }
             }
-            let schema = try tagging.generationSchema()
-            let model = try await tagging.model(modelOptions)
-            var configuration = TaggingConfiguration(
-                model: model,
-                schema: schema,
-                instructions: tagging.instructions,
-                options: tagging.generationOptions,
-                exampleIndex: try tagging.exampleIndex(schema: schema),
-                // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
-                calibrationTexts: TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
-            )
+            // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
+            configuration.calibrationTexts = TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
+            try await tag(TaggingRecordList(records), total: records.count, configuration: configuration, finished: records)
+        }
+
+        /// Whether the output to resume already holds something: its lines must then be matched against the whole
+        /// input before any is added.
+        private var outputHoldsLines: Bool {
+            guard let output = outputFile, InputFile.isRegularFile(output) else { return false }
+            var info = stat()
+            return stat(output, &info) == 0 && info.st_size > 0
+        }
+
+        /// Tags the records of `source` (`total` of them, when known) into the output. `records` is the whole
+        /// input when it was read first, which a resume matches against the output's finished lines; `nil` for
+        /// input tagged as it arrives, whose output is started afresh.
+        private func tag(_ source: any TaggingRecordSource, total: Int?, configuration: TaggingConfiguration,
+                         finished records: [TaggingRecord]?) async throws {
+            var configuration = configuration
+            let model = configuration.model
+            let schema = configuration.schema
             // What made the output's lines: a resume with other settings would put other answers beside them.
             let job = tagging.jobIdentity(configuration: configuration, model: model)
             // Checked before the output is cut: a refused resume leaves the file as it was, partial last line and
             // all.
             let sink = try OutputSink(path: outputFile, resume: resume, job: job, schema: schema) { name, finished in
+                guard let records else { return }
                 // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its
                 // results would stand in for this input's records.
                 if let (record, written) = TaggingOutput.foreignLine(records, texts: finished.texts) {
@@ -109,27 +139,35 @@ extension FM {
                         """)
                 }
             }
-            let remaining = TaggingOutput.unfinished(records, finished: sink.finished.ids)
-            if records.count != remaining.count {
-                Console.note("resuming: \(records.count - remaining.count) of \(records.count) records already done\n")
-            }
-            if let early = TaggingOutput.lineOutOfOrder(records, finished: sink.finished.ids) {
-                Console.note("""
-                    warning: record \(early.id) comes before records whose lines \(sink.name) already holds; its line and \
-                    the rest go after them, out of input order (each line keeps its id)\n
-                    """)
+            var remaining: (any TaggingRecordSource)? = nil
+            var remainingCount = total
+            var failed = 0
+            if let records {
+                let unfinished = TaggingOutput.unfinished(records, finished: sink.finished.ids)
+                if records.count != unfinished.count {
+                    Console.note("resuming: \(records.count - unfinished.count) of \(records.count) records already done\n")
+                }
+                if let early = TaggingOutput.lineOutOfOrder(records, finished: sink.finished.ids) {
+                    Console.note("""
+                        warning: record \(early.id) comes before records whose lines \(sink.name) already holds; its line and \
+                        the rest go after them, out of input order (each line keeps its id)\n
+                        """)
+                }
+                remaining = TaggingRecordList(unfinished)
+                remainingCount = unfinished.count
+                failed = TaggingOutput.keptFailures(records, failed: sink.finished.failed)
             }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
-            if let cache, !remaining.isEmpty { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
-            if !remaining.isEmpty { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
+            let hasWork = remainingCount.map { $0 > 0 } ?? true
+            if let cache, hasWork { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
+            if hasWork { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
             // Started after the glossary, so the rate and ETA count texts only.
-            var progress = ProgressLine(total: remaining.count)
+            var progress = ProgressLine(total: remainingCount)
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
-            var failed = TaggingOutput.keptFailures(records, failed: sink.finished.failed)
             // Whether the output holds an answer of the model, kept or written now.
             var holdsAnswers = sink.finished.failed.values.contains { $0.contains(false) }
-            try await runner.run(remaining) { record, outcome in
+            try await runner.run(remaining ?? source) { record, outcome in
                 progress.clear()
                 // The model failed to load (a file cut short, an architecture llama.cpp does not know), or no
                 // --endpoint server could be reached: every record would fail alike, and a resume would keep their

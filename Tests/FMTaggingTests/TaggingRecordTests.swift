@@ -397,4 +397,25 @@ struct TaggingCacheKeyTests {
         #expect(builtIn == tagging)
         #expect(!tagging.contains("useCase") && !tagging.contains("adapter") && !tagging.contains("guardrails"))
     }
+
+    /// Input read in pieces of any size gives the record lines, numbers and bytes alike, that the whole of it does:
+    /// line feeds, `\r\n`, byte-order marks, blank lines and a last line without a line feed, split anywhere.
+    @Test func inputSplitAnywhereGivesTheLinesOfTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [[UInt8]] = [[0x0A], [0x0D], [0x0D, 0x0A], [0x20], [0x09], [0xEF, 0xBB, 0xBF], Array("ab".utf8), Array("{\"text\":\"x\"}".utf8), [0xC3, 0xA9]]
+        for _ in 0..<500 {
+            let input = (0..<Int.random(in: 0...40, using: &generator)).flatMap { _ in alphabet.randomElement(using: &generator)! }
+            var splitter = TaggingRecord.LineSplitter()
+            var lines: [(number: Int, bytes: [UInt8])] = []
+            var rest = input[...]
+            while !rest.isEmpty {
+                let piece = rest.prefix(Int.random(in: 1...8, using: &generator))
+                rest = rest.dropFirst(piece.count)
+                lines += splitter.lines(completedBy: piece).map { ($0.number, Array($0.bytes)) }
+            }
+            if let last = splitter.finish() { lines.append((last.number, Array(last.bytes))) }
+            let whole = TaggingRecord.lines(in: input).map { ($0.number, Array($0.bytes)) }
+            #expect(lines.map(\.number) == whole.map(\.0) && lines.map(\.bytes) == whole.map(\.1), "\(input)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import FMLlama
 import Foundation
 import FoundationModels
+import Synchronization
 import Testing
 
 /// `fm tag` end to end with the real default model: bad records, batching and resuming.
@@ -27,6 +28,63 @@ struct TagCommandTests {
     static func lines(_ url: URL) throws -> [[String: Any]] {
         try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+    }
+
+    /// What `handle` gives up to and including its first line feed (perhaps more), or `nil` when none comes
+    /// within `limit`; read on a thread of its own, since reading blocks.
+    static func firstLine(of handle: FileHandle, within limit: Duration) async -> String? {
+        let answered = Mutex(false)
+        return await withCheckedContinuation { continuation in
+            let answer: @Sendable (String?) -> Void = { text in
+                if answered.withLock({ answered in defer { answered = true }; return !answered }) { continuation.resume(returning: text) }
+            }
+            Thread {
+                var bytes = Data()
+                while !bytes.contains(0x0A) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    bytes += chunk
+                }
+                answer(String(decoding: bytes, as: UTF8.self))
+            }.start()
+            Thread {
+                Thread.sleep(forTimeInterval: Double(limit.components.seconds))
+                answer(nil)
+            }.start()
+        }
+    }
+
+    /// Texts piped in as they are written (`tail -f log | fm tag`) are tagged as they arrive: the first line's
+    /// result comes while the input is still open, one text at a time or several.
+    @Test func textsFromALivePipeAreTaggedAsTheyArrive() async throws {
+        _ = DefaultModel.model
+        for extra in [[], ["--parallel", "4"]] {
+            let process = Process()
+            process.executableURL = Self.fm
+            process.arguments = ["tag", "--no-cache"] + extra
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data("Today we had a lovely picnic with friends at the beach.\n".utf8))
+            let first = await Self.firstLine(of: output.fileHandleForReading, within: .seconds(300))
+            #expect(first?.hasPrefix(#"{"id":"1","text":"Today we had"#) == true, "\(extra): \(first ?? "no line while the input was open")")
+            guard first != nil else {
+                process.terminate()
+                continue
+            }
+            input.fileHandleForWriting.write(Data("My order arrived broken.\n".utf8))
+            try input.fileHandleForWriting.close()
+            let rest = await Self.firstLine(of: output.fileHandleForReading, within: .seconds(300)) ?? ""
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let ids = (first! + rest).split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+            }
+            #expect(ids == ["1", "2"], "\(extra): \(first! + rest)")
         }
     }
 
