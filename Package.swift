@@ -135,7 +135,7 @@ let package = Package(
             resources: [.copy("Resources/json-schema-test-suite")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FMTaggingTests", dependencies: ["FMCache", "FMTagging", "FMDecoding", "FoundationModels"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMTaggingTests", dependencies: ["FMCache", "FMTagging", "FMDecoding", "FMEngine", "FoundationModels"], swiftSettings: swiftSettings),
         // Drives headless Chromium over the DevTools protocol; shared by the report and integration tests.
         .target(name: "HeadlessBrowser", path: "Tests/HeadlessBrowser", swiftSettings: swiftSettings),
         .testTarget(

@@ -44,7 +44,8 @@ enum ChatMessages {
                     var toolCalls: [Transcript.ToolCall] = []
                     for call in try calls.array() {
                         let id = try call.object().required("id").string()
-                        try call.checkMembers(allowed: ["id", "type", "function"], in: "a tool call")
+                        // `index` is the position a streamed call's deltas carry; a client that joins them sends it back.
+                        try call.checkMembers(allowed: ["id", "type", "function", "index"], in: "a tool call")
                         if let type = try call["type"]?.string(), type != "function" {
                             throw APIError.invalid("\(call.path).type", "Only 'function' tool calls are supported, not '\(type)'.")
                         }
@@ -130,7 +131,8 @@ enum ChatMessages {
         switch role {
         case "system", "developer", "user": allowed = ["role", "content", "name"]
         case "assistant": allowed = ["role", "content", "name", "refusal", "tool_calls"]
-        case "tool": allowed = ["role", "content", "tool_call_id"]
+        // OpenAI's own examples send a tool message's `name` (the function's).
+        case "tool": allowed = ["role", "content", "tool_call_id", "name"]
         default: return
         }
         try message.checkMembers(allowed: allowed, in: "a message of role '\(role)'")

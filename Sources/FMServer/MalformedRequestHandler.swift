@@ -32,9 +32,9 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(let head) where exchangesOpen == 0 && head.status == .badRequest && head.headerFields[.contentLength] == "0":
-            guard let parserError else { fallthrough }
+        let part = unwrapOutboundIn(data)
+        if case .head(let head) = part, let parserError, exchangesOpen == 0, head.status == .badRequest,
+           head.headerFields[.contentLength] == "0" {
             let apiError = Self.apiError(for: parserError)
             let body = ByteBuffer(string: apiError.json.compactJSONString)
             var answer = HTTPResponse(status: apiError.status, headerFields: head.headerFields)
@@ -42,12 +42,10 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             answer.headerFields[.contentLength] = String(body.readableBytes)
             context.write(wrapOutboundOut(.head(answer)), promise: promise)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
-        case .end:
-            exchangesOpen = max(0, exchangesOpen - 1)
-            context.write(data, promise: promise)
-        default:
-            context.write(data, promise: promise)
+            return
         }
+        if case .end = part { exchangesOpen = max(0, exchangesOpen - 1) }
+        context.write(data, promise: promise)
     }
 
     /// The error a request that could not be parsed gets: 431 for headers past the limit, else 400.

@@ -53,6 +53,20 @@ public final class RemoteEngines: Sendable {
         (served.withLock { $0?.complete } ?? true) && !answering.withLock { $0.changed }
     }
 
+    /// The endpoints that have answered a text of this job.
+    private let answered = Mutex<Set<URL>>([])
+
+    /// Notes that `endpoint` answered a text: from then on it accepts the job's requests, so a refusal is about a
+    /// text (a proxy's filter), not about the key or the model name.
+    func noteAnswered(by endpoint: URL) {
+        _ = answered.withLock { $0.insert(endpoint) }
+    }
+
+    /// Whether `endpoint` has answered a text of this job.
+    func hasAnswered(_ endpoint: URL) -> Bool {
+        answered.withLock { $0.contains(endpoint) }
+    }
+
     /// Notes the model name an answer of `endpoint` carried (OpenAI's `model`: llama-server sends its file's
     /// path or alias, vLLM and `fm serve` the served name).
     func noteAnswer(from endpoint: URL, model name: String) {

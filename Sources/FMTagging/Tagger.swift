@@ -136,6 +136,7 @@ public struct Tagger: Sendable {
         let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text))
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+            configuration.remoteEngines?.noteAnswered(by: model.configuration.endpoint)
             for case .response(let answer) in response.transcriptEntries {
                 if let name = answer.metadata["model"] as? String {
                     configuration.remoteEngines?.noteAnswer(from: model.configuration.endpoint, model: name)
@@ -165,7 +166,9 @@ public struct Tagger: Sendable {
                 return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: error.debugDescription))
             }
             // A wrong key, or a model name or route the server does not have: every text would get the same answer.
-            if case .httpError(status: let status, _) = error, [401, 403, 404].contains(status) {
+            // Once the server has answered a text of the job, a refusal is about this text (a proxy's filter).
+            if case .httpError(status: let status, _) = error, [401, 403, 404].contains(status),
+               configuration.remoteEngines?.hasAnswered(model.configuration.endpoint) != true {
                 return .failure(TaggingFailure(code: TaggingFailure.serverRefused, message: error.debugDescription))
             }
             return .failure(TaggingFailure(code: "server-error", message: error.debugDescription))

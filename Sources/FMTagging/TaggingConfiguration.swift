@@ -63,6 +63,13 @@ public struct TaggingConfiguration: Sendable {
         CalibrationSample.sample(of: texts, choices: largestChoiceSet(schema.root, definitions: schema.definitions))
     }
 
+    /// The positions, among `count` texts, of those ``sample(of:for:)`` takes, in order: for a job that reads its
+    /// input twice (counting its texts, then taking these) rather than holding all of it.
+    public static func samplePositions(count: Int, for schema: GenerationSchema) -> [Int] {
+        CalibrationSample.spread(of: Array(0..<count), count: CalibrationSample.maximumCount(
+            choices: largestChoiceSet(schema.root, definitions: schema.definitions)))
+    }
+
     /// The most tokens a response may have: `options.maximumResponseTokens` when set, else a budget derived
     /// from the schema (`SchemaDocument.responseTokenBudget`), so a model that keeps adding
     /// array elements ends with an error line instead of filling the context window.
@@ -141,17 +148,24 @@ public struct TaggingConfiguration: Sendable {
     }
 
     /// Whether ``calibrationTexts`` can change results: batch calibration is on and the schema has fixed answers
-    /// to calibrate. A job that must draw them from its whole input reads the input first; one that need not can
-    /// tag its texts as they arrive.
+    /// to calibrate, or a label glossary would be written from them (``describingLabels(cache:status:)``). A job
+    /// that must draw them from its whole input reads the input first; one that need not can tag its texts as
+    /// they arrive.
     public var usesCalibrationTexts: Bool {
-        levers.calibratesByBatch && Self.hasChoices(schema.root, definitions: schema.definitions)
+        (levers.calibratesByBatch && Self.hasChoices(schema.root, definitions: schema.definitions)) || writesLabelGlossary
+    }
+
+    /// Whether ``describingLabels(cache:status:)`` would write a glossary, given enough calibration texts.
+    var writesLabelGlossary: Bool {
+        levers.describesLabels && remoteEngines == nil && !LabelGlossary.choiceFields(in: schema, sortingChoices: levers.sortsChoices).isEmpty
     }
 
     /// The calibration texts that change results: none when there are too few, when batch calibration is
     /// switched off, or when the schema has no fixed answers to calibrate — so such jobs share cached results
     /// whatever their other texts.
     var effectiveCalibrationTexts: [String] {
-        guard calibrationTexts.count >= CalibrationSample.minimumCount, usesCalibrationTexts else { return [] }
+        guard calibrationTexts.count >= CalibrationSample.minimumCount, levers.calibratesByBatch,
+              Self.hasChoices(schema.root, definitions: schema.definitions) else { return [] }
         return calibrationTexts
     }
 

@@ -22,8 +22,9 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     public static let serverBusy = "server-busy"
 
     /// The code of a record whose `--endpoint` server refused the job's requests themselves: the key (401, 403)
-    /// or the model name or route (404). Every text would be refused alike, so the next server of a fleet takes
-    /// the text, and when none does the job stops.
+    /// or the model name or route (404), before it answered any text of the job. Every text would be refused
+    /// alike, so the next server of a fleet takes the text, and when none does the job stops. (A refusal after
+    /// the server has answered texts is about the one text, a `server-error` line.)
     public static let serverRefused = "server-refused"
 
     /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's

@@ -45,6 +45,7 @@ public struct TaggingRunner: Sendable {
     /// the text of record `index` tagged.
     private enum Event: Sendable {
         case read(TaggingRecord?)
+        case readFailed(any Error)
         case tagged(index: Int, text: String, Result<GeneratedContent, TaggingFailure>)
     }
 
@@ -87,6 +88,7 @@ public struct TaggingRunner: Sendable {
         var inFlight = 0
         var reading = false
         var exhausted = false
+        var readFailure: (any Error)?
         try await withThrowingTaskGroup(of: Event.self) { group in
             func flush() throws {
                 while let outcome = waiting.removeValue(forKey: emitted), let record = records.removeValue(forKey: emitted) {
@@ -99,7 +101,9 @@ public struct TaggingRunner: Sendable {
                 if !reading, !exhausted, inFlight < parallel, next - emitted < window {
                     // A cancelled job (a server client that left) starts no more texts.
                     try Task.checkCancellation()
-                    group.addTask { .read(try await source.next()) }
+                    group.addTask {
+                        do { return .read(try await source.next()) } catch { return .readFailed(error) }
+                    }
                     reading = true
                 }
                 guard reading || inFlight > 0, let event = try await group.next() else { break }
@@ -107,6 +111,11 @@ public struct TaggingRunner: Sendable {
                 case .read(nil):
                     reading = false
                     exhausted = true
+                case .readFailed(let error):
+                    // The texts in flight, and the finished ones behind them, are still written before it is thrown.
+                    reading = false
+                    exhausted = true
+                    readFailure = error
                 case .read(let record?):
                     reading = false
                     let index = next
@@ -134,5 +143,6 @@ public struct TaggingRunner: Sendable {
                 try flush()
             }
         }
+        if let readFailure { throw readFailure }
     }
 }

@@ -24,6 +24,8 @@ final class InputRecordStream: TaggingRecordSource {
         var started = false
         var waiter: CheckedContinuation<TaggingRecord?, any Error>?
         var startWaiters: [CheckedContinuation<Void, any Error>] = []
+        /// Set when the job wants no more records: the reading thread stops at the next one.
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -109,7 +111,7 @@ final class InputRecordStream: TaggingRecordSource {
 
     /// The reading thread: blocks, line feeds, records.
     private func read(_ descriptor: Int32) {
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        defer { if descriptor != STDIN_FILENO { Glibc.close(descriptor) } }
         var splitter = TaggingRecord.LineSplitter()
         var block = [UInt8](repeating: 0, count: 65_536)
         // The start of the input, held until it shows whether the text is UTF-16 or UTF-32.
@@ -140,18 +142,28 @@ final class InputRecordStream: TaggingRecordSource {
                 markStarted()
             }
             for line in splitter.lines(completedBy: bytes) {
-                deliver(TaggingRecord.parse(line: line.bytes, lineNumber: line.number))
+                guard deliver(TaggingRecord.parse(line: line.bytes, lineNumber: line.number)) else { return finish(.success(())) }
             }
             if count == 0 {
-                if let last = splitter.finish() { deliver(TaggingRecord.parse(line: last.bytes, lineNumber: last.number)) }
+                if let last = splitter.finish() { _ = deliver(TaggingRecord.parse(line: last.bytes, lineNumber: last.number)) }
                 return finish(.success(()))
             }
         }
     }
 
-    /// Hands `record` to a waiting `next()`, or buffers it, once there is space.
-    private func deliver(_ record: TaggingRecord) {
+    /// Stops reading: a job that has taken the records it wants leaves no thread waiting for space.
+    func close() {
+        state.withLock { $0.closed = true }
+        space.signal()
+    }
+
+    /// Hands `record` to a waiting `next()`, or buffers it, once there is space; `false` once the stream is closed.
+    private func deliver(_ record: TaggingRecord) -> Bool {
         space.wait()
+        if state.withLock({ $0.closed }) {
+            space.signal()
+            return false
+        }
         let waiter = state.withLock { state -> CheckedContinuation<TaggingRecord?, any Error>? in
             guard let waiter = state.waiter else {
                 state.buffered.append(record)
@@ -165,6 +177,7 @@ final class InputRecordStream: TaggingRecordSource {
             space.signal()
             waiter.resume(returning: record)
         }
+        return true
     }
 
     private func markStarted() {

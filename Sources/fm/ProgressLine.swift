@@ -73,7 +73,7 @@ struct ProgressLine {
         let elapsed = clock.elapsed
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         guard let total else {
-            Console.note(String(format: "\r%d texts%@ ", done, rate > 0 ? String(format: "  %.1f texts/s", rate) : ""))
+            Console.note(String(format: "\r%d %@%@ ", done, done == 1 ? "text" : "texts", rate > 0 ? String(format: "  %.1f texts/s", rate) : ""))
             return
         }
         let eta = rate > 0 ? Double(total - done) / rate : 0

@@ -67,14 +67,20 @@ extension FM {
                 options: tagging.generationOptions,
                 exampleIndex: try tagging.exampleIndex(schema: schema)
             )
-            // Texts are tagged as the input arrives unless something needs the whole of it first: a sample of its
-            // texts to calibrate choices by, or the finished lines of an output to match against its records.
-            if texts.isEmpty, !configuration.usesCalibrationTexts, !(resume && outputHoldsLines) {
+            // Texts are tagged as the input arrives unless something needs the whole of it first: the finished lines
+            // of an output to match against its records, or a sample of its texts to calibrate choices by, which a
+            // file (unlike a pipe) can give by being read once more before.
+            let rereadable = inputFile.map { InputFile.isRegularFile($0) } ?? false
+            if texts.isEmpty, !(resume && outputHoldsLines), !configuration.usesCalibrationTexts || rereadable {
+                var total: Int?
+                if configuration.usesCalibrationTexts, let path = inputFile {
+                    (configuration.calibrationTexts, total) = try await Self.calibrationSample(of: path, for: schema)
+                }
                 let input = try InputRecordStream(path: inputFile)
                 if inputFile == nil, isatty(STDIN_FILENO) == 1 { Console.note("Reading texts, one per line, from the terminal; end with Ctrl-D.\n") }
                 // An input that cannot be read, or is UTF-16, is refused before the output is opened (and cut).
                 try await input.started()
-                try await tag(input, total: nil, configuration: configuration, finished: nil)
+                try await tag(input, total: total, configuration: configuration, finished: nil)
                 if input.count == 0 { Console.note("fm tag: \(input.name) holds no texts; nothing to tag\n") }
                 return
             }
@@ -97,6 +103,32 @@ extension FM {
             // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
             configuration.calibrationTexts = TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             try await tag(TaggingRecordList(records), total: records.count, configuration: configuration, finished: records)
+        }
+
+        /// The calibration sample of the file at `path`, as ``TaggingConfiguration/sample(of:for:)`` takes it from
+        /// the whole input, and the file's number of records: read twice, counting its texts and then taking the
+        /// sampled ones, rather than held.
+        private static func calibrationSample(of path: String, for schema: GenerationSchema) async throws -> ([String], Int) {
+            var (texts, records) = (0, 0)
+            let counting = try InputRecordStream(path: path)
+            while let record = try await counting.next() {
+                records += 1
+                if case .success = record.text { texts += 1 }
+            }
+            var positions = TaggingConfiguration.samplePositions(count: texts, for: schema)[...]
+            var sample: [String] = []
+            var position = 0
+            let sampling = try InputRecordStream(path: path)
+            defer { sampling.close() }
+            while !positions.isEmpty, let record = try await sampling.next() {
+                guard case .success(let text) = record.text else { continue }
+                if position == positions.first {
+                    sample.append(text)
+                    positions.removeFirst()
+                }
+                position += 1
+            }
+            return (sample, records)
         }
 
         /// Whether the output to resume already holds something: its lines must then be matched against the whole

@@ -122,14 +122,18 @@ struct TaggingOptions: ParsableArguments {
     /// `text` as a server's base URL in one spelling, or `nil` when it is not an http(s) URL with a host and a
     /// usable port.
     ///
-    /// The scheme is lowercased and slashes at the end of the path are dropped: `HTTP://host:8080/` is the
-    /// server `http://host:8080` is, and the endpoints name a job's results and its resumes.
+    /// The scheme and host are lowercased, the scheme's default port and slashes at the end of the path are
+    /// dropped: `HTTP://Host:80/` is the server `http://host` is, and the endpoints name a job's results and its
+    /// resumes.
     static func endpointURL(_ text: String) -> URL? {
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", components.host?.isEmpty == false else { return nil }
+              scheme == "http" || scheme == "https", let host = components.percentEncodedHost, !host.isEmpty else { return nil }
         if let port = components.port, !ports.contains(port) { return nil }
         components.scheme = scheme
-        while components.path.hasSuffix("/") { components.path.removeLast() }
+        components.percentEncodedHost = host.lowercased()
+        if components.port == (scheme == "http" ? 80 : 443) { components.port = nil }
+        // The encoded path, so an escaped `/` (`%2F`) stays part of its segment.
+        while components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath.removeLast() }
         return components.url
     }
 

@@ -317,6 +317,9 @@ struct ChatCompletionRequestTests {
             expectRefusal(list, param: param) { () throws(APIError) in _ = try messages(list) }
         }
         #expect(Array(try messages(#"{"role":"user","content":"Hi","name":"ann"}"#)).count == 1)
+        // What OpenAI's examples send back: a tool message's `name`, and a streamed call's `index`.
+        let echoed = ask + #",{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"ok"}"#
+        #expect(Array(try messages(echoed)).count == 3)
         let format = #""response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object","properties":{}}"#
         let tool = #""tools":[{"type":"function","function":{"name":"f"}}]"#
         for (fields, param) in [(#","response_format":{"type":"text","foo":1}"#, "response_format.foo"),

@@ -1,4 +1,5 @@
 import FMCache
+import FMEngine
 @testable import FMTagging
 import FoundationModels
 import Testing
@@ -205,5 +206,18 @@ struct LabelGlossaryTests {
         // The built-in checks keep the key replies were stored under before.
         #expect(builtIn == ResultCache.key(["label-glossary", "m", "p"]))
         #expect(LabelGlossary.replyKey(prompt: "q", model: "m", guardrails: .default) != builtIn)
+    }
+
+    /// A job reads its whole input first whenever a sample of its texts changes answers: to calibrate its choices,
+    /// or to write the glossary (also with batch calibration off); free tags need neither.
+    @Test func whatNeedsTheWholeInputFirst() {
+        var classifying = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: Self.ticket)
+        #expect(classifying.usesCalibrationTexts)
+        classifying.levers.calibratesByBatch = false
+        #expect(classifying.usesCalibrationTexts, "the glossary is written from the sample")
+        classifying.levers.describesLabels = false
+        #expect(!classifying.usesCalibrationTexts)
+        let tagging = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: TaggingPreset.contentTagging.schema)
+        #expect(!tagging.usesCalibrationTexts)
     }
 }

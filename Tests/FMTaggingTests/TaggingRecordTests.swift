@@ -418,4 +418,19 @@ struct TaggingCacheKeyTests {
             #expect(lines.map(\.number) == whole.map(\.0) && lines.map(\.bytes) == whole.map(\.1), "\(input)")
         }
     }
+
+    /// A job that reads its file twice takes the calibration texts at the positions the whole input's sample has,
+    /// for small and large label sets.
+    @Test func samplePositionsAreThoseOfTheSample() {
+        let labels = { (count: Int) in GenerationSchema(root: .object(.init(name: "R", properties: [
+            .init(name: "label", description: nil, node: .enumeration(.init(name: "Label", choices: (0..<count).map { "l\($0)" }))),
+        ]))) }
+        for schema in [labels(3), labels(40), TaggingPreset.contentTagging.schema] {
+            for count in [0, 1, 7, 24, 25, 48, 49, 1_000, 12_345] {
+                let texts = (0..<count).map { "text \($0)" }
+                let positions = TaggingConfiguration.samplePositions(count: count, for: schema)
+                #expect(positions.map { texts[$0] } == TaggingConfiguration.sample(of: texts, for: schema), "\(count)")
+            }
+        }
+    }
 }

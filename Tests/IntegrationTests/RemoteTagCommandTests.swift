@@ -175,6 +175,23 @@ struct RemoteTagCommandTests {
         #expect(working.requests.count == 2)
     }
 
+    /// A server that has answered texts of the job and then refuses one (a proxy's filter) refuses that text, not
+    /// the job: its line is an error and the job goes on.
+    @Test func aRefusalAfterAnswersIsAboutItsText() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-filtered")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript(laterStatus: 403))
+        defer { server.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "first text", "second text", "third text", "--schema", schema.path, "--output", output.path,
+                                "--no-cache", "--concurrency", "1", "--endpoint", server.url.absoluteString], cacheHome: directory)
+        #expect(run.status == 2, "\(run.stderr)")
+        let records = try TagCommandTests.lines(output)
+        #expect(records.count == 3 && records[0]["result"] != nil, "\(records)")
+        #expect(records.dropFirst().allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "server-error" }, "\(records)")
+    }
+
     /// A server's answer cut off at `max_tokens` gets the code a local one does, so a job reads both alike.
     @Test func aRemoteAnswerCutByTheTokenBudgetIsAResponseBudgetError() async throws {
         let directory = try Self.scratchDirectory("fm-remote-budget")

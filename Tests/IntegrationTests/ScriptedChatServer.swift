@@ -124,8 +124,8 @@ final class ScriptedChatServer: Sendable {
     /// A server that lists one model, `m`, and answers every chat request `{"topic":"x"}` under the model name
     /// `model-a` for its first answer and `model-b` after: a server restarted with another file during a job.
     /// Each request is logged, so a test can count them. With `modelListStatus`, the model list is answered with
-    /// that status instead.
-    static func swappingModelScript(modelListStatus: Int = 200) -> String {
+    /// that status instead; with `laterStatus`, every chat request after the first is refused with it.
+    static func swappingModelScript(modelListStatus: Int = 200, laterStatus: Int = 200) -> String {
         #"""
         import http.server, json, sys
         port, log_file = int(sys.argv[1]), sys.argv[2]
@@ -147,6 +147,8 @@ final class ScriptedChatServer: Sendable {
                 with open(log_file, "a") as log:
                     log.write("{}\n")
                 first = sum(1 for _ in open(log_file)) == 1
+                if not first and \#(laterStatus) != 200:
+                    return self.answer(\#(laterStatus), {"error": {"message": "Forbidden by policy"}})
                 self.answer(200, {"id": "c", "object": "chat.completion", "model": "model-a" if first else "model-b",
                                   "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"topic\":\"x\"}"},
                                                "finish_reason": "stop"}]})

@@ -12,9 +12,9 @@ struct TagCommandTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fm")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    static func run(_ arguments: [String], executable: URL? = nil) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = fm
+        process.executableURL = executable ?? fm
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
@@ -86,6 +86,29 @@ struct TagCommandTests {
             }
             #expect(ids == ["1", "2"], "\(extra): \(first! + rest)")
         }
+    }
+
+    /// A file tagged as it is read, with its calibration sample taken in a pass of its own, gets the answers the
+    /// same texts get from a pipe, which is read whole first and sampled from memory.
+    @Test func aFileReadTwiceCalibratesAsTheWholeInputDoes() throws {
+        _ = DefaultModel.model
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-tag-sample-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let texts = ["My invoice is wrong again.", "I cannot log in after the reset.", "The app crashes when I open settings.",
+                     "Please add dark mode.", "Why was I charged twice?", "Great service, thanks!", "My password reset email never came.",
+                     "The export button does nothing.", "Can you refund my last order?", "I love the new update.",
+                     "Account locked after three tries.", "Sync fails on my phone.", "Where is my receipt?"]
+        let input = directory.appendingPathComponent("in.txt")
+        try Data((texts.joined(separator: "\n") + "\n").utf8).write(to: input)
+        let fromFile = directory.appendingPathComponent("file.jsonl")
+        let fromPipe = directory.appendingPathComponent("pipe.jsonl")
+        let file = try Self.run(["tag", "--file", input.path, "--preset", "support-ticket", "--no-cache", "-o", fromFile.path])
+        let pipe = try Self.run(["-c", #"cat "$1" | "$0" tag --preset support-ticket --no-cache -o "$2""#, Self.fm.path, input.path, fromPipe.path],
+                                executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(file.status == 0 && pipe.status == 0, "\(file.stderr) \(pipe.stderr)")
+        #expect(try Self.lines(fromFile).count == texts.count)
+        #expect(try Data(contentsOf: fromFile) == Data(contentsOf: fromPipe))
     }
 
     /// `fm tag PATH` tags the path as a text, as documented, but says how to tag the file instead.
