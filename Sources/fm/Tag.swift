@@ -75,6 +75,9 @@ extension FM {
                 var total: Int?
                 if configuration.usesCalibrationTexts, let path = inputFile {
                     (configuration.calibrationTexts, total) = try await Self.calibrationSample(of: path, for: schema)
+                } else if rereadable, let path = inputFile, isatty(STDERR_FILENO) != 0 {
+                    // The progress line's bar and ETA, for a file on a terminal: one quick pass to count its records.
+                    total = try await Self.recordCount(of: path).records
                 }
                 let input = try InputRecordStream(path: inputFile)
                 if inputFile == nil, isatty(STDIN_FILENO) == 1 { Console.note("Reading texts, one per line, from the terminal; end with Ctrl-D.\n") }
@@ -109,12 +112,7 @@ extension FM {
         /// the whole input, and the file's number of records: read twice, counting its texts and then taking the
         /// sampled ones, rather than held.
         private static func calibrationSample(of path: String, for schema: GenerationSchema) async throws -> ([String], Int) {
-            var (texts, records) = (0, 0)
-            let counting = try InputRecordStream(path: path)
-            while let record = try await counting.next() {
-                records += 1
-                if case .success = record.text { texts += 1 }
-            }
+            let (records, texts) = try await recordCount(of: path)
             var positions = TaggingConfiguration.samplePositions(count: texts, for: schema)[...]
             var sample: [String] = []
             var position = 0
@@ -129,6 +127,17 @@ extension FM {
                 position += 1
             }
             return (sample, records)
+        }
+
+        /// The number of records in the file at `path`, and of those with a text to tag.
+        private static func recordCount(of path: String) async throws -> (records: Int, texts: Int) {
+            var (records, texts) = (0, 0)
+            let counting = try InputRecordStream(path: path)
+            while let record = try await counting.next() {
+                records += 1
+                if case .success = record.text { texts += 1 }
+            }
+            return (records, texts)
         }
 
         /// Whether the output to resume already holds something: its lines must then be matched against the whole
