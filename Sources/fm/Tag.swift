@@ -161,7 +161,14 @@ extension FM {
             // Checked before the output is cut: a refused resume leaves the file as it was, partial last line and
             // all.
             let sink = try OutputSink(path: outputFile, resume: resume, job: job, schema: schema) { name, finished in
-                guard let records else { return }
+                guard let records else {
+                    // It held nothing when the job chose to read its input as it arrives; lines written since (by a
+                    // job that finished in between) would be tagged again beside their records.
+                    if !finished.ids.isEmpty {
+                        throw CommandFailure("Cannot resume \(name): another job wrote to it while this one started; run this one again.")
+                    }
+                    return
+                }
                 // Ids alone would match another input's lines (plain-text lines are numbered 1, 2, …), and its
                 // results would stand in for this input's records.
                 if let (record, written) = TaggingOutput.foreignLine(records, texts: finished.texts) {
