@@ -97,7 +97,8 @@ public struct TaggingRunner: Sendable {
                 }
             }
             while true {
-                // One read at a time; a read counts as a place in flight, so the window bounds what waits.
+                // One read at a time, and only when the record read could start at once: a place is free and the
+                // window, which bounds what waits behind a slow text, has room.
                 if !reading, !exhausted, inFlight < parallel, next - emitted < window {
                     // A cancelled job (a server client that left) starts no more texts.
                     try Task.checkCancellation()
