@@ -173,8 +173,13 @@ package enum CalibrationSample {
 
     /// `count` of `texts`, evenly spaced from the first (all of them when there are no more than `count`).
     package static func spread<Element>(of texts: [Element], count: Int) -> [Element] {
-        guard texts.count > count else { return texts }
-        return (0..<count).map { texts[$0 * texts.count / count] }
+        spreadPositions(among: texts.count, count: count).map { texts[$0] }
+    }
+
+    /// The positions ``spread(of:count:)`` takes among `total` elements, for input that is not held in memory.
+    package static func spreadPositions(among total: Int, count: Int) -> [Int] {
+        guard total > count else { return Array(0..<total) }
+        return (0..<count).map { $0 * total / count }
     }
 }
 

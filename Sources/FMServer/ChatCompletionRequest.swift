@@ -337,17 +337,11 @@ struct ChatCompletionRequest: Sendable {
             throw APIError.invalid("response_format.\(stray)", "A schema goes in 'response_format': {\"type\": \"json_schema\", \"json_schema\": {\"schema\": …}}; '\(type)' takes none.")
         }
         switch type {
-        case "text", "json_object":
-            try format.checkMembers(allowed: ["type"], in: "'response_format' of type '\(type)'")
-        case "json_schema":
-            try format.checkMembers(allowed: ["type", "json_schema"], in: "'response_format'")
-        default:
-            break
-        }
-        switch type {
         case "text":
+            try format.checkMembers(allowed: ["type"], in: "'response_format' of type 'text'")
             return nil
         case "json_schema":
+            try format.checkMembers(allowed: ["type", "json_schema"], in: "'response_format'")
             let wrapper = try format.required("json_schema").object()
             // A misspelt member (`strcit`) would be dropped without a word.
             try wrapper.checkMembers(allowed: ["name", "description", "schema", "strict"], in: "'response_format.json_schema'")
@@ -361,6 +355,7 @@ struct ChatCompletionRequest: Sendable {
             _ = try wrapper["strict"]?.bool()
             return try wrapper.required("schema").importedSchema()
         case "json_object":
+            try format.checkMembers(allowed: ["type"], in: "'response_format' of type 'json_object'")
             // llama-server's form puts a schema here (refused above): answering with any object would ignore it.
             return GenerationSchema(root: .object(.anyObject(name: "JSONObject")))
         default:

@@ -240,10 +240,8 @@ extension TaggingConfiguration {
     ///   - cache: Where generated glossaries are kept between runs; `nil` generates them every time.
     ///   - status: Told which field is being described, before each field's requests (a few seconds each).
     public func describingLabels(cache: ResultCache? = nil, status: (@Sendable (String) -> Void)? = nil) async -> TaggingConfiguration {
-        guard levers.describesLabels, remoteEngines == nil, calibrationTexts.count >= CalibrationSample.minimumCount
-        else { return self }
+        guard writesLabelGlossary, calibrationTexts.count >= CalibrationSample.minimumCount else { return self }
         let fields = LabelGlossary.choiceFields(in: schema, sortingChoices: levers.sortsChoices)
-        guard !fields.isEmpty else { return self }
         var entries: [(field: LabelGlossary.ChoiceField, meanings: [String: String])] = []
         // Fields with one set of choices (one enum type at several paths) make one request, as the request names
         // only the choices.

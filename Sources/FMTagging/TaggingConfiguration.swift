@@ -66,7 +66,7 @@ public struct TaggingConfiguration: Sendable {
     /// The positions, among `count` texts, of those ``sample(of:for:)`` takes, in order: for a job that reads its
     /// input twice (counting its texts, then taking these) rather than holding all of it.
     public static func samplePositions(count: Int, for schema: GenerationSchema) -> [Int] {
-        CalibrationSample.spread(of: Array(0..<count), count: CalibrationSample.maximumCount(
+        CalibrationSample.spreadPositions(among: count, count: CalibrationSample.maximumCount(
             choices: largestChoiceSet(schema.root, definitions: schema.definitions)))
     }
 
@@ -151,8 +151,11 @@ public struct TaggingConfiguration: Sendable {
     /// to calibrate, or a label glossary would be written from them (``describingLabels(cache:status:)``). A job
     /// that must draw them from its whole input reads the input first; one that need not can tag its texts as
     /// they arrive.
-    public var usesCalibrationTexts: Bool {
-        (levers.calibratesByBatch && Self.hasChoices(schema.root, definitions: schema.definitions)) || writesLabelGlossary
+    public var usesCalibrationTexts: Bool { calibratesChoices || writesLabelGlossary }
+
+    /// Whether batch calibration is on and the schema has fixed answers for it to calibrate.
+    private var calibratesChoices: Bool {
+        levers.calibratesByBatch && Self.hasChoices(schema.root, definitions: schema.definitions)
     }
 
     /// Whether ``describingLabels(cache:status:)`` would write a glossary, given enough calibration texts.
@@ -164,8 +167,7 @@ public struct TaggingConfiguration: Sendable {
     /// switched off, or when the schema has no fixed answers to calibrate — so such jobs share cached results
     /// whatever their other texts.
     var effectiveCalibrationTexts: [String] {
-        guard calibrationTexts.count >= CalibrationSample.minimumCount, levers.calibratesByBatch,
-              Self.hasChoices(schema.root, definitions: schema.definitions) else { return [] }
+        guard calibrationTexts.count >= CalibrationSample.minimumCount, calibratesChoices else { return [] }
         return calibrationTexts
     }
 

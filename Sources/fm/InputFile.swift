@@ -15,9 +15,19 @@ enum InputFile {
     /// All of standard input. Foundation's `readDataToEndOfFile()` traps on a read error (stdin a directory,
     /// closed, or a terminal that went away); this throws the reason instead.
     static func readStandardInput(expecting what: String) throws -> Data {
-        // On a terminal the command would otherwise wait without a word for input the user may not know it wants.
-        if isatty(STDIN_FILENO) == 1 { Console.note("Reading \(what) from the terminal; end with Ctrl-D.\n") }
+        noteIfTerminal(expecting: what)
         return try contents(named: "standard input") { try FileHandle.standardInput.readToEnd() }
+    }
+
+    /// Says that standard input is read when it is a terminal: the command would otherwise wait without a word
+    /// for input the user may not know it wants.
+    static func noteIfTerminal(expecting what: String) {
+        if isatty(STDIN_FILENO) == 1 { Console.note("Reading \(what) from the terminal; end with Ctrl-D.\n") }
+    }
+
+    /// The refusal of text in UTF-16 or UTF-32 (`encoding`), with the command that converts it.
+    static func wideTextFailure(_ name: String, encoding: String) -> CommandFailure {
+        CommandFailure("Cannot read \(name): it is \(encoding) text; convert it to UTF-8 (for example `iconv -f \(encoding) -t UTF-8`).")
     }
 
     /// What `read` returns, without a leading byte-order mark; a read error becomes a message naming `name`.
@@ -29,9 +39,7 @@ enum InputFile {
         do { data = try read() ?? Data() } catch {
             throw CommandFailure("Cannot read \(name): \(reason(error))")
         }
-        if let encoding = wideEncoding(of: data) {
-            throw CommandFailure("Cannot read \(name): it is \(encoding) text; convert it to UTF-8 (for example `iconv -f \(encoding) -t UTF-8`).")
-        }
+        if let encoding = wideEncoding(of: data) { throw wideTextFailure(name, encoding: encoding) }
         // A byte-order mark (files saved by some Windows editors) is not part of the JSON or text after it.
         return data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
     }

@@ -134,8 +134,7 @@ final class InputRecordStream: TaggingRecordSource {
                     continue
                 }
                 if let encoding = InputFile.wideEncoding(of: Data(start)) {
-                    return finish(.failure(CommandFailure(
-                        "Cannot read \(name): it is \(encoding) text; convert it to UTF-8 (for example `iconv -f \(encoding) -t UTF-8`).")))
+                    return finish(.failure(InputFile.wideTextFailure(name, encoding: encoding)))
                 }
                 head = nil
                 bytes = start
@@ -160,24 +159,29 @@ final class InputRecordStream: TaggingRecordSource {
     /// Hands `record` to a waiting `next()`, or buffers it, once there is space; `false` once the stream is closed.
     private func deliver(_ record: TaggingRecord) -> Bool {
         space.wait()
-        if state.withLock({ $0.closed }) {
-            space.signal()
-            return false
-        }
-        let waiter = state.withLock { state -> CheckedContinuation<TaggingRecord?, any Error>? in
+        enum Handed { case closed, buffered, taken(CheckedContinuation<TaggingRecord?, any Error>) }
+        let handed = state.withLock { state -> Handed in
+            if state.closed { return .closed }
             guard let waiter = state.waiter else {
                 state.buffered.append(record)
-                return nil
+                return .buffered
             }
             state.waiter = nil
             state.taken += 1
-            return waiter
+            return .taken(waiter)
         }
-        if let waiter {
+        switch handed {
+        case .closed:
+            space.signal()
+            return false
+        case .buffered:
+            return true
+        case .taken(let waiter):
+            // Taken at once, so its place is free again.
             space.signal()
             waiter.resume(returning: record)
+            return true
         }
-        return true
     }
 
     private func markStarted() {

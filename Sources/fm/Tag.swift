@@ -80,11 +80,11 @@ extension FM {
                     total = try await Self.recordCount(of: path).records
                 }
                 let input = try InputRecordStream(path: inputFile)
-                if inputFile == nil, isatty(STDIN_FILENO) == 1 { Console.note("Reading texts, one per line, from the terminal; end with Ctrl-D.\n") }
+                if inputFile == nil { InputFile.noteIfTerminal(expecting: Self.expectedInput) }
                 // An input that cannot be read, or is UTF-16, is refused before the output is opened (and cut).
                 try await input.started()
                 try await tag(input, total: total, configuration: configuration, finished: nil)
-                if input.count == 0 { Console.note("fm tag: \(input.name) holds no texts; nothing to tag\n") }
+                if input.count == 0 { Self.noteNoTexts(in: input.name) }
                 return
             }
             let records: [TaggingRecord]
@@ -97,15 +97,22 @@ extension FM {
                     TaggingRecord.parse(line: Array(text.utf8), lineNumber: index + 1)
                 }
             } else {
-                let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput(expecting: "texts, one per line,")
+                let data = try inputFile.map(InputFile.read) ?? InputFile.readStandardInput(expecting: Self.expectedInput)
                 records = TaggingRecord.parse(input: Array(data))
-                // An empty job is no error (an empty day's file in a pipeline), but it is worth a word: a wrong
-                // path or an input read from the wrong stream looks just like it.
-                if records.isEmpty { Console.note("fm tag: \(inputFile ?? "standard input") holds no texts; nothing to tag\n") }
+                if records.isEmpty { Self.noteNoTexts(in: inputFile ?? "standard input") }
             }
             // The job's own texts (all of them, whatever is skipped) estimate the model's label prior.
             configuration.calibrationTexts = TaggingConfiguration.sample(of: records.compactMap { try? $0.text.get() }, for: schema)
             try await tag(TaggingRecordList(records), total: records.count, configuration: configuration, finished: records)
+        }
+
+        /// What standard input is read for, as a terminal is told.
+        private static let expectedInput = "texts, one per line,"
+
+        /// An empty job is no error (an empty day's file in a pipeline), but it is worth a word: a wrong path or
+        /// an input read from the wrong stream looks just like it.
+        private static func noteNoTexts(in name: String) {
+            Console.note("fm tag: \(name) holds no texts; nothing to tag\n")
         }
 
         /// The calibration sample of the file at `path`, as ``TaggingConfiguration/sample(of:for:)`` takes it from
