@@ -74,7 +74,8 @@ let package = Package(
             dependencies: ["FoundationModels", "FMTagging", "FMEngine", "FMLlama",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras")],
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras")],
             swiftSettings: swiftSettings
         ),
 

@@ -200,8 +200,9 @@ package struct QualityLevers: Sendable {
     ]
 
     /// What ``environment`` could not read in `environment`: a misspelt name in `FM_DISABLE` or `FM_ENABLE`, or a
-    /// value of `FM_CHANNEL`, `FM_SCHEMA_PLACEMENT`, `FM_CHOICE_SCORE`, `FM_CALIBRATION_WEIGHT` or `FM_SHORTLIST`
-    /// it does not take. Each would otherwise run as if the switch had not been given.
+    /// value of `FM_CHANNEL`, `FM_SCHEMA_PLACEMENT`, `FM_CHOICE_SCORE`, `FM_CALIBRATION_WEIGHT`, `FM_SHORTLIST` or
+    /// `FM_CALIBRATION_SAMPLE` it does not take. Each would otherwise run as if the switch had not been given, or (a
+    /// sample below the fewest texts) with another value than the one given.
     package static func environmentMistakes(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var mistakes: [String] = []
         func names(_ variable: String) -> [String] {
@@ -226,6 +227,15 @@ package struct QualityLevers: Sendable {
         }
         if let value = environment["FM_SHORTLIST"], !value.isEmpty, (Int(value).map { $0 >= 2 } ?? false) == false {
             mistakes.append("FM_SHORTLIST=\(value) is not a whole number of at least 2; it is ignored.")
+        }
+        if let value = environment["FM_CALIBRATION_SAMPLE"], !value.isEmpty {
+            let fewest = CalibrationSample.minimumCount
+            switch Int(value) {
+            case nil: mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is not a whole number; it is ignored.")
+            case let count? where count < fewest:
+                mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is below \(fewest), the fewest texts a prior is estimated from; \(fewest) are used.")
+            default: break
+            }
         }
         return mistakes
     }

@@ -46,8 +46,9 @@ public struct FoundationModelsServer: Sendable {
         let idle = configuration.idleTimeout.components
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ExpectContinueHandler()],
-                                                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionCloseHandler.Installer(), MalformedRequestHandler(), ExpectContinueHandler()],
+                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fm-serve"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger

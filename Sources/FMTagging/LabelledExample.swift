@@ -44,8 +44,20 @@ public struct LabelledExample: Sendable {
         let other = key == "label" ? "labels" : "label"
         // One kind of gold for the whole file, the one more lines give: a file is scored as one kind of answer, and
         // a label beside objects of fields would become a field of its own with that one value, always right.
-        let shapes = records.compactMap { record in record.extraFields.first { $0.key == key }.flatMap { Shape($0.value) } }
+        let golds = records.compactMap { record in record.extraFields.first { $0.key == key }?.value }
+        let shapes = golds.compactMap(Shape.init)
         func lines(giving shape: Shape) -> Int { shapes.count { $0 == shape } }
+        // The lines a file of `shape` scores, which one label and a list of one both are (an empty label is none).
+        func linesScored(as shape: Shape) -> Int {
+            golds.count { gold in
+                switch (gold.isBlankScalar ? nil : Shape(gold), shape, gold.kind) {
+                case (let own?, let file, _) where own == file: true
+                case (.single?, .set, _): true
+                case (.set?, .single, .array(let labels)): labels.count == 1
+                default: false
+                }
+            }
+        }
         // On a tie the first of single labels, objects and lists.
         let shape = Shape.allCases.max { lines(giving: $0) < lines(giving: $1) } ?? .single
         func add(_ record: TaggingRecord, _ gold: Gold) {
@@ -57,7 +69,7 @@ public struct LabelledExample: Sendable {
                 examples.append(LabelledExample(record: record, gold: .single(labels[0])))
             case (let own, let file, _):
                 unlabelled.append("""
-                    Record \(record.id)'s "\(key)" is \(own.description), while \(lines(giving: file)) of the file's lines give \
+                    Record \(record.id)'s "\(key)" is \(own.description), while \(linesScored(as: file)) of the file's lines give \
                     \(file.plural); a file is scored as one kind of answer.
                     """)
             }

@@ -307,7 +307,11 @@ final class OutputSink {
             // Opened in place rather than created anew: a pipe, a device or /dev/stdout can be the output too, and
             // an existing file keeps its inode, owner and mode. Locked before anything is read or cut, so a second
             // job cannot empty the file under a running one, and is told so rather than about the lines it read.
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+            // `-o /dev/stdout` resumed writes through stdout's own open file, whose offset the shell shares: a file
+            // opened anew would leave the shell's offset at the start, and what it writes next (`{ fm tag …; echo; }
+            // > out`) would overwrite the lines.
+            let descriptor = InputFile.isStandardOutput(path)
+                ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             var info = stat()

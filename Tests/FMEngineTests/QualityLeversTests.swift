@@ -11,12 +11,16 @@ struct QualityLeversTests {
         #expect(QualityLevers.environmentMistakes(in: [
             "FM_DISABLE": "calibration, label-glossary", "FM_ENABLE": "prompt-lookup", "FM_CHANNEL": "only",
             "FM_CHOICE_SCORE": QualityLevers.ChoiceScore.allCases[0].rawValue, "FM_SHORTLIST": "32", "FM_CALIBRATION_WEIGHT": "0.5",
+            "FM_CALIBRATION_SAMPLE": "\(CalibrationSample.minimumCount)",
         ]).isEmpty)
         let mistakes = QualityLevers.environmentMistakes(in: [
             "FM_DISABLE": "calibration,exampels", "FM_ENABLE": "lookup", "FM_CHANNEL": "both", "FM_SHORTLIST": "1",
-            "FM_CALIBRATION_WEIGHT": "heavy",
+            "FM_CALIBRATION_WEIGHT": "heavy", "FM_CALIBRATION_SAMPLE": "many",
         ])
-        #expect(mistakes.count == 5, "\(mistakes)")
+        #expect(mistakes.count == 6, "\(mistakes)")
+        #expect(mistakes.contains { $0.hasPrefix("FM_CALIBRATION_SAMPLE=many is not a whole number") }, "\(mistakes)")
+        let small = QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_SAMPLE": "-1"])
+        #expect(small == ["FM_CALIBRATION_SAMPLE=-1 is below 8, the fewest texts a prior is estimated from; 8 are used."])
         #expect(mistakes.contains { $0.hasPrefix("FM_DISABLE names 'exampels'") }, "\(mistakes)")
         #expect(mistakes.contains { $0.hasPrefix("FM_CHANNEL=both is not one of") }, "\(mistakes)")
     }

@@ -125,7 +125,7 @@ import Testing
                              #"{"id":"3","text":"c","label":["x","y"]}"#, #"{"id":"4","text":"d","label":"y"}"#])
         #expect(singles.examples.map(\.gold) == [.single("x"), .single("y"), .single("y")])
         #expect(singles.unlabelled == [
-            "Record 3's \"label\" is a list of labels, while 2 of the file's lines give one label; a file is scored as one kind of answer.",
+            "Record 3's \"label\" is a list of labels, while 3 of the file's lines give one label; a file is scored as one kind of answer.",
         ])
         let sets = parse([#"{"id":"1","text":"a","labels":["x","y"]}"#, #"{"id":"2","text":"b","labels":"y"}"#,
                           #"{"id":"3","text":"c","labels":[]}"#])
@@ -163,7 +163,7 @@ import Testing
             "Record 3 has no \"label\" string, list or object.",
             "Line 4 is not a JSON object fm can read: Expected a property name in quotes but found 'b' at offset 1.",
             "Record c has no \"label\" string, list or object." + aside,
-            "Record d's \"label\" is an object of fields, while 4 of the file's lines give one label; a file is scored as one kind of answer.",
+            "Record d's \"label\" is an object of fields, while 3 of the file's lines give one label; a file is scored as one kind of answer.",
             "Record g has no \"label\" string, list or object.",
             "Record h's \"label\" field \"aspects\" is not a string, number or Boolean.",
             "Record i's \"label\" object is empty.",

@@ -487,6 +487,28 @@ struct ReportCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == finished)
     }
 
+    /// `-o /dev/stdout --resume` writes through stdout's own open file, so what the caller writes to it next
+    /// (`{ fm tag … -o /dev/stdout --resume; echo done; } 1<> out.jsonl`) follows the job's lines rather than
+    /// overwriting the first of them.
+    @Test func aResumeThroughStandardOutputLeavesTheCallersOffsetAfterItsLines() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl")
+        try Data(#"{"id":"a","text":"apple pie"}\#n{"id":"b","text":"banana bread"}\#n"#.utf8).write(to: input)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let finished = #"{"id":"a","text":"apple pie","result":{"topics":["food"],"actions":[],"objects":[],"emotions":[]}}"#
+        try Data((finished + "\n").utf8).write(to: output)
+        // Opened at its start, as the shell's `1<>` opens it.
+        let handle = try FileHandle(forWritingTo: output)
+        let resumed = try Self.run(["tag", "--file", input.path, "--output", "/dev/stdout", "--resume"], standardOutput: handle)
+        try handle.write(contentsOf: Data("done\n".utf8))
+        try handle.close()
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines.first == finished && lines.last == "done", "\(lines)")
+        #expect(lines.count == 3 && lines[1].hasPrefix(#"{"id":"b","text":"banana bread","result":"#), "\(lines)")
+    }
+
     /// A text that reached `--max-tokens` comes back as a whole response in Apple's API; `fm respond` and
     /// `fm chat` say that it may be cut short.
     @Test func respondAndChatSayWhenTheTokenLimitWasReached() throws {

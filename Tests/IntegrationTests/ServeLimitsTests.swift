@@ -289,6 +289,33 @@ struct ServeLimitsTests {
         }
     }
 
+    /// A request that does not keep its connection alive (any HTTP/1.0 request, `Connection: close` in any
+    /// spelling) gets its answer and then the end of the connection, well before the idle timeout: a client that
+    /// reads until the end does not hang. HTTP/1.0 is answered in HTTP/1.0, and a streamed answer is not chunked.
+    @Test func aConnectionThatIsNotKeptAliveEndsAfterItsAnswer() async throws {
+        try await FMServe.with(arguments: ["--idle-timeout", "120"]) { server in
+            let cases = [("HTTP/1.0", "GET /health HTTP/1.0\r\n\r\n", "HTTP/1.0 200"),
+                         ("HTTP/1.0 keep-alive", "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "HTTP/1.0 200"),
+                         ("Connection: Close", "GET /health HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n", "HTTP/1.1 200")]
+            for (name, request, answer) in cases {
+                let exchange = try await LoopbackHTTPClient.raw(port: server.port, Data(request.utf8), limit: .seconds(30))
+                #expect(exchange.closed && exchange.received.hasPrefix(answer), "\(name): \(exchange.received)")
+                #expect(exchange.received.lowercased().contains("connection: close"), "\(name): \(exchange.received)")
+            }
+            let body = Data(#"{"model":"default","stream":true,"max_tokens":4,"messages":[{"role":"user","content":"Hi"}]}"#.utf8)
+            var request = Data("POST /v1/chat/completions HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            request.append(body)
+            let streamed = try await LoopbackHTTPClient.raw(port: server.port, request, limit: .seconds(60))
+            #expect(streamed.closed && streamed.received.hasPrefix("HTTP/1.0 200"), "\(streamed.received)")
+            #expect(!streamed.received.lowercased().contains("transfer-encoding"), "\(streamed.received)")
+            #expect(streamed.received.hasSuffix("data: [DONE]\n\n"), "\(streamed.received)")
+            // A connection kept alive still serves a second request.
+            let health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            let kept = try await LoopbackHTTPClient.raw(port: server.port, Data((health + health).utf8), limit: .seconds(3))
+            #expect(!kept.closed && kept.responses == 2, "\(kept.received)")
+        }
+    }
+
     /// A body refused for its size or encoding is read to its end before the refusal, so a client that writes its
     /// whole body before reading gets the 413 or 415 at once, not a stalled send until the idle timeout.
     @Test func aRefusedBodyIsReadThroughAndAnsweredAtOnce() async throws {
