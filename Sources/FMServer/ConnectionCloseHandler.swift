@@ -48,8 +48,11 @@ final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     /// Puts a ``ConnectionCloseHandler`` before Hummingbird's HTTP/1 conversion, which its server's own
-    /// handlers can only follow; in the pipeline itself it passes everything on untouched.
-    final class Installer: ChannelHandler, RemovableChannelHandler {
+    /// handlers can only follow; in the pipeline itself it passes everything on untouched (NIO takes only
+    /// handlers of one direction or both).
+    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = NIOAny
+
         func handlerAdded(context: ChannelHandlerContext) {
             // Both steps fail only in a pipeline that is not Hummingbird's HTTP/1 one (the serve tests would
             // notice), and the connections there are served as before.
