@@ -372,7 +372,9 @@ import Testing
 
     @Test func onlyOneCalibrationGoesOnOnceItsRequestsAreCancelled() async throws {
         let model = try SequenceDecoderTests.model()
-        let engine = try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path)
+        // An engine of its own on the shared model: the counts of calibrations in flight are an engine's, and
+        // tests running beside this one calibrate on the shared engine.
+        let engine = Engine(model: try await ModelRegistry.shared.engine(at: SequenceDecoderTests.path).model)
         let constraint = try model.constraint(for: Self.schema)
         let jobs = (1...3).map { Self.job("Label the mood of the text. (\($0), \(UUID()))", constraint: constraint) }
         // Each needs its own table, of one run per reference text: three computations, none of them cached.
