@@ -26,18 +26,22 @@ final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandle
             context.fireChannelRead(data)
             return
         }
-        let isHTTP10 = head.version.major == 1 && head.version.minor == 0
+        let isHTTP10 = head.version.major == 0 || (head.version.major == 1 && head.version.minor == 0)
         // An HTTP/1.0 answer streamed without a length can only end with the connection, so even an HTTP/1.0
         // `keep-alive` is not honoured.
         let closes = isHTTP10 || !head.isKeepAlive
         awaitingAnswers.append((isHTTP10, closes))
         if closes { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        // An HTTP/1.0 client reads any answer as the final one, so its `Expect` gets no `100 Continue` (RFC 9110
+        // §10.1.1: a server ignores the expectation of an HTTP/1.0 request).
+        if isHTTP10 { head.headers.remove(name: "expect") }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // An informational head (`100 Continue`) comes before the request's final answer.
-        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200,
+        // An informational head (`100 Continue`) comes before the request's final answer; `101` is final, as
+        // NIO's encoder takes it.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200 || head.status.code == 101,
               let request = awaitingAnswers.popFirst() else {
             context.write(data, promise: promise)
             return

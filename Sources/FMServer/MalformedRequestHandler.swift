@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Gives the answer to bytes that are not an HTTP/1.1 request (a malformed head, two `Content-Length`s, an
+/// Gives the answer to bytes that are not an HTTP/1.x request (a malformed head, two `Content-Length`s, an
 /// unknown method, headers past the size limit, an HTTP/2 preface) the server's JSON error body.
 ///
 /// Hummingbird answers a parse error with an empty-bodied 400 and closes the connection, which a client reading
@@ -56,7 +56,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
                      "The request's headers are larger than the server accepts.")
         case .paused:
             // What NIO's parser reports for an HTTP/2 connection preface (`PRI * HTTP/2.0`).
-            APIError(.badRequest, code: "invalid_http", "The request is not HTTP/1.1, the only version this server speaks.")
+            APIError(.badRequest, code: "invalid_http", "The request is not HTTP/1.0 or 1.1, the versions this server speaks.")
         default:
             APIError(.badRequest, code: "invalid_http", "The request is not valid HTTP: \(error).")
         }

@@ -42,15 +42,16 @@ public struct LabelledExample: Sendable {
         func count(_ name: String) -> Int { records.count { record in record.extraFields.contains { $0.key == name } } }
         let key = labelKey ?? (count("label") >= count("labels") ? "label" : "labels")
         let other = key == "label" ? "labels" : "label"
-        // One kind of gold for the whole file, the one more lines give: a file is scored as one kind of answer, and
-        // a label beside objects of fields would become a field of its own with that one value, always right.
+        // One kind of gold for the whole file, the one more of its scorable lines give: a file is scored as one kind
+        // of answer, and a label beside objects of fields would become a field of its own with that one value,
+        // always right.
         let golds = records.compactMap { record in record.extraFields.first { $0.key == key }?.value }
-        let shapes = golds.compactMap(Shape.init)
+        let shapes = golds.map(Shape.init(scoring:))
         func lines(giving shape: Shape) -> Int { shapes.count { $0 == shape } }
-        // The lines a file of `shape` scores, which one label and a list of one both are (an empty label is none).
+        // The lines a file of `shape` scores, which one label and a list of one both are.
         func linesScored(as shape: Shape) -> Int {
-            golds.count { gold in
-                switch (gold.isBlankScalar ? nil : Shape(gold), shape, gold.kind) {
+            zip(golds, shapes).count { gold, own in
+                switch (own, shape, gold.kind) {
                 case (let own?, let file, _) where own == file: true
                 case (.single?, .set, _): true
                 case (.set?, .single, .array(let labels)): labels.count == 1
@@ -128,12 +129,17 @@ extension LabelledExample {
             }
         }
 
-        /// The shape of a gold field's value; `nil` for a value that is no gold (null, or nothing).
-        init?(_ value: GeneratedContent) {
+        /// The shape a gold field's value is scored as; `nil` for a value whose line is reported instead: no
+        /// gold (null, or nothing), an empty label, an empty object, or a list or object holding an empty label
+        /// or more than labels.
+        init?(scoring value: GeneratedContent) {
+            func isLabel(_ value: GeneratedContent) -> Bool { value.scalarText != nil && !value.isBlankScalar }
             switch value.kind {
-            case .string, .number, .bool: self = .single
-            case .structure: self = .fields
-            case .array: self = .set
+            case .string, .number, .bool:
+                guard isLabel(value) else { return nil }
+                self = .single
+            case .array(let values) where values.allSatisfy(isLabel): self = .set
+            case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy(isLabel): self = .fields
             default: return nil
             }
         }

@@ -270,6 +270,8 @@ final class OutputSink {
     let name: String
     /// The job record beside a file output (or the file stdout is sent to), `nil` for a pipe, a terminal or a device.
     private let jobRecord: String?
+    /// The file opened again to hold the job's lock when the lines go through stdout's descriptor.
+    private let lock: FileHandle?
     /// The finished lines of the output: how many carry each id, whether each (in order, per id) is an error line,
     /// and the text it carries.
     let finished: Finished
@@ -287,6 +289,7 @@ final class OutputSink {
         // would truncate a file the shell opened for appending, or one that already holds earlier output.
         guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
             handle = FileHandle.standardOutput
+            lock = nil
             name = path ?? "standard output"
             finished = ([:], [:], [:])
             // Stdout sent to a file (`fm tag … > out.jsonl`) gets the file's job record too, so a later
@@ -309,15 +312,20 @@ final class OutputSink {
             // job cannot empty the file under a running one, and is told so rather than about the lines it read.
             // `-o /dev/stdout` resumed writes through stdout's own open file, whose offset the shell shares: a file
             // opened anew would leave the shell's offset at the start, and what it writes next (`{ fm tag …; echo; }
-            // > out`) would overwrite the lines.
-            let descriptor = InputFile.isStandardOutput(path)
+            // 1<> out`) would overwrite the lines.
+            let throughStandardOutput = InputFile.isStandardOutput(path)
+            let descriptor = throughStandardOutput
                 ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            // The lock is held on an open file of the job's own: a lock on stdout's would be shared with the shell
+            // and any other job started with that stdout, and would last as long as the shell keeps it open.
+            let lockDescriptor = throughStandardOutput ? open(path, O_WRONLY | O_CLOEXEC) : descriptor
+            lock = throughStandardOutput && lockDescriptor >= 0 ? FileHandle(fileDescriptor: lockDescriptor, closeOnDealloc: true) : nil
             var info = stat()
             let isFile = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
             // A file system without locks (some network mounts) lets the job run unlocked, as before locks.
-            if isFile, flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
+            if isFile, lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
                 throw CommandFailure("Cannot write \(path): another fm tag is writing it. Wait for that job, or choose another --output.")
             }
             var validLength: Int?

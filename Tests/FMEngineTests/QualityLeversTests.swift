@@ -20,7 +20,8 @@ struct QualityLeversTests {
         #expect(mistakes.count == 6, "\(mistakes)")
         #expect(mistakes.contains { $0.hasPrefix("FM_CALIBRATION_SAMPLE=many is not a whole number") }, "\(mistakes)")
         let small = QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_SAMPLE": "-1"])
-        #expect(small == ["FM_CALIBRATION_SAMPLE=-1 is below 8, the fewest texts a prior is estimated from; 8 are used."])
+        let fewest = CalibrationSample.minimumCount
+        #expect(small == ["FM_CALIBRATION_SAMPLE=-1 is below \(fewest), the fewest texts a prior is estimated from; \(fewest) are used."])
         #expect(mistakes.contains { $0.hasPrefix("FM_DISABLE names 'exampels'") }, "\(mistakes)")
         #expect(mistakes.contains { $0.hasPrefix("FM_CHANNEL=both is not one of") }, "\(mistakes)")
     }

@@ -127,6 +127,11 @@ import Testing
         #expect(singles.unlabelled == [
             "Record 3's \"label\" is a list of labels, while 3 of the file's lines give one label; a file is scored as one kind of answer.",
         ])
+        // Lines reported rather than scored do not choose the kind: two empty objects beside one label.
+        let reported = parse([#"{"id":"1","text":"a","label":"x"}"#, #"{"id":"2","text":"b","label":{}}"#,
+                              #"{"id":"3","text":"c","label":{"f":""}}"#])
+        #expect(reported.examples.map(\.record.id) == ["1"])
+        #expect(reported.unlabelled == ["Record 2's \"label\" object is empty.", "Record 3's \"label\" field \"f\" is empty."])
         let sets = parse([#"{"id":"1","text":"a","labels":["x","y"]}"#, #"{"id":"2","text":"b","labels":"y"}"#,
                           #"{"id":"3","text":"c","labels":[]}"#])
         #expect(sets.examples.map(\.gold) == [.set(["x", "y"]), .set(["y"]), .set([])])

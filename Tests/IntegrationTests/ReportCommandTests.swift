@@ -501,9 +501,12 @@ struct ReportCommandTests {
         // Opened at its start, as the shell's `1<>` opens it.
         let handle = try FileHandle(forWritingTo: output)
         let resumed = try Self.run(["tag", "--file", input.path, "--output", "/dev/stdout", "--resume"], standardOutput: handle)
+        // The job's lock went with it, although the caller still holds the file open.
+        let again = try Self.run(["tag", "--file", input.path, "--output", output.path, "--resume"])
         try handle.write(contentsOf: Data("done\n".utf8))
         try handle.close()
         #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(again.status == 0 && !again.stderr.contains("another fm tag"), "\(again.stderr)")
         let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 3 && lines.first == finished && lines.last == "done", "\(lines)")
         #expect(lines.count == 3 && lines[1].hasPrefix(#"{"id":"b","text":"banana bread","result":"#), "\(lines)")

@@ -309,10 +309,30 @@ struct ServeLimitsTests {
             #expect(streamed.closed && streamed.received.hasPrefix("HTTP/1.0 200"), "\(streamed.received)")
             #expect(!streamed.received.lowercased().contains("transfer-encoding"), "\(streamed.received)")
             #expect(streamed.received.hasSuffix("data: [DONE]\n\n"), "\(streamed.received)")
-            // A connection kept alive still serves a second request.
+            // A connection kept alive still serves a second request; each answer is in its own request's version.
             let health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
             let kept = try await LoopbackHTTPClient.raw(port: server.port, Data((health + health).utf8), limit: .seconds(3))
             #expect(!kept.closed && kept.responses == 2, "\(kept.received)")
+            let pipelined = try await LoopbackHTTPClient.raw(port: server.port, Data((health + "GET /health HTTP/1.0\r\n\r\n").utf8),
+                                                             limit: .seconds(30))
+            // Each answer's head, in order (no body here holds "HTTP/1.").
+            func answerHeads(_ received: String) -> [String] {
+                received.components(separatedBy: "HTTP/1.").dropFirst().map { "HTTP/1." + ($0.components(separatedBy: "\r\n\r\n").first ?? "") }
+            }
+            let heads = answerHeads(pipelined.received)
+            #expect(pipelined.closed && heads.map { $0.prefix(12) } == ["HTTP/1.1 200", "HTTP/1.0 200"], "\(pipelined.received)")
+            #expect(heads.count == 2 && !heads[0].lowercased().contains("connection: close")
+                    && heads[1].lowercased().contains("connection: close"), "\(pipelined.received)")
+            // `100 Continue` is not the request's answer: the close goes with the final one. An HTTP/1.0 client,
+            // which would read a 100 as its answer, gets none.
+            let expecting = "GET /health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: CLOSE\r\n\r\n"
+            let continued = try await LoopbackHTTPClient.raw(port: server.port, Data(expecting.utf8), limit: .seconds(30))
+            let finalHead = answerHeads(continued.received).last { $0.hasPrefix("HTTP/1.1 200") } ?? ""
+            #expect(continued.closed && continued.received.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200"), "\(continued.received)")
+            #expect(finalHead.lowercased().contains("connection: close"), "\(continued.received)")
+            let old = try await LoopbackHTTPClient.raw(port: server.port, Data("GET /health HTTP/1.0\r\nExpect: 100-continue\r\n\r\n".utf8),
+                                                       limit: .seconds(30))
+            #expect(old.closed && old.received.hasPrefix("HTTP/1.0 200"), "\(old.received)")
         }
     }
 
