@@ -287,7 +287,8 @@ final class OutputSink {
          check: (String, Finished) throws -> Void = { _, _ in }) throws {
         // `-o /dev/stdout` (or the file stdout was sent to) is written through stdout itself: opening it again
         // would truncate a file the shell opened for appending, or one that already holds earlier output.
-        guard let path, !(InputFile.isStandardOutput(path) && !resume) else {
+        let throughStandardOutput = path.map(InputFile.isStandardOutput) ?? false
+        guard let path, !(throughStandardOutput && !resume) else {
             handle = FileHandle.standardOutput
             lock = nil
             name = path ?? "standard output"
@@ -304,7 +305,7 @@ final class OutputSink {
         }
         name = path
         // `-o /dev/stdout` with stdout sent to a file resumes that file, so its job record is the file's own.
-        let recordedPath = InputFile.isStandardOutput(path) ? InputFile.standardOutputFile() : path
+        let recordedPath = throughStandardOutput ? InputFile.standardOutputFile() : path
         let record = Self.jobRecordPath(for: recordedPath ?? path)
         do {
             // Opened in place rather than created anew: a pipe, a device or /dev/stdout can be the output too, and
@@ -313,7 +314,6 @@ final class OutputSink {
             // `-o /dev/stdout` resumed writes through stdout's own open file, whose offset the shell shares: a file
             // opened anew would leave the shell's offset at the start, and what it writes next (`{ fm tag …; echo; }
             // 1<> out`) would overwrite the lines.
-            let throughStandardOutput = InputFile.isStandardOutput(path)
             let descriptor = throughStandardOutput
                 ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw CommandFailure("Cannot write \(path): \(String(cString: strerror(errno)))") }
