@@ -22,6 +22,18 @@ struct ModelCommandTests {
         let environment = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL": "enormous", "FM_MODEL_PATH": ""])
         #expect(environment.status == 64, "\(environment.stderr)")
         #expect(environment.stderr.contains("FM_MODEL: Unknown model 'enormous'"), "\(environment.stderr)")
+        // So is a path in FM_MODEL_PATH that names no file; a file that is no model names the variable, not itself
+        // as the remedy.
+        let nowhere = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL_PATH": "/nonexistent/model.gguf"])
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("FM_MODEL_PATH: no model file at /nonexistent/model.gguf."),
+                "\(nowhere.stderr)")
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(UUID().uuidString).gguf")
+        try Data("plain text\n".utf8).write(to: text)
+        defer { try? FileManager.default.removeItem(at: text) }
+        let notAModel = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL_PATH": text.path])
+        #expect(notAModel.status == 1, "\(notAModel.stderr)")
+        #expect(notAModel.stderr.contains("FM_MODEL_PATH names \(text.path), which is no usable GGUF model file. Point it at"),
+                "\(notAModel.stderr)")
         // A thread count that is no number is refused, not ignored; one above the cores is cut to them (more threads
         // than cores made ggml's spinning workers wait for each other: seconds a token).
         let letters = try CommandRun.run(TagCommandTests.fm, ["respond", "--model", "tiny", "hi"], environment: ["FM_THREADS": "abc"])
