@@ -181,6 +181,28 @@ struct SessionTests {
         #expect(statistics.reusedTokens > 60, "the instructions were prefilled by prewarm")
     }
 
+    @Test func aCancelledRequestStopsWaitingForAPrewarm() async throws {
+        // About 1,000 tokens of instructions: seconds of prefill, even on the tiny model.
+        let instructions = "You answer questions about the weather. " + String(repeating: "Say it in one short sentence. ", count: 140)
+        let model = DefaultModel.model
+        let session = LanguageModelSession(model: model, instructions: instructions)
+        session.prewarm()
+        let prewarm = try #require(SystemLanguageModel.Executor.latestPrewarms.withLock { $0[model.executorConfiguration] })
+        let prewarmDone = Atomic(false)
+        let watcher = Task {
+            await prewarm.value
+            prewarmDone.store(true, ordering: .sequentiallyConsistent)
+        }
+        let request = Task { _ = try await session.respond(to: "Weather in Paris?") }
+        // Cancelled while it waits for the prewarm, not before it starts.
+        try await Task.sleep(for: .milliseconds(200))
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        let satOutThePrewarm = prewarmDone.load(ordering: .sequentiallyConsistent)
+        #expect(!satOutThePrewarm, "the cancelled request returned only once the prewarm was done")
+        await watcher.value
+    }
+
     @Test func prewarmFillsTheCacheOfAToolSession() async throws {
         let instructions = "You answer questions about the weather. " + String(repeating: "Be brief. ", count: 30)
         let model = DefaultModel.model

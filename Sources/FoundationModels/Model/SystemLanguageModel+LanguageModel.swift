@@ -72,6 +72,21 @@ extension SystemLanguageModel: LanguageModel {
             Self.latestPrewarms.withLock { $0[configuration] = work }
         }
 
+        /// Returns when `work` has finished, or throws `CancellationError` as soon as the caller is cancelled:
+        /// a prewarm of long instructions takes seconds, and a cancelled request has no reason to sit them out.
+        static func wait(for work: Task<Void, Never>) async throws {
+            // `Task.value` ignores the waiter's cancellation; an AsyncStream's iteration ends with it.
+            let finished = AsyncStream<Void> { continuation in
+                let waiter = Task {
+                    await work.value
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in waiter.cancel() }
+            }
+            for await _ in finished {}
+            try Task.checkCancellation()
+        }
+
         /// The engine of the configuration's model, loading it off the cooperative pool on first use.
         ///
         /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the file cannot be loaded.
@@ -98,8 +113,8 @@ extension SystemLanguageModel: LanguageModel {
                 throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
             }
             let engine = try await Self.engine(for: configuration)
-            // A prewarm is a few hundred tokens of prefill at most; once it is done this request starts from it.
-            await Self.latestPrewarms.withLock { $0[configuration] }?.value
+            // Once the model's prewarm is done this request starts from its prefill.
+            if let prewarm = Self.latestPrewarms.withLock({ $0[configuration] }) { try await Self.wait(for: prewarm) }
             let turn = try await SystemTurn(request: request, model: model, engine: engine)
             let reporter = turn.reporter(channel)
             let outcome: GenerationOutcome
