@@ -42,19 +42,19 @@ public struct LabelledExample: Sendable {
         func count(_ name: String) -> Int { records.count { record in record.extraFields.contains { $0.key == name } } }
         let key = labelKey ?? (count("label") >= count("labels") ? "label" : "labels")
         let other = key == "label" ? "labels" : "label"
+        let readings = records.map { record in gold(from: record.extraFields.first { $0.key == key }?.value) }
         // One kind of gold for the whole file, the one more of its scorable lines give: a file is scored as one kind
         // of answer, and a label beside objects of fields would become a field of its own with that one value,
         // always right.
-        let golds = records.compactMap { record in record.extraFields.first { $0.key == key }?.value }
-        let shapes = golds.map(Shape.init(scoring:))
-        func lines(giving shape: Shape) -> Int { shapes.count { $0 == shape } }
+        let golds = readings.compactMap { try? $0.get() }
+        func lines(giving shape: Shape) -> Int { golds.count { Shape($0) == shape } }
         // The lines a file of `shape` scores, which one label and a list of one both are.
         func linesScored(as shape: Shape) -> Int {
-            zip(golds, shapes).count { gold, own in
-                switch (own, shape, gold.kind) {
-                case (let own?, let file, _) where own == file: true
-                case (.single?, .set, _): true
-                case (.set?, .single, .array(let labels)): labels.count == 1
+            golds.count { gold in
+                switch (Shape(gold), shape, gold) {
+                case (let own, let file, _) where own == file: true
+                case (.single, .set, _): true
+                case (.set, .single, .set(let labels)): labels.count == 1
                 default: false
                 }
             }
@@ -75,40 +75,25 @@ public struct LabelledExample: Sendable {
                     """)
             }
         }
-        for record in records {
-            let fields = Dictionary(record.extraFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            switch fields[key]?.kind {
-            // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
-            case .string where fields[key]?.isBlankScalar == true:
-                unlabelled.append("Record \(record.id)'s \"\(key)\" is empty.")
-            case .string(let value): add(record, .single(value))
-            // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
-            // would count as right whatever the model said: such lines are reported, not scored.
-            case .array(let values) where values.contains(where: \.isBlankScalar):
-                unlabelled.append("Record \(record.id)'s \"\(key)\" list holds an empty label.")
-            case .array(let values) where values.allSatisfy({ $0.scalarText != nil }):
-                add(record, .set(values.compactMap(\.scalarText)))
-            case .array:
-                unlabelled.append("Record \(record.id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
-            case .structure(let properties, let keys) where keys.contains(where: { properties[$0]?.isBlankScalar == true }):
-                let empty = keys.first { properties[$0]?.isBlankScalar == true } ?? ""
-                unlabelled.append("Record \(record.id)'s \"\(key)\" field \"\(empty)\" is empty.")
-            case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy({ $0.scalarText != nil }):
-                add(record, .fields(properties.compactMapValues(\.scalarText)))
-            case .structure(let properties, let keys):
-                let nested = keys.first { properties[$0]?.scalarText == nil }
-                unlabelled.append(nested.map { "Record \(record.id)'s \"\(key)\" field \"\($0)\" is not a string, number or Boolean." }
-                                  ?? "Record \(record.id)'s \"\(key)\" object is empty.")
-            case .number, .bool:
-                // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.
-                add(record, .single(fields[key]?.scalarText ?? ""))
-            default:
+        for (record, reading) in zip(records, readings) {
+            let id = record.id
+            switch reading {
+            case .success(let gold): add(record, gold)
+            case .failure(.empty): unlabelled.append("Record \(id)'s \"\(key)\" is empty.")
+            case .failure(.emptyInList): unlabelled.append("Record \(id)'s \"\(key)\" list holds an empty label.")
+            case .failure(.nonLabelInList):
+                unlabelled.append("Record \(id)'s \"\(key)\" list holds something other than strings, numbers and Booleans.")
+            case .failure(.emptyField(let name)): unlabelled.append("Record \(id)'s \"\(key)\" field \"\(name)\" is empty.")
+            case .failure(.nonLabelField(let name)):
+                unlabelled.append("Record \(id)'s \"\(key)\" field \"\(name)\" is not a string, number or Boolean.")
+            case .failure(.emptyObject): unlabelled.append("Record \(id)'s \"\(key)\" object is empty.")
+            case .failure(.missing):
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)
                 } else {
-                    let aside = labelKey == nil && fields[other] != nil
+                    let aside = labelKey == nil && record.extraFields.contains(where: { $0.key == other })
                         ? " It has \"\(other)\", which fewer lines of the file have; --label-key chooses the field." : ""
-                    unlabelled.append("Record \(record.id) has no \"\(key)\" string, list or object." + aside)
+                    unlabelled.append("Record \(id) has no \"\(key)\" string, list or object." + aside)
                 }
             }
         }
@@ -129,21 +114,6 @@ extension LabelledExample {
             }
         }
 
-        /// The shape a gold field's value is scored as; `nil` for a value whose line is reported instead: no
-        /// gold (null, or nothing), an empty label, an empty object, or a list or object holding an empty label
-        /// or more than labels.
-        init?(scoring value: GeneratedContent) {
-            func isLabel(_ value: GeneratedContent) -> Bool { value.scalarText != nil && !value.isBlankScalar }
-            switch value.kind {
-            case .string, .number, .bool:
-                guard isLabel(value) else { return nil }
-                self = .single
-            case .array(let values) where values.allSatisfy(isLabel): self = .set
-            case .structure(let properties, let keys) where !keys.isEmpty && properties.values.allSatisfy(isLabel): self = .fields
-            default: return nil
-            }
-        }
-
         var description: String {
             switch self {
             case .single: "one label"
@@ -158,6 +128,48 @@ extension LabelledExample {
             case .fields: "objects of fields"
             case .set: "lists of labels"
             }
+        }
+    }
+}
+
+extension LabelledExample {
+    /// Why a line's gold field gives no gold answer, so the line is reported rather than scored.
+    enum GoldProblem: Error {
+        /// No gold field, or `null`.
+        case missing
+        /// A label of nothing but whitespace.
+        case empty
+        /// A list holding such a label.
+        case emptyInList
+        /// A list holding something other than strings, numbers and Booleans.
+        case nonLabelInList
+        /// An object whose field (named) is such a label.
+        case emptyField(String)
+        /// An object whose field (named) is not a string, number or Boolean.
+        case nonLabelField(String)
+        /// An object of no fields.
+        case emptyObject
+    }
+
+    /// The gold answer a line's gold field gives, or why it gives none.
+    static func gold(from value: GeneratedContent?) -> Result<Gold, GoldProblem> {
+        guard let value else { return .failure(.missing) }
+        switch value.kind {
+        // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
+        case .string where value.isBlankScalar: return .failure(.empty)
+        // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.
+        case .string, .number, .bool: return .success(.single(value.scalarText ?? ""))
+        // A gold part that is not a scalar would be dropped from the scoring, and an object left with no field
+        // would count as right whatever the model said: such lines are reported, not scored.
+        case .array(let values) where values.contains(where: \.isBlankScalar): return .failure(.emptyInList)
+        case .array(let values):
+            let labels = values.compactMap(\.scalarText)
+            return labels.count == values.count ? .success(.set(labels)) : .failure(.nonLabelInList)
+        case .structure(let properties, let keys):
+            if let name = keys.first(where: { properties[$0]?.isBlankScalar == true }) { return .failure(.emptyField(name)) }
+            if let name = keys.first(where: { properties[$0]?.scalarText == nil }) { return .failure(.nonLabelField(name)) }
+            return keys.isEmpty ? .failure(.emptyObject) : .success(.fields(properties.compactMapValues(\.scalarText)))
+        default: return .failure(.missing)
         }
     }
 }
