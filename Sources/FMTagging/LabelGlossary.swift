@@ -190,8 +190,8 @@ package enum LabelGlossary {
     /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
     /// for each choice the first reply missed or described by copying a text. Each reply is looked up in and
     /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
-    /// Choices without a usable description are left out, and the whole field when two choices got the same
-    /// description (``tellsApart(_:)``).
+    /// The field gets no glossary unless every choice got a usable description, and none when two choices got
+    /// the same description (``tellsApart(_:)``).
     package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {
         let identity = ModelIdentity.of(model.modelURL)
         let shown = sample(of: texts)
@@ -216,7 +216,15 @@ package enum LabelGlossary {
             let found = await reply(to: prompt(for: field, texts: texts, choice: choice), tokens: 80)
             if let meaning = usable(found.map { Self.meanings(in: $0, for: field) } ?? [:])[choice] { meanings[choice] = meaning }
         }
-        return tellsApart(meanings) ? meanings : [:]
+        return glossary(of: field, from: meanings)
+    }
+
+    /// The meanings a field's glossary gives: those found when they describe every choice and tell them apart
+    /// (``tellsApart(_:)``), else none. Described alone, some choices pull every answer towards them: `medium`
+    /// once described only "4" of five star ratings, and every one-star review came out as "5".
+    package static func glossary(of field: ChoiceField, from meanings: [String: String]) -> [String: String] {
+        guard field.choices.allSatisfy({ meanings[$0] != nil }), tellsApart(meanings) else { return [:] }
+        return meanings
     }
 
     /// Whether no two choices got the same meaning. A glossary that gives two answers one sentence (`medium` once
@@ -234,7 +242,7 @@ extension TaggingConfiguration {
     ///
     /// Unchanged when the configuration generates remotely, has fewer than eight calibration texts (the glossary
     /// describes the labels as they apply to the job's texts), has no field of 2 to 16 string choices, or when
-    /// `FM_DISABLE=label-glossary` is set. A field whose description cannot be generated gets none.
+    /// `FM_DISABLE=label-glossary` is set. A field gets none unless every one of its choices can be described.
     ///
     /// - Parameters:
     ///   - cache: Where generated glossaries are kept between runs; `nil` generates them every time.

@@ -159,6 +159,18 @@ struct LabelGlossaryTests {
         #expect(LabelGlossary.tellsApart([:]))
     }
 
+    /// A field is described whole or not at all: a glossary of some of its answers pulls every text towards them.
+    @Test func aFieldGetsAGlossaryOnlyWhenEveryAnswerIsDescribed() {
+        let ratings = LabelGlossary.ChoiceField(name: "label", choices: ["1", "2", "3", "4", "5"])
+        let some = ["4": "Reviews of a pleasant experience at a place."]
+        #expect(LabelGlossary.glossary(of: ratings, from: some).isEmpty)
+        let spam = LabelGlossary.ChoiceField(name: "label", choices: ["ham", "spam"])
+        let both = ["ham": "Personal messages.", "spam": "Advertising."]
+        #expect(LabelGlossary.glossary(of: spam, from: both) == both)
+        #expect(LabelGlossary.glossary(of: spam, from: ["ham": "Personal messages.", "spam": "personal messages"]).isEmpty)
+        #expect(LabelGlossary.glossary(of: spam, from: [:]).isEmpty)
+    }
+
     @Test func theGlossaryFollowsTheInstructionsAndChangesTheFingerprint() {
         let field = LabelGlossary.ChoiceField(name: "label", choices: ["ham", "spam"])
         let text = LabelGlossary.render([(field, ["spam": "Advertising.", "ham": "Personal messages."])])

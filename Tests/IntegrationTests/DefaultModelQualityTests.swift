@@ -12,13 +12,18 @@ struct DefaultModelQualityTests {
     static let team = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../benchmarks/team").standardizedFileURL
 
+    static let unseen = team.deletingLastPathComponent().appendingPathComponent("unseen")
+
     /// `fm eval` on a team file under the seed schema it is named after, with the default model.
     static func evaluate(_ preset: String) throws -> [String: EvaluationReport.FieldScore] {
+        try evaluate(team.appendingPathComponent("\(preset).jsonl"), arguments: ["--preset", preset])
+    }
+
+    /// `fm eval` on a labelled file with the default model (by default under the file's own label sets).
+    static func evaluate(_ file: URL, arguments: [String] = []) throws -> [String: EvaluationReport.FieldScore] {
         let model = ModelCatalog.defaultEntry
         #expect(model.installState == .installed, "Run `fm model install \(model.name)` (or `make test`).")
-        let file = team.appendingPathComponent("\(preset).jsonl")
-        let result = try ReportCommandTests.run(["eval", file.path, "--preset", preset, "--model", model.name,
-                                                 "--no-cache", "--json"])
+        let result = try ReportCommandTests.run(["eval", file.path] + arguments + ["--model", model.name, "--no-cache", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(EvaluationReport.self, from: Data(result.stdout.utf8))
         #expect(report.failures == 0)
@@ -42,6 +47,18 @@ struct DefaultModelQualityTests {
         let category = try #require(fields["category"])
         #expect(category.predictedValues.count >= 6, "predicted only \(category.predictedValues)")
         #expect(category.accuracy >= 0.6, "category accuracy \(category.accuracy)")
+    }
+
+    /// Star ratings, "1" to "5", in the style of Yelp reviews (`benchmarks/unseen/`): a label set whose names say
+    /// little, for which the model once described only "4", and every one-star review came out as "5".
+    @Test func starRatingsKeepTheirOrder() throws {
+        let fields = try Self.evaluate(Self.unseen.appendingPathComponent("rating_yelp.jsonl"))
+        let rating = try #require(fields["label"])
+        // Five ratings, seven reviews each: a constant answer scores 20 %.
+        #expect(rating.accuracy >= 0.5, "accuracy \(rating.accuracy): \(rating.confusion)")
+        func count(_ gold: String, as predicted: [String]) -> Int { predicted.reduce(0) { $0 + (rating.confusion[gold]?[$1] ?? 0) } }
+        #expect(count("1", as: ["4", "5"]) <= 1, "one-star reviews read as good ones: \(rating.confusion)")
+        #expect(count("5", as: ["1", "2"]) <= 1, "five-star reviews read as bad ones: \(rating.confusion)")
     }
 }
 
