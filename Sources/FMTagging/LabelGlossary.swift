@@ -188,7 +188,7 @@ package enum LabelGlossary {
     }
 
     /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
-    /// for each choice the first reply missed or described by copying a text. Each reply is looked up in and
+    /// for each choice the first reply missed or described by copying a text, until one of those fails too. Each reply is looked up in and
     /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
     /// The field gets no glossary unless every choice got a usable description, and none when two choices got
     /// the same description (``tellsApart(_:)``).
@@ -214,7 +214,9 @@ package enum LabelGlossary {
             .map { Self.meanings(in: $0, for: field) } ?? [:])
         for choice in field.choices where meanings[choice] == nil {
             let found = await reply(to: prompt(for: field, texts: texts, choice: choice), tokens: 80)
-            if let meaning = usable(found.map { Self.meanings(in: $0, for: field) } ?? [:])[choice] { meanings[choice] = meaning }
+            // One choice left undescribed leaves the field without a glossary, so the rest need not be asked.
+            guard let meaning = usable(found.map { Self.meanings(in: $0, for: field) } ?? [:])[choice] else { return [:] }
+            meanings[choice] = meaning
         }
         return glossary(of: field, from: meanings)
     }
