@@ -17,8 +17,8 @@
 #   SHOTS=K                       our side also gets K few-shot examples from the evaluated file itself, leave-one-out
 #                                 (a text is never its own example); the anchor stays zero-shot. The table then goes
 #                                 to benchmarks/quality-fewshot.md
-#   RESULTS=FILE                  where the table goes instead (e.g. DATA=benchmarks/unseen TEAM=
-#                                 RESULTS=benchmarks/quality-unseen.md for the team's sets in the style of other sources)
+#   QUALITY_RESULTS=FILE          where the table goes instead (e.g. DATA=benchmarks/unseen TEAM= QUALITY_RESULTS=
+#                                 benchmarks/quality-unseen.md for the team's sets in the style of other sources)
 set -euo pipefail
 shopt -s nullglob
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ if [[ $ANCHOR == 1 ]]; then SERVER=$(scripts/install-llama-server.sh); fi
 WORK=$(mktemp -d)
 REPORTS=.build/quality
 mkdir -p "$REPORTS"
-RESULTS=${RESULTS:-"benchmarks/quality${SHOTS:+-fewshot}.md"}
+RESULTS=${QUALITY_RESULTS:-"benchmarks/quality${SHOTS:+-fewshot}.md"}
 trap 'rm -rf "$WORK" "$RESULTS.tmp$$"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 LIMIT_ARGS=()
 [[ -n $LIMIT ]] && LIMIT_ARGS=(--limit "$LIMIT")

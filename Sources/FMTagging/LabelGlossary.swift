@@ -188,8 +188,9 @@ package enum LabelGlossary {
     }
 
     /// Has `model` describe each of `field`'s choices after reading `texts`: all in one request, then one request
-    /// for each choice the first reply missed or described by copying a text, until one of those fails too. Each reply is looked up in and
-    /// stored to `cache`, keyed by the model file and the request, so a rerun of the same job does not pay again.
+    /// for each choice the first reply missed or described by copying a text, until one of those fails too. Each
+    /// reply is looked up in and stored to `cache`, keyed by the model file and the request, so a rerun of the
+    /// same job does not pay again.
     /// The field gets no glossary unless every choice got a usable description, and none when two choices got
     /// the same description (``tellsApart(_:)``).
     package static func describe(_ field: ChoiceField, texts: [String], model: SystemLanguageModel, cache: ResultCache?) async -> [String: String] {

@@ -22,12 +22,7 @@ struct ModelChoice: ParsableArguments {
         guard let model else {
             // The environment's choice is checked as --model is, rather than left to fail on every request.
             let environment = ProcessInfo.processInfo.environment
-            if let path = environment["FM_MODEL_PATH"], !path.isEmpty {
-                var isDirectory: ObjCBool = false
-                if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue {
-                    throw ValidationError("FM_MODEL_PATH: no model file at \(path).")
-                }
-            } else if let name = environment["FM_MODEL"], !name.isEmpty {
+            if (environment["FM_MODEL_PATH"] ?? "").isEmpty, let name = environment["FM_MODEL"], !name.isEmpty {
                 do { _ = try ModelCatalog.fileURL(for: name) } catch { throw ValidationError("FM_MODEL: \(error.message)") }
             }
             return

@@ -4,7 +4,8 @@ import FoundationModels
 import Testing
 
 /// Answer quality of the catalogue's default model (not the tiny model the mechanics tests run on), through the
-/// real `fm eval`, on texts the team wrote and labelled for two seed schemas (`benchmarks/team/`). The bars sit
+/// real `fm eval`, on texts the team wrote and labelled: for two seed schemas (`benchmarks/team/`), and star ratings
+/// in the style of a source outside the dev pack (`benchmarks/unseen/`). The bars sit
 /// well below what the default model measures and well above what a constant or a random answer scores, so a
 /// change that makes the answers meaningless fails here, not only in `make quality`.
 @Suite("Answer quality of the default model on team-labelled texts", .serialized, .timeLimit(.minutes(20)))
@@ -12,6 +13,7 @@ struct DefaultModelQualityTests {
     static let team = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../benchmarks/team").standardizedFileURL
 
+    /// Sets in the style of public sources outside the dev pack, with their own label sets.
     static let unseen = team.deletingLastPathComponent().appendingPathComponent("unseen")
 
     /// `fm eval` on a team file under the seed schema it is named after, with the default model.

@@ -182,7 +182,7 @@ struct SessionTests {
     }
 
     @Test func aCancelledRequestStopsWaitingForAPrewarm() async throws {
-        // About 1,000 tokens of instructions: seconds of prefill, even on the tiny model.
+        // About 1,000 tokens of instructions: seconds of prefill on two cores, even for the tiny model.
         let instructions = "You answer questions about the weather. " + String(repeating: "Say it in one short sentence. ", count: 140)
         let model = DefaultModel.model
         let session = LanguageModelSession(model: model, instructions: instructions)
@@ -196,6 +196,8 @@ struct SessionTests {
         let request = Task { _ = try await session.respond(to: "Weather in Paris?") }
         // Cancelled while it waits for the prewarm, not before it starts.
         try await Task.sleep(for: .milliseconds(200))
+        let doneTooSoon = prewarmDone.load(ordering: .sequentiallyConsistent)
+        try #require(!doneTooSoon, "the prewarm ended before the request could wait for it")
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }
         let satOutThePrewarm = prewarmDone.load(ordering: .sequentiallyConsistent)

@@ -70,18 +70,23 @@ extension SystemLanguageModel: LanguageModel {
                 }
             }
             Self.latestPrewarms.withLock { $0[configuration] = work }
+            // Once done, the prewarm is forgotten (unless a later one replaced it), so requests stop waiting on it.
+            Task.detached(priority: .utility) {
+                await work.value
+                Self.latestPrewarms.withLock { if $0[configuration] == work { $0[configuration] = nil } }
+            }
         }
 
         /// Returns when `work` has finished, or throws `CancellationError` as soon as the caller is cancelled:
         /// a prewarm of long instructions takes seconds, and a cancelled request has no reason to sit them out.
         static func wait(for work: Task<Void, Never>) async throws {
-            // `Task.value` ignores the waiter's cancellation; an AsyncStream's iteration ends with it.
+            // `Task.value` ignores the waiter's cancellation; an AsyncStream's iteration ends with it. The task that
+            // watches `work` then lives on until the prewarm ends, which takes no longer than its prefill.
             let finished = AsyncStream<Void> { continuation in
-                let waiter = Task {
+                Task {
                     await work.value
                     continuation.finish()
                 }
-                continuation.onTermination = { _ in waiter.cancel() }
             }
             for await _ in finished {}
             try Task.checkCancellation()

@@ -112,7 +112,7 @@ public final class SystemLanguageModel: Sendable {
 
     /// What to do when the model is unavailable, the same for every error that says so.
     package static let installSuggestion =
-        "Run `fm model install NAME` (`fm model list` shows the catalogue), or set FM_MODEL_PATH to a GGUF model file."
+        "Run `fm model install NAME` (`fm model list` shows the catalogue), or point FM_MODEL_PATH at a GGUF model file."
 
     /// The message users see when the model file is missing.
     package var missingModelMessage: String {
