@@ -19,14 +19,9 @@ struct ModelChoice: ParsableArguments {
         default:
             break
         }
-        guard let model else {
-            // The environment's choice is checked as --model is, rather than left to fail on every request.
-            let environment = ProcessInfo.processInfo.environment
-            if (environment["FM_MODEL_PATH"] ?? "").isEmpty, let name = environment["FM_MODEL"], !name.isEmpty {
-                do { _ = try ModelCatalog.fileURL(for: name) } catch { throw ValidationError("FM_MODEL: \(error.message)") }
-            }
-            return
-        }
+        // FM_MODEL and FM_MODEL_PATH are checked where a local model is needed (the unavailable model's message
+        // names them): a job that reads predictions or asks servers never loads one.
+        guard let model else { return }
         let url: URL
         do { url = try ModelCatalog.fileURL(for: model) } catch { throw ValidationError(error.message) }
         if ModelCatalog.entry(named: model) == nil, !FileManager.default.fileExists(atPath: url.path) {

@@ -18,10 +18,21 @@ struct ModelCommandTests {
                 "\(install.stderr)")
         let respond = try Self.run(["respond", "--model", "enormous", "hi"])
         #expect(respond.status == 64, "\(respond.stderr)")
-        // The environment's choice is checked as --model is, not replaced by the default model.
+        // The environment's choice is not replaced by the default model: where a model is needed, it is an
+        // unavailable model whose message names the variable (exit 1, as FM_MODEL_PATH below).
         let environment = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL": "enormous", "FM_MODEL_PATH": ""])
-        #expect(environment.status == 64, "\(environment.stderr)")
-        #expect(environment.stderr.contains("FM_MODEL: Unknown model 'enormous'"), "\(environment.stderr)")
+        #expect(environment.status == 1, "\(environment.stderr)")
+        #expect(environment.stderr.contains("FM_MODEL is 'enormous', which is no catalogue model (tiny, "), "\(environment.stderr)")
+        let missingPath = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL": "/nonexistent/m.gguf", "FM_MODEL_PATH": ""])
+        #expect(missingPath.status == 1, "\(missingPath.stderr)")
+        #expect(missingPath.stderr.contains("FM_MODEL names /nonexistent/m.gguf, which does not exist."), "\(missingPath.stderr)")
+        // A job that needs no local model runs: the schema is printed whatever FM_MODEL says.
+        let labelled = FileManager.default.temporaryDirectory.appendingPathComponent("labelled-\(UUID().uuidString).jsonl")
+        try Data("{\"text\": \"win a prize\", \"label\": \"spam\"}\n{\"text\": \"see you\", \"label\": \"ham\"}\n".utf8).write(to: labelled)
+        defer { try? FileManager.default.removeItem(at: labelled) }
+        let schema = try CommandRun.run(TagCommandTests.fm, ["eval", labelled.path, "--print-schema"],
+                                        environment: ["FM_MODEL": "enormous", "FM_MODEL_PATH": ""])
+        #expect(schema.status == 0 && schema.stdout.contains("\"enum\":[\"ham\",\"spam\"]"), "\(schema.stdout)\(schema.stderr)")
         // A model FM_MODEL_PATH names that is missing, or no model, is an unavailable model (exit 1, as a catalogue
         // model not installed): the variable is named, not offered as the remedy.
         let nowhere = try CommandRun.run(TagCommandTests.fm, ["respond", "hi"], environment: ["FM_MODEL_PATH": "/nonexistent/model.gguf"])

