@@ -214,7 +214,13 @@ extension FM {
             }
             configuration.remoteEngines = tagging.remoteEngines
             let cache = tagging.cache()
-            let hasWork = remainingCount.map { $0 > 0 } ?? true
+            var source = remaining ?? source
+            var hasWork = remainingCount.map { $0 > 0 } ?? true
+            if remainingCount == nil, cache != nil, configuration.remoteEngines != nil {
+                // An input read as it arrives is waited for before its servers are asked what they serve: an empty
+                // one asks nothing (a server that does not answer would hold it until the request timed out).
+                if let first = try await source.next() { source = RecordSourceTakenAhead(first: first, rest: source) } else { hasWork = false }
+            }
             if let cache, hasWork { await configuration.remoteEngines?.identifyServedModels(cache: cache) }
             if hasWork { configuration = await configuration.describingLabels(cache: cache, status: ProgressLine.status) }
             // Started after the glossary, so the rate and ETA count texts only.
@@ -222,7 +228,7 @@ extension FM {
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             // Whether the output holds an answer of the model, kept or written now.
             var holdsAnswers = sink.finished.failed.values.contains { $0.contains(false) }
-            try await runner.run(remaining ?? source) { record, outcome in
+            try await runner.run(source) { record, outcome in
                 progress.clear()
                 // The model failed to load (a file cut short, an architecture llama.cpp does not know), or no
                 // --endpoint server could be reached: every record would fail alike, and a resume would keep their

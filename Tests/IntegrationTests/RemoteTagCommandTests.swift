@@ -5,6 +5,10 @@ import FoundationNetworking
 import FoundationModels
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `fm tag --endpoint` against a real llama-server running the tiny model: output in input order, endpoints
 /// taken in turn, and cache keys that name the endpoints and the model.
 @Suite("fm tag --endpoint against llama-server", .serialized, .timeLimit(.minutes(10)))
@@ -207,6 +211,23 @@ struct RemoteTagCommandTests {
         let records = try TagCommandTests.lines(output)
         let error = try #require(records.first?["error"] as? [String: Any], "\(records)")
         #expect(error["code"] as? String == "response-budget", "\(error)")
+    }
+
+    @Test func anEmptyInputReadAsItArrivesAsksNoServer() throws {
+        // A server that never answers: asking it what it serves would hold the job until the request timed out.
+        let listener = try Listener()
+        defer { listener.close() }
+        let directory = try Self.scratchDirectory("fm-remote-empty")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try ReportCommandTests.run(["tag", "--endpoint", "http://127.0.0.1:\(listener.port)"], input: "\n",
+                                             environment: ["XDG_CACHE_HOME": directory.path])
+        #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stderr)")
+        #expect(run.stderr.contains("fm tag: standard input holds no texts; nothing to tag"), "\(run.stderr)")
+        // No connection is waiting to be accepted.
+        #expect(fcntl(listener.descriptor, F_SETFL, O_NONBLOCK) == 0)
+        let connection = accept(listener.descriptor, nil, nil)
+        if connection >= 0 { Glibc.close(connection) }
+        #expect(connection < 0, "fm tag connected to the server")
     }
 
     @Test func anotherModelBehindTheSameEndpointIsNotAnsweredFromTheCache() async throws {
