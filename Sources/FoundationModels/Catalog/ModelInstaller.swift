@@ -64,6 +64,8 @@ public enum ModelInstaller {
             }
         }
         process.waitUntilExit()
+        // A forced download that failed may have left the old file in place or not; either way, look.
+        ModelAvailabilityMonitor.shared.filesChanged()
         if let problem = failure ?? pythonProblem(process) {
             throw ModelCatalogError("Installing \(entry.name) failed: \(problem)")
         }
@@ -146,6 +148,7 @@ public enum ModelInstaller {
         do { try FileManager.default.removeItem(at: entry.fileURL) } catch {
             throw ModelCatalogError("Cannot remove \(entry.fileURL.path): \(error.localizedDescription)")
         }
+        ModelAvailabilityMonitor.shared.filesChanged()
         return true
     }
 

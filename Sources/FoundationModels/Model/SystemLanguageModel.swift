@@ -30,6 +30,7 @@ public final class SystemLanguageModel: Sendable {
     package let adapter: Adapter?
     /// The GGUF file this instance runs (a Linux addition).
     public let modelURL: URL
+    private let registrar = ObservationRegistrar()
 
     /// Creates the model specialised for a use case.
     ///
@@ -88,9 +89,25 @@ public final class SystemLanguageModel: Sendable {
 
     /// The current availability: `.available` when the model file exists and has a GGUF model's header (and, for
     /// a catalogue model, its pinned size).
+    ///
+    /// Observable, as Apple's is: observers (`withObservationTracking`, a SwiftUI view) are told when the file
+    /// comes, for example when `fm model install` finishes in another process, or goes.
     public var availability: Availability {
+        registrar.access(self, keyPath: \.availability)
+        let availability = currentAvailability
+        ModelAvailabilityMonitor.shared.follow(self, available: availability == .available)
+        return availability
+    }
+
+    /// The availability, read without being followed.
+    var currentAvailability: Availability {
         if let entry = ModelCatalog.entry(at: modelURL), entry.installState != .installed { return .unavailable(.modelNotReady) }
         return Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
+    }
+
+    /// Tells the observers of ``availability`` that it changed.
+    func availabilityChanged() {
+        registrar.withMutation(of: self, keyPath: \.availability) {}
     }
 
     /// A convenience getter to check if the system is entirely ready.
