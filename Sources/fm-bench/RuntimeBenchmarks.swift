@@ -14,7 +14,7 @@ enum RuntimeBenchmarks {
 
     static func run(repetitions: Int = 3) async throws {
         let model = SystemLanguageModel.default
-        guard model.isAvailable else {
+        guard model.isReady else {
             throw BenchmarkFailure("The default model is not installed; run `fm model install default`.")
         }
         let llama = try LlamaModel(path: model.modelURL.path)

@@ -28,7 +28,7 @@ enum TaggingBenchmarks {
         texts = Array(texts.prefix(count))
         guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(source)") }
         let model = SystemLanguageModel(useCase: .contentTagging)
-        guard model.isAvailable else { throw BenchmarkFailure("The default model is not installed; run `fm model install default`.") }
+        guard model.isReady else { throw BenchmarkFailure("The default model is not installed; run `fm model install default`.") }
         let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: schema))
 
         // Warm-up: load the model, build the masks the schema's states need, fill the shared prefix.

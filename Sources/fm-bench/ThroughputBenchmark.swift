@@ -25,7 +25,7 @@ enum ThroughputBenchmark {
                 .split(separator: "\n").map(String.init).prefix(count))
         guard !texts.isEmpty else { throw BenchmarkFailure("no texts in \(source)") }
         let model = SystemLanguageModel(modelURL: try ModelCatalog.fileURL(for: name), useCase: .contentTagging)
-        guard model.isAvailable else { throw BenchmarkFailure("The model \(name) is not installed; run `fm model install \(name)`.") }
+        guard model.isReady else { throw BenchmarkFailure("The model \(name) is not installed; run `fm model install \(name)`.") }
         let schema = TaggingPreset.contentTagging.schema
         let tagger = Tagger(configuration: TaggingConfiguration(model: model, schema: schema))
 

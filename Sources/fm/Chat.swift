@@ -54,7 +54,7 @@ extension FM {
         func run() async throws {
             let model = modelOptions.systemModel()
             // Checked once: otherwise every message would fail alike and the chat would still exit 0.
-            guard model.isAvailable else { throw CommandFailure(model.missingModelMessage) }
+            guard model.isReady else { throw CommandFailure(model.missingModelMessage) }
             let tools: [any Tool] = noTools ? [] : [DemoWeatherTool()]
             var session: LanguageModelSession
             if let resume {

@@ -13,6 +13,7 @@ final class RecordSourceTakenAhead: TaggingRecordSource {
         self.rest = rest
     }
 
+    /// The record taken ahead, then the source's next ones.
     func next() async throws -> TaggingRecord? {
         if let record = first.withLock({ first in defer { first = nil }; return first }) { return record }
         return try await rest.next()

@@ -62,7 +62,7 @@ extension FM {
 
         func run() async throws {
             let model = modelOptions.systemModel()
-            guard model.isAvailable else { throw CommandFailure(model.missingModelMessage) }
+            guard model.isReady else { throw CommandFailure(model.missingModelMessage) }
             var configuration = ServerConfiguration(model: model, modelName: ModelCatalog.entry(at: model.modelURL)?.name
                 ?? model.modelURL.deletingPathExtension().lastPathComponent)
             configuration.host = host

@@ -179,7 +179,7 @@ struct TaggingOptions: ParsableArguments {
     /// every record would fail alike, so the command says so once instead of writing an error for each.
     func model(_ options: ModelOptions) async throws -> SystemLanguageModel {
         let model = options.systemModel(useCase: .contentTagging)
-        if endpoint == nil, !model.isAvailable { throw CommandFailure(model.missingModelMessage) }
+        if endpoint == nil, !model.isReady { throw CommandFailure(model.missingModelMessage) }
         // Instructions that fill the context window on their own would fail every record alike, each with an
         // error line that a resume keeps as done.
         if endpoint == nil, let instructions, let needed = try? await model.tokenCount(for: Instructions(instructions)),

@@ -10,6 +10,7 @@ import Testing
     /// A GGUF header that `availability` accepts: the magic, version 3, one tensor, no metadata.
     static let header = Data("GGUF".utf8) + Data([3, 0, 0, 0]) + Data([1, 0, 0, 0, 0, 0, 0, 0]) + Data(count: 8)
 
+    /// How many changes the observers were told of.
     final class Changes: Sendable {
         let count = Mutex(0)
     }
@@ -44,5 +45,20 @@ import Testing
         // Nothing changes now, so the observer is told nothing more.
         try await Task.sleep(for: .milliseconds(2_500))
         #expect(changes.count.withLock { $0 } == 2)
+    }
+
+    @Test func aChangeAnotherReaderSawIsToldEvenIfItIsUndoneBeforeTheNextLook() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flicker-\(UUID().uuidString).gguf")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let model = SystemLanguageModel(modelURL: file)
+        let changes = Changes()
+        #expect(Self.observe(model, changes) == .unavailable(.modelNotReady))
+        // Another reader sees the file in the moment it exists; by the next look it is gone again, so only that
+        // read can tell the first observer its value went out of date.
+        try Self.header.write(to: file, options: .atomic)
+        #expect(model.isAvailable)
+        try FileManager.default.removeItem(at: file)
+        try await Self.wait(for: 1, changes)
+        #expect(changes.count.withLock { $0 } == 1, "the observer was not told of the change another reader saw")
     }
 }

@@ -10,6 +10,7 @@ import Synchronization
 /// that reads the availability again, as `withObservationTracking` has it do, is told of the next one. The clock
 /// stops while no model is followed.
 final class ModelAvailabilityMonitor: Sendable {
+    /// The process's monitor: one clock for every model.
     static let shared = ModelAvailabilityMonitor()
 
     /// How often the followed models' files are looked at.
@@ -30,18 +31,25 @@ final class ModelAvailabilityMonitor: Sendable {
     private let queue = DispatchQueue(label: "foundation-models.availability")
 
     /// Follows `model`, whose availability was just read as `available`, unless it is followed already.
+    ///
+    /// A model followed with the other value changed since the last look, and may change back before the next,
+    /// which would then see nothing to tell: its observers are told now, and the new value is the one followed.
     func follow(_ model: SystemLanguageModel, available: Bool) {
         let id = ObjectIdentifier(model)
-        state.withLock { state in
-            guard state.followed[id]?.model == nil else { return }
+        let stale = state.withLock { state -> Bool in
+            if let followed = state.followed[id], followed.model != nil, followed.available == available { return false }
+            let stale = state.followed[id]?.model != nil
             state.followed[id] = Followed(model: model, available: available)
-            guard state.timer == nil else { return }
+            if stale { return true }
+            guard state.timer == nil else { return false }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
             timer.setEventHandler { [weak self] in self?.check() }
             timer.resume()
             state.timer = timer
+            return false
         }
+        if stale { queue.async { model.availabilityChanged() } }
     }
 
     /// Looks at the followed models' files now (after an install or removal in this process).

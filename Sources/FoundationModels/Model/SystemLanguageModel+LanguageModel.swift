@@ -48,7 +48,7 @@ extension SystemLanguageModel: LanguageModel {
         ///
         /// Best effort: it returns at once and does the work on the engine's thread.
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
-            guard model.isAvailable else { return }
+            guard model.isReady else { return }
             let configuration = self.configuration
             let work = Task.detached(priority: .utility) {
                 guard let engine = try? await ModelRegistry.shared.engine(at: configuration.modelPath, adapterPath: configuration.adapterPath)
@@ -114,7 +114,7 @@ extension SystemLanguageModel: LanguageModel {
             model: SystemLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
-            guard model.isAvailable else {
+            guard model.isReady else {
                 throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: model.missingModelMessage))
             }
             let engine = try await Self.engine(for: configuration)
@@ -139,7 +139,7 @@ extension SystemLanguageModel {
     ///
     /// - Throws: ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the file is missing or cannot be loaded.
     package func load() async throws {
-        guard isAvailable else { throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: missingModelMessage)) }
+        guard isReady else { throw SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: missingModelMessage)) }
         _ = try await Executor.engine(for: executorConfiguration)
     }
 }

@@ -28,7 +28,7 @@ extension SystemLanguageModel {
     ///
     /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the model cannot be loaded.
     public func runtimeInfo() throws -> RuntimeInfo {
-        guard isAvailable else {
+        guard isReady else {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: missingModelMessage))
         }
         let loaded: LoadedModel

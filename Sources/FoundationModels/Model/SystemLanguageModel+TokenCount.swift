@@ -75,7 +75,7 @@ extension SystemLanguageModel {
     }
 
     private func loadedForCounting() async throws -> LoadedModel {
-        guard isAvailable else {
+        guard isReady else {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: missingModelMessage))
         }
         do { return try await ModelRegistry.shared.engine(at: modelURL.path, adapterPath: adapter?.fileURL.path).model } catch {

@@ -90,8 +90,8 @@ public final class SystemLanguageModel: Sendable {
     /// The current availability: `.available` when the model file exists and has a GGUF model's header (and, for
     /// a catalogue model, its pinned size).
     ///
-    /// Observable, as Apple's is: observers (`withObservationTracking`, a SwiftUI view) are told when the file
-    /// comes, for example when `fm model install` finishes in another process, or goes.
+    /// Observable, as Apple's is: an observer (`withObservationTracking`) is told when the file comes, for
+    /// example when `fm model install` finishes in another process, or goes.
     public var availability: Availability {
         registrar.access(self, keyPath: \.availability)
         let availability = currentAvailability
@@ -99,7 +99,8 @@ public final class SystemLanguageModel: Sendable {
         return availability
     }
 
-    /// The availability, read without being followed.
+    /// The availability, read without being followed: the library's own checks before a request are no
+    /// observers, and following the model for them would keep its file looked at for the life of the process.
     var currentAvailability: Availability {
         if let entry = ModelCatalog.entry(at: modelURL), entry.installState != .installed { return .unavailable(.modelNotReady) }
         return Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
@@ -112,6 +113,9 @@ public final class SystemLanguageModel: Sendable {
 
     /// A convenience getter to check if the system is entirely ready.
     public var isAvailable: Bool { availability == .available }
+
+    /// Whether the model file is ready, read without following it (``currentAvailability``).
+    package var isReady: Bool { currentAvailability == .available }
 
     /// Whether the file's header is a GGUF model's: the magic, a version llama.cpp reads (2 or 3) and at least one
     /// tensor. A GGUF file of metadata alone is well formed but holds no weights, so it is not ready either.
