@@ -9,7 +9,7 @@ struct ModelCommandTests {
         try CommandRun.run(TagCommandTests.fm, arguments, environment: cacheHome.map { ["XDG_CACHE_HOME": $0.path] } ?? [:])
     }
 
-    @Test func unknownNamesAreUsageErrors() throws {
+    @Test func unknownNamesAndUnusableModelsAreRefused() throws {
         let install = try Self.run(["model", "install", "enormous"])
         #expect(install.status == 64)
         #expect(install.stderr.contains("Unknown model 'enormous'"), "\(install.stderr)")
