@@ -20,6 +20,12 @@ import Testing
         withObservationTracking { model.availability } onChange: { changes.count.withLock { $0 += 1 } }
     }
 
+    /// A model at a new path in the temporary directory, where no file is yet.
+    static func modelWithoutFile(_ name: String) -> (model: SystemLanguageModel, file: URL) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).gguf")
+        return (SystemLanguageModel(modelURL: file), file)
+    }
+
     /// Waits up to ten seconds (the files are looked at once a second) for `changes` to reach `count`.
     static func wait(for count: Int, _ changes: Changes) async throws {
         for _ in 0..<100 where changes.count.withLock({ $0 }) < count {
@@ -28,9 +34,8 @@ import Testing
     }
 
     @Test func observersHearWhenTheModelFileComesAndGoes() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("observed-\(UUID().uuidString).gguf")
+        let (model, file) = Self.modelWithoutFile("observed")
         defer { try? FileManager.default.removeItem(at: file) }
-        let model = SystemLanguageModel(modelURL: file)
         let changes = Changes()
         #expect(Self.observe(model, changes) == .unavailable(.modelNotReady))
         // Written whole at once, as an install moves its finished file into place.
@@ -48,9 +53,8 @@ import Testing
     }
 
     @Test func aChangeAnotherReaderSawIsToldEvenIfItIsUndoneBeforeTheNextLook() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flicker-\(UUID().uuidString).gguf")
+        let (model, file) = Self.modelWithoutFile("flicker")
         defer { try? FileManager.default.removeItem(at: file) }
-        let model = SystemLanguageModel(modelURL: file)
         let changes = Changes()
         #expect(Self.observe(model, changes) == .unavailable(.modelNotReady))
         // Another reader sees the file in the moment it exists; by the next look it is gone again, so only that

@@ -37,10 +37,12 @@ final class ModelAvailabilityMonitor: Sendable {
     func follow(_ model: SystemLanguageModel, available: Bool) {
         let id = ObjectIdentifier(model)
         let stale = state.withLock { state -> Bool in
-            if let followed = state.followed[id], followed.model != nil, followed.available == available { return false }
-            let stale = state.followed[id]?.model != nil
+            if let followed = state.followed[id], followed.model != nil {
+                guard followed.available != available else { return false }
+                state.followed[id] = Followed(model: model, available: available)
+                return true
+            }
             state.followed[id] = Followed(model: model, available: available)
-            if stale { return true }
             guard state.timer == nil else { return false }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)

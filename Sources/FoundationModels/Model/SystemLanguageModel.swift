@@ -146,19 +146,18 @@ public final class SystemLanguageModel: Sendable {
         }
         // Telling someone who set FM_MODEL_PATH to set it would send them in a circle.
         let environment = ProcessInfo.processInfo.environment
+        let problem = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
         if let path = environment["FM_MODEL_PATH"], !path.isEmpty {
             if URL(fileURLWithPath: path) == modelURL {
-                let what = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
-                return "FM_MODEL_PATH names \(modelURL.path), which \(what). Point it at a GGUF model file, or unset it to run "
+                return "FM_MODEL_PATH names \(modelURL.path), which \(problem). Point it at a GGUF model file, or unset it to run "
                     + "the catalogue's models (`fm model list`)."
             }
         } else if let name = environment["FM_MODEL"], !name.isEmpty, URL(fileURLWithPath: name) == modelURL {
             // A mistyped name is read as a path, so that no other model runs in its place; say what it was taken for.
-            let exists = FileManager.default.fileExists(atPath: modelURL.path)
             let what: String
             do {
                 _ = try ModelCatalog.fileURL(for: name)
-                what = "names \(modelURL.path), which \(exists ? "is no usable GGUF model file" : "does not exist")"
+                what = "names \(modelURL.path), which \(problem)"
             } catch {
                 what = "is '\(name)', which is no catalogue model (\(ModelCatalog.entries.map(\.name).joined(separator: ", ")), default) "
                     + "and no model file"
