@@ -62,6 +62,11 @@ struct SequenceDecoder {
         if var active = matcher, var currentMask = mask {
             let forced = active.forcedBytes()
             if !forced.isEmpty, let tokens = forcedTokens(forced, matcher: &active, mask: &currentMask) {
+                // Forced tokens are response tokens too: text that would pass the limit is not written, even
+                // the closing of a value (or of a tool turn's hidden wrapper) that nothing is left to choose in.
+                if let maximumTokens, outcome.sampledTokens + outcome.forcedTokens + tokens.count > maximumTokens {
+                    return .maximumTokens
+                }
                 outcome.forcedTokens += tokens.count
                 append(tokens)
                 matcher = active

@@ -160,6 +160,24 @@ struct ServeTests {
         }
     }
 
+    /// `max_tokens` bounds the tokens an answer reports, whatever the grammar forces: with tools and `tool_choice`
+    /// `none` the text is written inside a hidden wrapper whose closing is forced, and that closing must not
+    /// take the answer past the limit.
+    @Test func maxTokensBoundsTheAnswerWhenTheGrammarForcesItsEnd() async throws {
+        try await FMServe.with { server in
+            for limit in 1...12 {
+                let body = #"{"messages":[{"role":"user","content":"Say hi."}],"temperature":0,"max_tokens":\#(limit),"tool_choice":"none","tools":[\#(Self.weatherTool)]}"#
+                let reply = try await server.request("v1/chat/completions", body: body)
+                #expect(reply.status == 200, "max_tokens \(limit): \(reply.text)")
+                let json = try reply.json
+                let used = try #require((json["usage"] as? [String: Any])?["completion_tokens"] as? Int, "\(reply.text)")
+                let reason = try #require((json["choices"] as? [[String: Any]])?.first?["finish_reason"] as? String)
+                #expect(used <= limit, "max_tokens \(limit): \(used) tokens, finish reason \(reason)")
+                #expect(["stop", "length"].contains(reason))
+            }
+        }
+    }
+
     /// A conversation of system messages only, or one that ends with a system message, is answered, as OpenAI
     /// answers it: the model speaks next in both.
     @Test func aConversationEndingWithASystemMessageIsAnswered() async throws {

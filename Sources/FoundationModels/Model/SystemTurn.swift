@@ -190,11 +190,19 @@ struct SystemTurn: Sendable {
                 throw GeneratedContent.ParsingError(rawContent: outcome.text, debugDescription: "The model's output is not a complete value: \(outcome.text)")
             }
         case .tools(let isText):
-            // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools.
-            if isText, outcome.stop == .maximumTokens, let partial = try? GeneratedContent(json: outcome.text),
-               let text = ToolTurnSchema.partialText(in: partial) {
-                answer = text
-                break
+            // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools; a
+            // limit that ends the hidden wrapper before its answer began leaves an empty one, not an error.
+            if isText, outcome.stop == .maximumTokens {
+                let partial = try? GeneratedContent(json: outcome.text)
+                if let partial, let text = ToolTurnSchema.partialText(in: partial) {
+                    answer = text
+                    break
+                }
+                let beganCalls = if case .structure(_, let keys)? = partial?.kind { keys.first == ToolTurnSchema.toolCallsKey } else { false }
+                if !beganCalls {
+                    answer = ""
+                    break
+                }
             }
             try Self.requireComplete(outcome, request: request)
             guard let parsed = try? GeneratedContent(json: outcome.text),
