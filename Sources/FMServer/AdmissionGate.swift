@@ -58,10 +58,12 @@ final class AdmissionGate: Sendable {
     /// returned ticket is released or goes away, so a streamed response keeps it while its body is written,
     /// after the handler has returned.
     ///
-    /// - Throws: ``APIError`` (429) when the queue is full; `CancellationError` when cancelled while waiting.
-    func admit(sequences: Int = 1) async throws -> Ticket {
+    /// - Parameter deadline: When the request's time runs out; a waiter still in the queue then leaves it.
+    /// - Throws: ``APIError`` (429) when the queue is full, or the deadline's 504 when it passes before the turn
+    ///   comes; `CancellationError` when cancelled while waiting.
+    func admit(sequences: Int = 1, deadline: RequestDeadline? = nil) async throws -> Ticket {
         let weight = weight(of: sequences)
-        try await enter(weight: weight)
+        try await enter(weight: weight, deadline: deadline)
         return Ticket(gate: self, weight: weight)
     }
 
@@ -84,14 +86,24 @@ final class AdmissionGate: Sendable {
         deinit { release() }
     }
 
-    private enum Entry { case admitted, full, wait }
+    private enum Entry { case admitted, full, expired, wait }
 
-    private func enter(weight: Int) async throws {
+    private func enter(weight: Int, deadline: RequestDeadline?) async throws {
         let id = state.withLock { $0.nextID += 1; return $0.nextID }
+        // Fires only once the deadline has passed, so a waiter that it finds missing from the queue has either
+        // been let in or is about to see the deadline passed when it enters.
+        let expiry = deadline.map { deadline in
+            Task { [weak self] in
+                guard (try? await Task.sleep(until: deadline.instant, clock: .continuous)) != nil else { return }
+                self?.remove(waiter: id, resuming: deadline.error)
+            }
+        }
+        defer { expiry?.cancel() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let entry: Entry = state.withLock { state in
                     if Task.isCancelled { return .full }
+                    if deadline?.hasPassed == true { return .expired }
                     if state.waiting.isEmpty, state.held + weight <= active {
                         state.held += weight
                         state.running += 1
@@ -108,20 +120,27 @@ final class AdmissionGate: Sendable {
                     continuation.resume(throwing: Task.isCancelled ? CancellationError() : APIError(
                         .tooManyRequests, type: "rate_limit_error", code: "queue_full",
                         "The server is busy: \(active) sequences are being decoded and \(queued) requests are waiting. Retry shortly."))
+                case .expired:
+                    continuation.resume(throwing: deadline!.error)
                 case .wait:
                     break
                 }
             }
         } onCancel: {
-            let (cancelled, admitted) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, [CheckedContinuation<Void, any Error>]) in
-                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return (nil, []) }
-                let cancelled = state.waiting.remove(at: index).continuation
-                // A heavy waiter leaving the head of the queue may let lighter ones behind it in.
-                return (cancelled, state.admitWaiters(active: active))
-            }
-            cancelled?.resume(throwing: CancellationError())
-            for continuation in admitted { continuation.resume() }
+            remove(waiter: id, resuming: CancellationError())
         }
+    }
+
+    /// Takes waiter `id` out of the queue, if it is still there, and resumes it with `error`.
+    private func remove(waiter id: Int, resuming error: any Error) {
+        let (removed, admitted) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, [CheckedContinuation<Void, any Error>]) in
+            guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return (nil, []) }
+            let removed = state.waiting.remove(at: index).continuation
+            // A heavy waiter leaving the head of the queue may let lighter ones behind it in.
+            return (removed, state.admitWaiters(active: active))
+        }
+        removed?.resume(throwing: error)
+        for continuation in admitted { continuation.resume() }
     }
 
     fileprivate func leave(weight: Int) {

@@ -29,12 +29,12 @@ extension ChatCompletionEvent {
 enum ChatCompletionRun {
     /// The events of `request`'s answers, each with the index of its answer, produced as the executor works (the
     /// answers together, so the engine decodes them in one batch; greedy answers are decoded once and repeated). Cancelling the consumer cancels the generation;
-    /// a generation that outlasts `timeout` is cancelled and ends the stream with a 504 ``APIError``, and an answer
+    /// a generation still running at `deadline` is cancelled and ends the stream with a 504 ``APIError``, and an answer
     /// that fails ends it with that answer's error. `calibrationProgress` is told how far a calibration of choices
     /// the request computes has got. `whenDone` runs once the generation has stopped (finished, failed or
     /// cancelled), however far the consumer has read: a streamed answer is buffered, so a client that reads slowly
     /// does not hold on to what the generation needed.
-    static func events(for request: ChatCompletionRequest, backend: ModelBackend, timeout: Duration,
+    static func events(for request: ChatCompletionRequest, backend: ModelBackend, deadline: RequestDeadline,
                        calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
                        whenDone: (@Sendable () -> Void)? = nil)
         -> AsyncThrowingStream<(choice: Int, event: ChatCompletionEvent), any Error> {
@@ -43,7 +43,7 @@ enum ChatCompletionRun {
             defer { whenDone?() }
             do {
                 try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
-                    try await withTimeout(timeout) {
+                    try await withDeadline(deadline) {
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             // A greedy request decodes once, and every answer is that one.
                             let copies = request.decodedChoiceCount == 1 ? request.choiceCount : 1
@@ -67,17 +67,14 @@ enum ChatCompletionRun {
         return stream
     }
 
-    /// Runs `body`, cancelling it and throwing a 504 when it takes longer than `limit`.
-    private static func withTimeout(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    /// Runs `body`, cancelling it and throwing the deadline's 504 when it is still running at `deadline`.
+    private static func withDeadline(_ deadline: RequestDeadline, _ body: @escaping @Sendable () async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { try await body(); return true }
-            group.addTask { try await Task.sleep(for: limit); return false }
+            group.addTask { try await Task.sleep(until: deadline.instant, clock: .continuous); return false }
             let finished = try await group.next() ?? false
             group.cancelAll()
-            if !finished {
-                throw APIError(.gatewayTimeout, type: "timeout_error", code: "timeout",
-                               "The request took longer than the server's limit of \(limit.components.seconds) s.")
-            }
+            if !finished { throw deadline.error }
         }
     }
 

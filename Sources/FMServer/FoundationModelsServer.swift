@@ -111,6 +111,7 @@ public struct FoundationModelsServer: Sendable {
     // MARK: Chat completions
 
     private func chatCompletion(_ request: Request) async throws -> Response {
+        let deadline = RequestDeadline(limit: configuration.requestTimeout)
         let bodyText = try await Self.bodyText(of: request, limit: configuration.maximumBodyBytes)
         let cap = configuration.maximumTokens
         // Importing a schema compiles its grammar, which is CPU work: keep it off the cooperative pool.
@@ -118,10 +119,10 @@ public struct FoundationModelsServer: Sendable {
             try ChatCompletionRequest(body: JSONField.body(bodyText), maximumTokensCap: cap)
         }
         try checkModel(parsed.model)
-        let ticket = try await gate.admit(sequences: parsed.decodedChoiceCount)
+        let ticket = try await gate.admit(sequences: parsed.decodedChoiceCount, deadline: deadline)
         let response = ChatCompletionResponse(model: configuration.modelName)
         if parsed.stream {
-            return try await streamedCompletion(parsed, response: response, ticket: ticket)
+            return try await streamedCompletion(parsed, response: response, ticket: ticket, deadline: deadline)
         }
         defer { ticket.release() }
         var texts = Array(repeating: "", count: parsed.choiceCount)
@@ -129,7 +130,7 @@ public struct FoundationModelsServer: Sendable {
         var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
         var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
         var logprobs = Array(repeating: [TokenLogprob]?.none, count: parsed.choiceCount)
-        let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
+        let events = ChatCompletionRun.events(for: parsed, backend: backend, deadline: deadline,
                                               calibrationProgress: metrics.calibrationProgress)
         for try await (index, event) in events {
             switch event {
@@ -154,10 +155,11 @@ public struct FoundationModelsServer: Sendable {
     /// A streamed completion. The status line waits for the generation's first event, so a request that fails
     /// before producing anything (a prompt beyond the context, a timeout, a model that cannot load) gets its own
     /// 4xx or 5xx, as llama-server answers, rather than a 200 stream that holds only an error.
-    private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket) async throws -> Response {
+    private func streamedCompletion(_ parsed: ChatCompletionRequest, response: ChatCompletionResponse, ticket: AdmissionGate.Ticket,
+                                    deadline: RequestDeadline) async throws -> Response {
         let metrics = metrics
         // The turn is given back when the generation stops, not when a slow client has read the last of it.
-        let events = ChatCompletionRun.events(for: parsed, backend: backend, timeout: configuration.requestTimeout,
+        let events = ChatCompletionRun.events(for: parsed, backend: backend, deadline: deadline,
                                               calibrationProgress: metrics.calibrationProgress, whenDone: { ticket.release() })
         let first: (choice: Int, event: ChatCompletionEvent)?
         do {
@@ -327,6 +329,7 @@ private enum TagJobEvent: Sendable {
 extension FoundationModelsServer {
     /// Tags JSONL texts and streams one result line per text, in input order.
     func tag(_ request: Request) async throws -> Response {
+        let deadline = RequestDeadline(limit: configuration.requestTimeout)
         let input = try await Self.bodyBytes(of: request, limit: configuration.maximumBodyBytes)
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters where !(key.isEmpty && value.isEmpty) {
@@ -341,7 +344,7 @@ extension FoundationModelsServer {
         let texts = parsed.records.compactMap { try? $0.text.get() }
         // The job decodes no more texts at once than --concurrency lets one request, which is what it is admitted as.
         let parallel = max(1, min(configuration.tagParallel, configuration.concurrentRequests))
-        let ticket = try await gate.admit(sequences: min(parallel, texts.count))
+        let ticket = try await gate.admit(sequences: min(parallel, texts.count), deadline: deadline)
         let tagging = TaggingConfiguration(
             model: SystemLanguageModel(modelURL: configuration.model.modelURL, useCase: .contentTagging, guardrails: configuration.model.guardrails),
             schema: parsed.schema,
@@ -350,7 +353,6 @@ extension FoundationModelsServer {
         )
         let metrics = metrics
         let records = parsed.records
-        let timeout = configuration.requestTimeout
         let body = ResponseBody { writer in
             let (lines, continuation) = AsyncThrowingStream<TagJobEvent, any Error>.makeStream()
             let work = Task {
@@ -370,7 +372,7 @@ extension FoundationModelsServer {
                 }
             }
             let clock = Task {
-                try await Task.sleep(for: timeout)
+                try await Task.sleep(until: deadline.instant, clock: .continuous)
                 continuation.yield(.timedOut)
             }
             // A client that goes away stops the job.
@@ -385,7 +387,7 @@ extension FoundationModelsServer {
                     // Past --timeout the job stops, and every text it did not reach still gets its line; a line that
                     // was never a text (not UTF-8, not JSON) keeps its own reason, which needed no model.
                     work.cancel()
-                    let failure = TaggingFailure(code: "timeout", message: "The request took longer than the server's limit of \(timeout.components.seconds) s.")
+                    let failure = TaggingFailure(code: "timeout", message: deadline.error.message)
                     for record in records[count...] {
                         let outcome: Result<GeneratedContent, TaggingFailure> = if case .failure(let reason) = record.text { .failure(reason) } else { .failure(failure) }
                         try await writer.write(ByteBuffer(string: TaggingOutput.line(for: record, outcome: outcome) + "\n"))

@@ -20,7 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var concurrentRequests: Int = 16
     /// Requests that may wait for a turn; more are answered 429.
     public var queuedRequests: Int = 64
-    /// How long one request may take before it is cancelled and answered 504.
+    /// How long one request may take, from its arrival and waiting for a turn included, before it is cancelled
+    /// and answered 504.
     public var requestTimeout: Duration = .seconds(300)
     /// How long a connection may stay silent before it is closed: idle between requests, or stalled partway
     /// through sending one. A request being answered is never cut by it (that is ``requestTimeout``).

@@ -34,7 +34,7 @@ extension FM {
         @Option(name: .long, parsing: .unconditional, help: "Requests that may wait for a turn; beyond that the server answers 429.")
         var queue = 64
 
-        @Option(name: .long, parsing: .unconditional, help: "Seconds one request may take before it is cancelled (504).")
+        @Option(name: .long, parsing: .unconditional, help: "Seconds one request may take from its arrival, waiting for a turn included, before it is cancelled (504).")
         var timeout = 300
 
         @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: "Seconds a connection may stay silent, idle between requests or partway through sending one, before the server closes it.")

@@ -1,4 +1,5 @@
 @testable import FMServer
+import HTTPTypes
 import Testing
 
 /// The admission gate's accounting, without a server: requests weigh the sequences they decode at once, waiters
@@ -64,6 +65,34 @@ struct AdmissionGateTests {
         #expect(gate.depth == (2, 0))
         lightTicket.release()
         running.release()
+        #expect(gate.depth == (0, 0))
+    }
+
+    /// A request's time counts from its arrival: a waiter whose deadline passes leaves the queue with the 504, and
+    /// lets in the ones behind it it held back; one whose deadline has passed on arrival never queues.
+    @Test func aWaiterWhoseDeadlinePassesLeavesTheQueueWithA504() async throws {
+        let gate = AdmissionGate(active: 2, queued: 4)
+        let running = try await gate.admit()
+        let heavy = Task { try await gate.admit(sequences: 2, deadline: RequestDeadline(limit: .milliseconds(50))) }
+        await waitForQueue(gate, waiting: 1)
+        let light = Task { try await gate.admit() }
+        await waitForQueue(gate, waiting: 2)
+        do {
+            _ = try await heavy.value
+            Issue.record("the waiter past its deadline was admitted")
+        } catch let error as APIError {
+            #expect(error.status == .gatewayTimeout && error.code == "timeout", "\(error)")
+        }
+        let lightTicket = try await light.value
+        #expect(gate.depth == (2, 0))
+        await #expect(throws: APIError.self) {
+            _ = try await gate.admit(deadline: RequestDeadline(limit: .seconds(1), from: .now - .seconds(2)))
+        }
+        #expect(gate.depth == (2, 0))
+        lightTicket.release()
+        running.release()
+        // A deadline far off changes nothing for a request let in at once.
+        try await gate.admit(sequences: 2, deadline: RequestDeadline(limit: .seconds(60))).release()
         #expect(gate.depth == (0, 0))
     }
 

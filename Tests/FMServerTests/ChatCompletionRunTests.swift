@@ -24,7 +24,7 @@ struct ChatCompletionRunTests {
         let body = #"{"messages":[{"role":"user","content":"Say hello to Ada."}],"max_tokens":12,"temperature":0,"stream":true}"#
         let request = try ChatCompletionRequest(body: JSONField.body(body), maximumTokensCap: 64)
         let (signal, continuation) = AsyncStream<Void>.makeStream()
-        let events = ChatCompletionRun.events(for: request, backend: ModelBackend(SystemLanguageModel.default), timeout: .seconds(300),
+        let events = ChatCompletionRun.events(for: request, backend: ModelBackend(SystemLanguageModel.default), deadline: RequestDeadline(limit: .seconds(300)),
                                               whenDone: { continuation.yield(); continuation.finish() })
         let stopped = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {

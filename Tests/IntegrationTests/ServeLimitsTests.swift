@@ -137,6 +137,24 @@ struct ServeLimitsTests {
         }
     }
 
+    /// `--timeout` counts from a request's arrival: one that waits behind a request as long as the limit leaves
+    /// the queue with its 504 rather than being answered after twice the limit.
+    @Test func aRequestWhoseTimeRunsOutInTheQueueIsAnswered504() async throws {
+        try await FMServe.with(arguments: ["--timeout", "2", "--concurrency", "1", "--max-tokens", "4000"]) { server in
+            let body = Self.long.replacingOccurrences(of: #""max_tokens":400"#, with: #""max_tokens":4000"#)
+            async let first = server.request("v1/chat/completions", body: body)
+            try #require(try await server.waitUntilRunning(1), "the first request never started")
+            async let second = server.request("v1/chat/completions", body: body)
+            // The short request waits behind both long ones, each of which holds its turn until its own time is up.
+            try #require(try await server.waitUntilQueued(1), "the second request never queued")
+            let short = try await server.request("v1/chat/completions", body: #"{"model":"default","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}"#)
+            #expect(short.status == 504, "\(short.text)")
+            #expect(try short.error["code"] as? String == "timeout")
+            #expect(try await first.status == 504)
+            #expect(try await second.status == 504)
+        }
+    }
+
     /// A stream past the timeout has sent its 200 already: it ends with an error event and `[DONE]`, as OpenAI's
     /// streams do, and the metrics count it under the error's 504, not the 200 its status line said.
     @Test func aStreamPastTheTimeoutEndsWithAnErrorEventAndCountsAs504() async throws {
