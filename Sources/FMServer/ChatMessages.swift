@@ -164,12 +164,15 @@ enum ChatMessages {
         for part in try content.array() {
             let type = try part.object().required("type").string()
             if type == "refusal", role == "assistant" {
+                try part.checkMembers(allowed: ["type", "refusal"], in: "a refusal part")
                 parts.append(try part.required("refusal").string())
                 continue
             }
             guard type == "text" else {
                 throw APIError.invalid("\(part.path).type", "Only text parts are supported, not '\(type)'.", code: "unsupported_content")
             }
+            // As in a message: a misspelt member (`txt`) would be dropped without a word.
+            try part.checkMembers(allowed: ["type", "text"], in: "a text part")
             parts.append(try part.required("text").string())
         }
         return parts.joined(separator: "\n")

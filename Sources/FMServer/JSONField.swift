@@ -128,6 +128,10 @@ struct JSONField: Sendable {
                 throw APIError.invalid(path, "Unknown JSON Schema keyword '\(written)'; did you mean '\(meant)'? "
                     + "It would be ignored, and what it constrains left free.", code: "unsupported_schema")
             }
+            if let (written, meant) = imported.likelyMisspelledFormats.first {
+                throw APIError.invalid(path, "Unknown format '\(written)'; did you mean '\(meant)'? "
+                    + "It would not be enforced, and its strings left free.", code: "unsupported_schema")
+            }
             return imported.schema
         } catch let error as APIError {
             throw error

@@ -66,6 +66,25 @@ struct ChatCompletionRequestTests {
         }
     }
 
+    /// A near miss of an enforced `format` is refused as a misspelt keyword is: its strings would be left free.
+    /// Formats of other vocabularies, and words far from any enforced format, stay annotations.
+    @Test func aMisspeltFormatIsRefused() throws {
+        func format(_ name: String) -> String {
+            #","response_format":{"type":"json_schema","json_schema":{"name":"P","schema":{"type":"object","properties":{"when":{"type":"string","format":"\#(name)"}}}}}"#
+        }
+        for (written, meant) in [("date-tme", "date-time"), ("Date", "date"), ("emial", "email"), ("ipv5", "ipv4")] {
+            do {
+                _ = try request(format(written))
+                Issue.record("accepted \(written)")
+            } catch {
+                #expect(error.status == .badRequest && error.message.contains("'\(written)'") && error.message.contains("'\(meant)'"), "\(error)")
+            }
+        }
+        for annotation in ["date-time", "color", "int64", "url", "password", "phone-number"] {
+            #expect(throws: Never.self, "\(annotation)") { try request(format(annotation)) }
+        }
+    }
+
     /// `top_p` lies in OpenAI's closed range: 0 keeps only the likeliest token.
     @Test func topPZeroIsGreedy() throws {
         #expect(try sampling(#","temperature":1,"top_p":0"#) == .greedy)
@@ -312,11 +331,15 @@ struct ChatCompletionRequestTests {
             (ask + #",{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}","x":1}}]},{"role":"tool","tool_call_id":"a","content":"ok"}"#,
              "messages[1].tool_calls[0].function.x"),
             (ask + #",{"role":"assistant","content":"Done.","refusal":null,"tool_call_id":"a"},"# + ask, "messages[1].tool_call_id"),
+            (#"{"role":"user","content":[{"type":"text","text":"Hi","foo":1}]}"#, "messages[0].content[0].foo"),
+            (#"{"role":"user","content":[{"type":"text","txt":"Hi"}]}"#, "messages[0].content[0].txt"),
+            (ask + #",{"role":"assistant","content":[{"type":"refusal","refusal":"No.","text":"x"}]},"# + ask, "messages[1].content[0].text"),
         ]
         for (list, param) in refused {
             expectRefusal(list, param: param) { () throws(APIError) in _ = try messages(list) }
         }
         #expect(Array(try messages(#"{"role":"user","content":"Hi","name":"ann"}"#)).count == 1)
+        #expect(Array(try messages(#"{"role":"user","content":[{"type":"text","text":"Hi"}]}"#)).count == 1)
         // What OpenAI's examples send back: a tool message's `name`, and a streamed call's `index`.
         let echoed = ask + #",{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","name":"f","content":"ok"}"#
         #expect(Array(try messages(echoed)).count == 3)

@@ -233,6 +233,13 @@ struct JSONSchemaImportTests {
         #expect(JSONSchemaKeywords.misspelled("Required") == "required")
         #expect(JSONSchemaKeywords.misspelled(String(repeating: "a", count: 100_000)) == nil)
         #expect(JSONSchemaKeywords.misspelled("maxLengthh") == "maxLength")
+        #expect(JSONSchemaKeywords.misspelledFormat("date-tme") == "date-time")
+        #expect(JSONSchemaKeywords.misspelledFormat("UUID") == "uuid")
+        #expect(JSONSchemaKeywords.misspelledFormat("date") == nil, "an enforced format")
+        #expect(JSONSchemaKeywords.misspelledFormat("url") == nil, "a format of its own in common use")
+        #expect(JSONSchemaKeywords.misspelledFormat("color") == nil)
+        let imported = try? GenerationSchema.importing(jsonSchema: #"{"type":"string","format":"emial"}"#)
+        #expect(imported?.warnings == ["Formats not enforced (strings are unconstrained): emial (did you mean email?)."], "\(imported?.warnings ?? [])")
     }
 
     /// `enum` members that JSON Schema calls equal are listed once: objects whatever their key order, numbers

@@ -95,6 +95,9 @@ extension GenerationSchema {
             schema: schema, warnings: importer.warnings,
             likelyMisspellings: importer.ignoredKeywords.compactMap { written in
                 JSONSchemaKeywords.misspelled(written).map { (written: written, meant: $0) }
+            },
+            likelyMisspelledFormats: importer.unenforcedFormats.compactMap { written in
+                JSONSchemaKeywords.misspelledFormat(written).map { (written: written, meant: $0) }
             })
     }
 
@@ -128,6 +131,8 @@ package struct JSONSchemaImport: Sendable {
     /// Ignored keywords that are one or two edits from a keyword that constrains values (`requried`, `maxItem`),
     /// with that keyword: a caller that cannot show warnings refuses these rather than drop a constraint unseen.
     package var likelyMisspellings: [(written: String, meant: String)] = []
+    /// Unenforced formats that are one or two edits from an enforced one (`date-tme`, `Date`), with that format.
+    package var likelyMisspelledFormats: [(written: String, meant: String)] = []
 }
 
 extension GeneratedContent {

@@ -79,7 +79,10 @@ struct JSONSchemaImporter {
             result.append("Parts that allow no value (union members, optional properties) are left out: \(shown)")
         }
         if !unenforcedFormats.isEmpty {
-            result.append("Formats not enforced (strings are unconstrained): \(unenforcedFormats.joined(separator: ", ")).")
+            let named = unenforcedFormats.map { format in
+                JSONSchemaKeywords.misspelledFormat(format).map { "\(format) (did you mean \($0)?)" } ?? format
+            }
+            result.append("Formats not enforced (strings are unconstrained): \(named.joined(separator: ", ")).")
         }
         return result
     }

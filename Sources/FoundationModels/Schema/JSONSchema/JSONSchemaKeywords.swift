@@ -53,16 +53,35 @@ enum JSONSchemaKeywords {
     static func misspelled(_ keyword: String) -> String? {
         guard !enforced.contains(keyword), !read.contains(keyword), !annotations.contains(keyword),
               !keyword.hasPrefix("x-") else { return nil }
-        let written = Array(keyword.lowercased())
-        var best: (keyword: String, distance: Int)?
-        for candidate in enforced.sorted() {
+        return nearest(to: keyword, among: enforced)
+    }
+
+    /// Formats of other vocabularies (OpenAPI's, and words in common use) that lie near an enforced format
+    /// without misspelling it: they stay annotations.
+    static let otherFormats: Set<String> = [
+        "int32", "int64", "float", "double", "byte", "binary", "password", "url", "data",
+    ]
+
+    /// The enforced format that `format` (not one itself) most likely misspells, by the rule of ``misspelled(_:)``:
+    /// `date-tme` or `Date` would leave strings free that the schema meant to constrain.
+    static func misspelledFormat(_ format: String) -> String? {
+        guard JSONSchemaFormat.pattern(for: format) == nil, !otherFormats.contains(format) else { return nil }
+        return nearest(to: format, among: JSONSchemaFormat.patterns.keys)
+    }
+
+    /// The candidate that `word` most likely misspells: the same letters in another case, or one edit away (two
+    /// for candidates of six letters or more); the first in sorted order among equally near ones.
+    private static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let written = Array(word.lowercased())
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates.sorted() {
             let allowed = candidate.count >= 6 ? 2 : 1
-            // The distance is at least the difference in length: a long unknown key costs no table.
+            // The distance is at least the difference in length: a long unknown word costs no table.
             guard abs(written.count - candidate.count) <= allowed else { continue }
             let distance = editDistance(written, Array(candidate.lowercased()))
             if distance <= allowed, distance < best?.distance ?? .max { best = (candidate, distance) }
         }
-        return best?.keyword
+        return best?.candidate
     }
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours.
