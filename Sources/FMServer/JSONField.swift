@@ -14,8 +14,9 @@ struct JSONField: Sendable {
     /// - Throws: ``APIError`` (400) when the text is not JSON, is cut off, or is not an object.
     static func body(_ text: String) throws(APIError) -> JSONField {
         let content: GeneratedContent
-        // A member sent twice (`"stream":true,"stream":false`) would otherwise lose its first value without a word.
-        do { content = try GeneratedContent(jsonRejectingDuplicateNames: text) } catch {
+        // A member sent twice (`"stream":true,"stream":false`) would otherwise lose its first value without a word,
+        // and an escaped lone surrogate would become U+FFFD, where the server refuses text it cannot hold.
+        do { content = try GeneratedContent(strictJSON: text) } catch {
             // The parser says what and where: valid JSON this reader cannot hold (`1e400`, nesting past its limit)
             // is not the syntax error a bare "not valid JSON" would suggest.
             guard case DecodingError.dataCorrupted(let context) = error else {

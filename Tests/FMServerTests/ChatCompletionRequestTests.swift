@@ -210,9 +210,14 @@ struct ChatCompletionRequestTests {
             #expect(throws: Never.self, "\(fields)") { try request(fields) }
         }
         // A member sent twice would lose its first value without a word (`"stream":true,"stream":false`).
+        #expect(try JSONField.body(#"{"user":"\ud83d\ude00"}"#)["user"]?.string() == "😀", "a whole pair is one character")
         for (body, words) in [(#"{"max_tokens":1e400}"#, "out of range"), (#"{"messages":[}"#, "cannot be read as JSON"),
                               (#"{"stream":true,"stream":false}"#, #"The member "stream" appears twice"#),
-                              (#"{"messages":[{"role":"user","role":"system","content":"Hi"}]}"#, #"The member "role" appears twice"#)] {
+                              (#"{"messages":[{"role":"user","role":"system","content":"Hi"}]}"#, #"The member "role" appears twice"#),
+                              // An escaped lone surrogate is no character: refused, as text that is not UTF-8 is.
+                              (#"{"user":"Hi \ud800"}"#, #"\uD800 is half of a surrogate pair"#),
+                              (#"{"user":"\udc00\ud800"}"#, #"\uDC00 is half of a surrogate pair"#),
+                              (#"{"user":"\ud800x"}"#, #"\uD800 is half of a surrogate pair"#)] {
             do {
                 _ = try JSONField.body(body)
                 Issue.record("read \(body)")

@@ -17,9 +17,10 @@ extension GeneratedContent {
     }
 
     /// Creates content from JSON text as ``init(json:)`` does, but throws `DecodingError.dataCorrupted` for an
-    /// object that names a member twice instead of keeping the last value.
-    package init(jsonRejectingDuplicateNames json: String) throws {
-        self = try PartialJSONParser.parse(json, rejectsDuplicateNames: true)
+    /// object that names a member twice, instead of keeping the last value, and for an escaped lone surrogate,
+    /// instead of replacing it with U+FFFD.
+    package init(strictJSON json: String) throws {
+        self = try PartialJSONParser.parse(json, isStrict: true)
     }
 
     /// The content as JSON text, with structure keys in order and a space after each colon and comma, as

@@ -11,20 +11,22 @@ struct PartialJSONParser {
 
     private let bytes: [UInt8]
     private var position = 0
-    /// Whether a member name written twice in one object throws, rather than its last value winning.
-    private let rejectsDuplicateNames: Bool
+    /// Whether a member name written twice in one object throws, rather than its last value winning, and an escaped
+    /// lone surrogate throws, rather than U+FFFD standing in for it.
+    private let isStrict: Bool
 
-    private init(_ text: String, rejectsDuplicateNames: Bool) {
+    private init(_ text: String, isStrict: Bool) {
         bytes = Array(text.utf8)
-        self.rejectsDuplicateNames = rejectsDuplicateNames
+        self.isStrict = isStrict
     }
 
     /// Parses `text`, which may be a prefix of a JSON document.
     ///
-    /// - Parameter rejectsDuplicateNames: Throw for an object that names a member twice. Otherwise the last value
-    ///   wins, as in most JSON readers; a request where the first value would be silently dropped wants the error.
-    static func parse(_ text: String, rejectsDuplicateNames: Bool = false) throws -> GeneratedContent {
-        var parser = PartialJSONParser(text, rejectsDuplicateNames: rejectsDuplicateNames)
+    /// - Parameter isStrict: Throw for an object that names a member twice, and for an escaped lone surrogate
+    ///   (`"\uD800"`), which no text holds. Otherwise the last value wins, as in most JSON readers, and U+FFFD stands
+    ///   in for the surrogate; a request whose first value or character would be silently replaced wants the error.
+    static func parse(_ text: String, isStrict: Bool = false) throws -> GeneratedContent {
+        var parser = PartialJSONParser(text, isStrict: isStrict)
         parser.skipWhitespace()
         guard !parser.atEnd else {
             // Nothing generated yet: an empty, incomplete value.
@@ -88,7 +90,7 @@ struct PartialJSONParser {
             guard bytes[position] == UInt8(ascii: ":") else {
                 throw error("Expected ':' after property name \"\(key)\" but found \(describe(bytes[position]))")
             }
-            if rejectsDuplicateNames, properties[key] != nil {
+            if isStrict, properties[key] != nil {
                 throw error("The member \"\(key)\" appears twice in one object")
             }
             position += 1
@@ -217,9 +219,10 @@ struct PartialJSONParser {
         position += 1  // "
         var buffer: [UInt8] = []
         var pendingHighSurrogate: UInt32?
-        func flushSurrogate() {
-            if pendingHighSurrogate != nil {
+        func flushSurrogate() throws {
+            if let high = pendingHighSurrogate {
                 // A lone high surrogate can't be represented in Swift strings.
+                if isStrict { throw loneSurrogate(high) }
                 buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 pendingHighSurrogate = nil
             }
@@ -229,7 +232,7 @@ struct PartialJSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                flushSurrogate()
+                try flushSurrogate()
                 return (String(decoding: buffer, as: UTF8.self), true)
             case UInt8(ascii: "\\"):
                 position += 1
@@ -256,7 +259,7 @@ struct PartialJSONParser {
                         position += 1
                     }
                     if (0xD800...0xDBFF).contains(code) {
-                        flushSurrogate()
+                        try flushSurrogate()
                         pendingHighSurrogate = code
                         continue
                     }
@@ -266,11 +269,12 @@ struct PartialJSONParser {
                         append(scalar, to: &buffer)
                         continue
                     }
-                    flushSurrogate()
+                    try flushSurrogate()
+                    if isStrict, (0xDC00...0xDFFF).contains(code) { throw loneSurrogate(code) }
                     append(code, to: &buffer)
                     continue
                 }
-                flushSurrogate()
+                try flushSurrogate()
                 switch escape {
                 case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
                 case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
@@ -287,7 +291,7 @@ struct PartialJSONParser {
             case 0..<0x20:
                 throw error("Unescaped control character in a string")
             default:
-                flushSurrogate()
+                try flushSurrogate()
                 buffer.append(byte)
                 position += 1
             }
@@ -320,6 +324,10 @@ struct PartialJSONParser {
     private func append(_ value: UInt32, to buffer: inout [UInt8]) {
         let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
         buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+
+    private func loneSurrogate(_ code: UInt32) -> DecodingError {
+        error("The escape \\u\(String(code, radix: 16, uppercase: true)) is half of a surrogate pair without its other half, which is no character")
     }
 
     private func describe(_ byte: UInt8) -> String {
