@@ -88,6 +88,22 @@ enum InputFile {
         return target
     }
 
+    /// `path` with its links followed: the links among its directories, and the file's own, to the file it
+    /// names, whether that exists yet or not (a link made before the job that writes its target).
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // The kernel's own bound on links in one lookup, so a loop of links ends.
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
+            // A relative target is read from the link's directory; `realpath` below settles its `..`.
+            current = target.hasPrefix("/") ? target : URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + target
+        }
+        let file = URL(fileURLWithPath: current)
+        guard let directory = realpath(file.deletingLastPathComponent().path, nil) else { return current }
+        defer { free(directory) }
+        return URL(fileURLWithPath: String(cString: directory)).appendingPathComponent(file.lastPathComponent).path
+    }
+
     /// Whether `first` and `second` name one existing file (the same device and inode), through links or
     /// different spellings of the path.
     static func isSameFile(_ first: String, _ second: String) -> Bool {

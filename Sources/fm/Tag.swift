@@ -390,7 +390,8 @@ final class OutputSink {
 
     /// The job record of the output at `path`: a hidden file beside it, `.NAME.fm-job`.
     static func jobRecordPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
+        // Beside the file itself, whatever link names it: the output named through a link is the same output.
+        let url = URL(fileURLWithPath: InputFile.resolvingLinks(path))
         return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".fm-job").path
     }
 

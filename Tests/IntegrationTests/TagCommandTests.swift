@@ -445,6 +445,14 @@ struct TagCommandTests {
         let other = try Self.run(arguments(["--resume", "--instructions", "Answer briefly."]))
         #expect(other.status == 1 && other.stderr.contains("started with other settings"), "\(other.status) \(other.stderr)")
         #expect(try Data(contentsOf: outputURL) == before)
+        // The output named through a link is the same output, with the same job record.
+        let link = directory.appendingPathComponent("sub/link.jsonl")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../out.jsonl")
+        let throughLink = try Self.run(["tag", "--file", inputURL.path, "--output", link.path, "--no-cache", "--preset", "moderation",
+                                        "--resume", "--instructions", "Answer briefly."])
+        #expect(throughLink.status == 1 && throughLink.stderr.contains("started with other settings"), "\(throughLink.status) \(throughLink.stderr)")
+        #expect(try Data(contentsOf: outputURL) == before)
 
         let same = try Self.run(arguments(["--resume"]))
         #expect(same.status == 0, "\(same.stderr)")
