@@ -40,6 +40,14 @@ enum ReportFile {
     /// Writes `data` to `path`: atomically (a temporary file renamed over the path) where that can be done; a
     /// pipe, a device, a link (written through, not replaced) or a writable file in a read-only directory in place.
     static func save(_ data: Data, to path: String) throws {
+        // `/dev/stdout` (or the file stdout was sent to) is written through stdout itself, after what `print` has
+        // buffered: opening it again would write at offset 0 over the command's own output, or truncate a file
+        // the shell opened for appending.
+        if InputFile.isStandardOutput(path) {
+            try Console.flush()
+            try Console.write(String(decoding: data, as: UTF8.self))
+            return
+        }
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let atomic = !InputFile.exists(path)

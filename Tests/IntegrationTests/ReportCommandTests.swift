@@ -465,6 +465,22 @@ struct ReportCommandTests {
         #expect(appended.status == 0, "\(appended.stderr)")
         let written = try String(contentsOf: file, encoding: .utf8)
         #expect(written.hasPrefix("header\n{") && written.contains(#""result""#), "\(written)")
+
+        // `--html /dev/stdout` into such a file follows the printed summary, rather than writing over the file
+        // from its start.
+        let tags = directory.appendingPathComponent("tags.jsonl")
+        try Data(#"{"id":"1","text":"A picnic.","result":{"topics":["picnic"]}}"#.utf8 + [0x0A]).write(to: tags)
+        let report = directory.appendingPathComponent("stats.txt")
+        try Data("header\n".utf8).write(to: report)
+        let reportHandle = try FileHandle(forWritingTo: report)
+        try reportHandle.seekToEnd()
+        let stats = try Self.run(["stats", tags.path, "--html", "/dev/stdout"], standardOutput: reportHandle)
+        try reportHandle.close()
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let page = try String(contentsOf: report, encoding: .utf8)
+        let summary = try #require(page.range(of: "picnic"), "\(page)")
+        let html = try #require(page.range(of: "<!DOCTYPE html>"), "\(page)")
+        #expect(page.hasPrefix("header\n") && summary.lowerBound < html.lowerBound && page.hasSuffix("</html>\n"), "\(page)")
     }
 
     /// `-o /dev/stdout --resume` with stdout sent to a file resumes that file, so the file's job record decides
