@@ -30,6 +30,17 @@ struct TokenSamplerTests {
         #expect([1, 2].contains(infinite.withUnsafeBufferPointer { sampler.sample($0) }))
     }
 
+    /// A temperature too large for a Float (1e39) is sampling at its limit, nearly uniform, not the greedy pick
+    /// that an infinite Float would have made of it, and each seed draws its own tokens.
+    @Test func aTemperatureBeyondAFloatsRangeSamplesAtItsLimit() {
+        var picks: Set<Int32> = []
+        for seed in UInt64(1)...40 {
+            var sampler = TokenSampler(.init(strategy: .topK(8), temperature: 1e39, seed: seed))
+            if let token = logits.withUnsafeBufferPointer({ sampler.sample($0) }) { picks.insert(token) }
+        }
+        #expect(picks.count >= 4, "\(picks.sorted())")
+    }
+
     /// NaN logits (a broken model or quantisation) under a mask: greedy picks an allowed token with a number if
     /// there is one, and sampling returns an allowed token instead of trapping on an empty candidate list.
     @Test func nanLogitsUnderAMaskYieldAnAllowedToken() {

@@ -21,7 +21,9 @@ public struct TokenSampler: Sendable {
     ///
     /// - Parameter allowed: Bit `i % 64` of word `i / 64` set means token `i` may be chosen; `nil` allows all.
     public mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowed: UnsafeBufferPointer<UInt64>? = nil) -> Int32? {
-        let temperature = Float(parameters.temperature)
+        // A temperature beyond Float's range acts as the largest one, its limit (a draw with almost no preference),
+        // rather than becoming infinity, which would pass for greedy decoding below and ignore the seed.
+        let temperature = Float(min(parameters.temperature, Double(Float.greatestFiniteMagnitude)))
         // A temperature that rounds to zero (or below the smallest normal Float) as a Float would divide by
         // zero below: it is greedy in all but name.
         if parameters.strategy == .greedy || !(temperature.isNormal && temperature > 0) {
