@@ -114,7 +114,8 @@ public struct TaggingRecord: Sendable {
     }
 
     /// The part of one line of input (without its `\n`) that is a record: without a `\r` before the line feed
-    /// or a byte-order mark, and `nil` for a line of spaces and tabs only, which is no record.
+    /// or a byte-order mark, and `nil` for a line of whitespace only (spaces, tabs, and any other, such as a
+    /// no-break or ideographic space), which is no record.
     static func content(ofLine line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var line = line
         if line.last == 0x0D { line = line.dropLast() }
@@ -122,6 +123,12 @@ public struct TaggingRecord: Sendable {
         // with `cat` keep each part's mark at the start of a later line.
         if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        // Only a line of ASCII whitespace and non-ASCII bytes can be whitespace beyond spaces and tabs: the
+        // common line, with a letter, costs no decoding.
+        if line.allSatisfy({ (0x09...0x0D).contains($0) || $0 == 0x20 || $0 >= 0x80 }),
+           let text = String(validating: line, as: UTF8.self), text.allSatisfy(\.isWhitespace) {
+            return nil
+        }
         return line
     }
 

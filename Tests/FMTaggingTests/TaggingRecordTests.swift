@@ -424,6 +424,15 @@ struct TaggingCacheKeyTests {
         }
     }
 
+    /// A line of whitespace of any kind is no record, as a blank one is: no-break and ideographic spaces, vertical
+    /// tabs and form feeds; a line with anything else is one, and the numbers count every line.
+    @Test func linesOfWhitespaceOnlyAreNoRecords() {
+        let input = Array("\u{A0}\u{3000}\n\t\n\u{0B}\u{0C}\n  \u{2003}\r\nreal\n\u{A0}x\u{A0}\n\u{A0}".utf8)
+        let lines = TaggingRecord.lines(in: input)
+        #expect(lines.map(\.number) == [5, 6], "\(lines.map(\.number))")
+        #expect(lines.map { String(decoding: $0.bytes, as: UTF8.self) } == ["real", "\u{A0}x\u{A0}"])
+    }
+
     /// A job that reads its file twice takes the calibration texts at the positions the whole input's sample has,
     /// for small and large label sets.
     @Test func samplePositionsAreThoseOfTheSample() {
