@@ -26,7 +26,11 @@ public struct TaggingRecord: Sendable {
     public static func parse(line bytes: some Collection<UInt8>, lineNumber: Int) -> TaggingRecord {
         let fallbackID = String(lineNumber)
         guard let line = String(validating: bytes, as: UTF8.self) else {
-            return TaggingRecord(id: fallbackID, text: .failure(.init(code: "invalid-utf8", message: "Line \(lineNumber) is not valid UTF-8.")))
+            // A JSON line keeps its id when it is written plainly and is whole UTF-8 itself, as a line the JSON
+            // reader refuses does: the bad bytes are most likely in the text.
+            let lossy = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
+            let id = lossy.hasPrefix("{") ? Self.plainID(in: lossy).flatMap { $0.contains("\u{FFFD}") ? nil : $0 } : nil
+            return TaggingRecord(id: id ?? fallbackID, text: .failure(.init(code: "invalid-utf8", message: "Line \(lineNumber) is not valid UTF-8.")))
         }
         let trimmed = line.trimmingWhitespace
         guard trimmed.hasPrefix("{") else {

@@ -21,6 +21,20 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// A JSON line that is not UTF-8 keeps a plainly written id that is whole UTF-8, so its error line names the
+    /// record; an id with the bad bytes in it, or plain text, is named by its line number.
+    @Test func aLineThatIsNotUTF8KeepsAWholeID() {
+        let lines: [[UInt8]] = [Array(#"{"id":"j","text":"bad "#.utf8) + [0xFF] + Array(#" byte"}"#.utf8),
+                                Array(#"{"id":"k"#.utf8) + [0xFF] + Array(#"","text":"x"}"#.utf8),
+                                Array("caf".utf8) + [0xE9]]
+        let records = lines.enumerated().map { TaggingRecord.parse(line: $1, lineNumber: $0 + 1) }
+        #expect(records.map(\.id) == ["j", "2", "3"])
+        for record in records {
+            guard case .failure(let failure) = record.text else { Issue.record("read \(record.id)"); continue }
+            #expect(failure.code == "invalid-utf8")
+        }
+    }
+
     /// An id is kept as the record's own: a Boolean is written as a string, as a number is, rather than replaced by
     /// the line number (which names another record); an object or a list is an error line; null is no id.
     @Test func anIDThatIsNoStringOrNumber() throws {
