@@ -58,6 +58,17 @@ struct ModelCommandTests {
                 "\(many.stderr)")
     }
 
+    /// `fm help NAME` for a NAME that is no subcommand is a usage error naming the ones there are, not the main
+    /// help with exit 0; a real topic, nested too, is shown.
+    @Test func helpOnAnUnknownSubcommandIsAUsageError() throws {
+        let unknown = try Self.run(["help", "bogus"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("fm has no subcommand 'bogus'; they are respond, chat, tag"), "\(unknown.stderr)")
+        let nested = try Self.run(["help", "model", "instal"])
+        #expect(nested.status == 64 && nested.stderr.contains("fm model has no subcommand 'instal'; they are list, install"), "\(nested.stderr)")
+        let topic = try Self.run(["help", "model", "install"])
+        #expect(topic.status == 0 && topic.stdout.contains("USAGE: fm model install"), "\(topic.stdout)")
+    }
+
     @Test func aRelativeOrUnwritableCacheHomeIsHandled() throws {
         let tiny = try #require(ModelCatalog.entry(named: "tiny"))
         // A relative XDG_CACHE_HOME is ignored (XDG), so the path does not depend on the working directory.
