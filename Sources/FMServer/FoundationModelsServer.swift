@@ -266,6 +266,15 @@ public struct FoundationModelsServer: Sendable {
             throw APIError(.unsupportedMediaType, code: "unsupported_content_encoding",
                            "Content-Encoding '\(encoding)' is not supported; send the body uncompressed.")
         }
+        // The body is read as chunked whatever codings come before `chunked` (`gzip, chunked`): one this server
+        // does not implement is refused as RFC 9112 asks, rather than its bytes taken for the body.
+        if let codings = request.headers[.transferEncoding],
+           let unknown = codings.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() })
+               .first(where: { $0 != "chunked" }) {
+            await drain(request.body.makeAsyncIterator(), upTo: refusedBodyAllowance)
+            throw APIError(.notImplemented, code: "unsupported_transfer_encoding",
+                           "Transfer-Encoding '\(unknown)' is not supported; send the body with chunked or a Content-Length alone.")
+        }
         var bytes: [UInt8] = []
         var body = request.body.makeAsyncIterator()
         do {

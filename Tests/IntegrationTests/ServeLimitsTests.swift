@@ -367,6 +367,17 @@ struct ServeLimitsTests {
                 #expect(exchange.sentAll && exchange.closed, "\(path) \(headers): \(exchange.received)")
                 #expect(exchange.received.hasPrefix("HTTP/1.1 \(status)"), "\(path) \(headers): \(exchange.received)")
             }
+            // A transfer coding before `chunked` that the server does not implement is a 501, not bytes taken for
+            // the body; `chunked` alone is read.
+            let small = #"{"model":"default","max_tokens":2,"messages":[{"role":"user","content":"Hi"}]}"#
+            for (codings, status) in [("gzip, chunked", "501"), ("chunked", "200")] {
+                let request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: \(codings)\r\nConnection: close\r\n\r\n"
+                    + String(small.utf8.count, radix: 16) + "\r\n" + small + "\r\n0\r\n\r\n"
+                let exchange = try await LoopbackHTTPClient.raw(port: server.port, Data(request.utf8), limit: .seconds(30))
+                #expect(exchange.received.hasPrefix("HTTP/1.1 \(status)"), "\(codings): \(exchange.received)")
+                if status == "501" { #expect(exchange.received.contains("unsupported_transfer_encoding"), "\(exchange.received)") }
+            }
         }
     }
 
