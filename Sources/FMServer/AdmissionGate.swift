@@ -90,8 +90,8 @@ final class AdmissionGate: Sendable {
 
     private func enter(weight: Int, deadline: RequestDeadline?) async throws {
         let id = state.withLock { $0.nextID += 1; return $0.nextID }
-        // Fires only once the deadline has passed, so a waiter that it finds missing from the queue has either
-        // been let in or is about to see the deadline passed when it enters.
+        // Fires only once the deadline has passed, so a waiter that it finds missing from the queue has been let
+        // in, has left it cancelled, or is about to see the deadline passed when it enters.
         let expiry = deadline.map { deadline in
             Task { [weak self] in
                 guard (try? await Task.sleep(until: deadline.instant, clock: .continuous)) != nil else { return }

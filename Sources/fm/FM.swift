@@ -23,37 +23,13 @@ struct FM: AsyncParsableCommand {
         subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self, Serve.self]
     )
 
-    /// Refuses `fm help NAME` for a NAME that is no subcommand: the parser would print the main help and exit 0,
-    /// as if the topic had been found.
-    static func checkHelpTopic(_ arguments: [String]) throws {
-        guard arguments.first == "help" else { return }
-        var command: any ParsableCommand.Type = FM.self
-        var path = "fm"
-        for name in arguments.dropFirst() where !name.hasPrefix("-") {
-            let subcommands: [any ParsableCommand.Type] = command.configuration.subcommands
-            var found: (any ParsableCommand.Type)?
-            var known: [String] = []
-            for subcommand in subcommands {
-                let subcommandName: String = subcommand._commandName
-                known.append(subcommandName)
-                if subcommandName == name || subcommand.configuration.aliases.contains(name) { found = subcommand }
-            }
-            guard let found else {
-                let listed = known.isEmpty ? "it has none" : "they are " + known.joined(separator: ", ")
-                throw ValidationError("\(path) has no subcommand '\(name)'; \(listed).")
-            }
-            command = found
-            path += " " + name
-        }
-    }
-
     /// Runs the command, then makes sure what it printed reached stdout: a lost write fails the command.
     static func main() async {
         var parsed: (any ParsableCommand.Type)?
         do {
             // Before parsing: an option's validation would otherwise speak of the replaced text ("No file at caf�").
             try ArgumentEncoding.check()
-            try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
+            try HelpTopic.check(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             parsed = type(of: command)
             try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))

@@ -33,21 +33,21 @@ enum ReportFile {
 
     /// Writes a page, saying so on stderr.
     static func write(_ html: String, to path: String) throws {
-        try save(Data(html.utf8), to: path)
+        // `/dev/stdout` (or the file stdout was sent to) is written through stdout itself, after the summary
+        // `print` has buffered: opening it again would write at offset 0 over the command's own output, or
+        // truncate a file the shell opened for appending.
+        if InputFile.isStandardOutput(path) {
+            try Console.flush()
+            try Console.write(html)
+        } else {
+            try save(Data(html.utf8), to: path)
+        }
         Console.note("wrote \(path)\n")
     }
 
     /// Writes `data` to `path`: atomically (a temporary file renamed over the path) where that can be done; a
     /// pipe, a device, a link (written through, not replaced) or a writable file in a read-only directory in place.
     static func save(_ data: Data, to path: String) throws {
-        // `/dev/stdout` (or the file stdout was sent to) is written through stdout itself, after what `print` has
-        // buffered: opening it again would write at offset 0 over the command's own output, or truncate a file
-        // the shell opened for appending.
-        if InputFile.isStandardOutput(path) {
-            try Console.flush()
-            try Console.write(String(decoding: data, as: UTF8.self))
-            return
-        }
         do {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let atomic = !InputFile.exists(path)

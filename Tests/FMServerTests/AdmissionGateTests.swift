@@ -6,9 +6,17 @@ import Testing
 /// are admitted in arrival order, and a full queue is turned away.
 @Suite("Admission gate")
 struct AdmissionGateTests {
-    /// Waits until `gate` shows `waiting` requests in its queue, so the test knows a task has reached it.
-    private func waitForQueue(_ gate: AdmissionGate, waiting: Int) async {
-        while gate.depth.waiting < waiting { await Task.yield() }
+    /// Waits until `gate` shows `waiting` requests in its queue, so the test knows a task has reached it; a queue
+    /// that never gets there within 30 s is an issue rather than a test that hangs.
+    private func waitForQueue(_ gate: AdmissionGate, waiting: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while gate.depth.waiting < waiting {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the queue never held \(waiting) waiters", sourceLocation: sourceLocation)
+                return
+            }
+            await Task.yield()
+        }
     }
 
     @Test func aRequestWeighsItsSequencesCappedAtTheGatesSize() {
@@ -73,7 +81,8 @@ struct AdmissionGateTests {
     @Test func aWaiterWhoseDeadlinePassesLeavesTheQueueWithA504() async throws {
         let gate = AdmissionGate(active: 2, queued: 4)
         let running = try await gate.admit()
-        let heavy = Task { try await gate.admit(sequences: 2, deadline: RequestDeadline(limit: .milliseconds(50))) }
+        // Long enough for the light waiter to queue behind it first, on a busy machine too.
+        let heavy = Task { try await gate.admit(sequences: 2, deadline: RequestDeadline(limit: .seconds(1))) }
         await waitForQueue(gate, waiting: 1)
         let light = Task { try await gate.admit() }
         await waitForQueue(gate, waiting: 2)

@@ -67,12 +67,12 @@ struct ChatCompletionRequestTests {
     }
 
     /// A near miss of an enforced `format` is refused as a misspelt keyword is: its strings would be left free.
-    /// Formats of other vocabularies, and words far from any enforced format, stay annotations.
+    /// Formats of other vocabularies (Pydantic's `uuid4`), and words far from any enforced format, stay annotations.
     @Test func aMisspeltFormatIsRefused() throws {
         func format(_ name: String) -> String {
             #","response_format":{"type":"json_schema","json_schema":{"name":"P","schema":{"type":"object","properties":{"when":{"type":"string","format":"\#(name)"}}}}}"#
         }
-        for (written, meant) in [("date-tme", "date-time"), ("Date", "date"), ("emial", "email"), ("ipv5", "ipv4")] {
+        for (written, meant) in [("date-tme", "date-time"), ("Date", "date"), ("UUID", "uuid"), ("hostnme", "hostname")] {
             do {
                 _ = try request(format(written))
                 Issue.record("accepted \(written)")
@@ -80,7 +80,7 @@ struct ChatCompletionRequestTests {
                 #expect(error.status == .badRequest && error.message.contains("'\(written)'") && error.message.contains("'\(meant)'"), "\(error)")
             }
         }
-        for annotation in ["date-time", "color", "int64", "url", "password", "phone-number"] {
+        for annotation in ["date-time", "color", "int64", "url", "password", "phone-number", "uuid4", "guid"] {
             #expect(throws: Never.self, "\(annotation)") { try request(format(annotation)) }
         }
     }

@@ -236,10 +236,11 @@ struct JSONSchemaImportTests {
         #expect(JSONSchemaKeywords.misspelledFormat("date-tme") == "date-time")
         #expect(JSONSchemaKeywords.misspelledFormat("UUID") == "uuid")
         #expect(JSONSchemaKeywords.misspelledFormat("date") == nil, "an enforced format")
-        #expect(JSONSchemaKeywords.misspelledFormat("url") == nil, "a format of its own in common use")
-        #expect(JSONSchemaKeywords.misspelledFormat("color") == nil)
-        let imported = try? GenerationSchema.importing(jsonSchema: #"{"type":"string","format":"emial"}"#)
-        #expect(imported?.warnings == ["Formats not enforced (strings are unconstrained): emial (did you mean email?)."], "\(imported?.warnings ?? [])")
+        for other in ["url", "uuid4", "guid", "ulid", "int64", "data", "color", "emial"] {
+            #expect(JSONSchemaKeywords.misspelledFormat(other) == nil, "\(other): a short format's neighbours are formats of their own")
+        }
+        let imported = try? GenerationSchema.importing(jsonSchema: #"{"type":"string","format":"hostnme"}"#)
+        #expect(imported?.warnings == ["Formats not enforced (strings are unconstrained): hostnme (did you mean hostname?)."], "\(imported?.warnings ?? [])")
     }
 
     /// `enum` members that JSON Schema calls equal are listed once: objects whatever their key order, numbers

@@ -112,15 +112,6 @@ final class FMServe: Sendable {
         return false
     }
 
-    /// Waits up to 30 s until `fm_queue_depth` (requests waiting for a turn) is `count`; whether it got there.
-    func waitUntilQueued(_ count: Int) async throws -> Bool {
-        for _ in 0..<600 {
-            if try await metric("fm_queue_depth") == count { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
-    }
-
     /// Sends `body` (JSON text) to `path` with POST, or GETs `path` when `body` is nil.
     func request(_ path: String, body: String? = nil, headers: [String: String] = [:], method: String? = nil) async throws -> Reply {
         try await Self.request(url.appendingPathComponent(path), body: body.map { Data($0.utf8) }, headers: headers, method: method)

@@ -56,17 +56,14 @@ enum JSONSchemaKeywords {
         return nearest(to: keyword, among: enforced)
     }
 
-    /// Formats of other vocabularies (OpenAPI's, and words in common use) that lie near an enforced format
-    /// without misspelling it: they stay annotations.
-    static let otherFormats: Set<String> = [
-        "int32", "int64", "float", "double", "byte", "binary", "password", "url", "data",
-    ]
-
-    /// The enforced format that `format` (not one itself) most likely misspells, by the rule of ``misspelled(_:)``:
-    /// `date-tme` or `Date` would leave strings free that the schema meant to constrain.
+    /// The enforced format that `format` (not one itself) most likely misspells: the same letters in another case
+    /// (`Date`, `UUID`), or, for formats of six letters or more, one or two edits away (`date-tme`). Short formats
+    /// have real neighbours one edit away (Pydantic's `uuid4`, `guid`, `ulid`, `url`), which stay annotations.
     static func misspelledFormat(_ format: String) -> String? {
-        guard JSONSchemaFormat.pattern(for: format) == nil, !otherFormats.contains(format) else { return nil }
-        return nearest(to: format, among: JSONSchemaFormat.patterns.keys)
+        guard JSONSchemaFormat.pattern(for: format) == nil else { return nil }
+        let known = JSONSchemaFormat.patterns.keys
+        if let other = known.first(where: { $0.lowercased() == format.lowercased() }) { return other }
+        return nearest(to: format, among: known.filter { $0.count >= 6 })
     }
 
     /// The candidate that `word` most likely misspells: the same letters in another case, or one edit away (two
