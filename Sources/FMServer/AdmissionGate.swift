@@ -86,24 +86,17 @@ final class AdmissionGate: Sendable {
         deinit { release() }
     }
 
-    private enum Entry { case admitted, full, expired, wait }
+    private enum Entry { case admitted, full, expired(APIError), wait }
 
     private func enter(weight: Int, deadline: RequestDeadline?) async throws {
         let id = state.withLock { $0.nextID += 1; return $0.nextID }
-        // Fires only once the deadline has passed, so a waiter that it finds missing from the queue has been let
-        // in, has left it cancelled, or is about to see the deadline passed when it enters.
-        let expiry = deadline.map { deadline in
-            Task { [weak self] in
-                guard (try? await Task.sleep(until: deadline.instant, clock: .continuous)) != nil else { return }
-                self?.remove(waiter: id, resuming: deadline.error)
-            }
-        }
+        var expiry: Task<Void, Never>?
         defer { expiry?.cancel() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let entry: Entry = state.withLock { state in
                     if Task.isCancelled { return .full }
-                    if deadline?.hasPassed == true { return .expired }
+                    if let deadline, deadline.hasPassed { return .expired(deadline.error) }
                     if state.waiting.isEmpty, state.held + weight <= active {
                         state.held += weight
                         state.running += 1
@@ -120,10 +113,17 @@ final class AdmissionGate: Sendable {
                     continuation.resume(throwing: Task.isCancelled ? CancellationError() : APIError(
                         .tooManyRequests, type: "rate_limit_error", code: "queue_full",
                         "The server is busy: \(active) sequences are being decoded and \(queued) requests are waiting. Retry shortly."))
-                case .expired:
-                    continuation.resume(throwing: deadline!.error)
+                case .expired(let error):
+                    continuation.resume(throwing: error)
                 case .wait:
-                    break
+                    // Fires once the deadline has passed, so a waiter it finds gone from the queue has been let in
+                    // or has left it cancelled.
+                    expiry = deadline.map { deadline in
+                        Task { [weak self] in
+                            guard (try? await Task.sleep(until: deadline.instant, clock: .continuous)) != nil else { return }
+                            self?.remove(waiter: id, resuming: deadline.error)
+                        }
+                    }
                 }
             }
         } onCancel: {

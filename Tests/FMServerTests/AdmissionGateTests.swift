@@ -6,8 +6,8 @@ import Testing
 /// are admitted in arrival order, and a full queue is turned away.
 @Suite("Admission gate")
 struct AdmissionGateTests {
-    /// Waits until `gate` shows `waiting` requests in its queue, so the test knows a task has reached it; a queue
-    /// that never gets there within 30 s is an issue rather than a test that hangs.
+    /// Waits until `gate` shows `waiting` requests in its queue, so the test knows a task has reached it; records
+    /// an issue and returns when that takes more than 30 s.
     private func waitForQueue(_ gate: AdmissionGate, waiting: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         let deadline = ContinuousClock.now + .seconds(30)
         while gate.depth.waiting < waiting {

@@ -96,9 +96,7 @@ extension GenerationSchema {
             likelyMisspellings: importer.ignoredKeywords.compactMap { written in
                 JSONSchemaKeywords.misspelled(written).map { (written: written, meant: $0) }
             },
-            likelyMisspelledFormats: importer.unenforcedFormats.compactMap { written in
-                JSONSchemaKeywords.misspelledFormat(written).map { (written: written, meant: $0) }
-            })
+            likelyMisspelledFormats: importer.unenforcedFormats.compactMap { entry in entry.meant.map { (written: entry.format, meant: $0) } })
     }
 
     /// Creates a schema from JSON Schema data (UTF-8).

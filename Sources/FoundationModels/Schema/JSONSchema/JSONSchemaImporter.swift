@@ -27,8 +27,9 @@ struct JSONSchemaImporter {
     private(set) var ignoredKeywords: [String] = []
     /// The same keywords, for a look-up that stays cheap when a schema has many.
     private var ignoredKeywordSet: Set<String> = []
-    /// Formats that are annotations only (not enforced).
-    private(set) var unenforcedFormats: [String] = []
+    /// Formats that are annotations here, in order of first use, each with the enforced format it most likely
+    /// misspells, if any (``JSONSchemaKeywords/misspelledFormat(_:)``).
+    private(set) var unenforcedFormats: [(format: String, meant: String?)] = []
     /// Where an object's `patternProperties` allow keys that are never generated (only declared ones are).
     var ungeneratedPatternKeys: [String] = []
     /// Union members (`anyOf`/`oneOf` alternatives, types of a `type` list) and optional properties that allow
@@ -79,9 +80,7 @@ struct JSONSchemaImporter {
             result.append("Parts that allow no value (union members, optional properties) are left out: \(shown)")
         }
         if !unenforcedFormats.isEmpty {
-            let named = unenforcedFormats.map { format in
-                JSONSchemaKeywords.misspelledFormat(format).map { "\(format) (did you mean \($0)?)" } ?? format
-            }
+            let named = unenforcedFormats.map { entry in entry.meant.map { "\(entry.format) (did you mean \($0)?)" } ?? entry.format }
             result.append("Formats not enforced (strings are unconstrained): \(named.joined(separator: ", ")).")
         }
         return result
@@ -552,8 +551,8 @@ struct JSONSchemaImporter {
         if let format = try string("format", in: object, path: path) {
             if JSONSchemaFormat.pattern(for: format) != nil {
                 guides.format = format
-            } else if !unenforcedFormats.contains(format) {
-                unenforcedFormats.append(format)
+            } else if !unenforcedFormats.contains(where: { $0.format == format }) {
+                unenforcedFormats.append((format, JSONSchemaKeywords.misspelledFormat(format)))
             }
         }
         return guides
