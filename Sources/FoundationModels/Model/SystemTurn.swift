@@ -194,13 +194,9 @@ struct SystemTurn: Sendable {
             // limit that ends the hidden wrapper before its answer began leaves an empty one, not an error.
             if isText, outcome.stop == .maximumTokens {
                 let partial = try? GeneratedContent(json: outcome.text)
-                if let partial, let text = ToolTurnSchema.partialText(in: partial) {
-                    answer = text
-                    break
-                }
                 let beganCalls = if case .structure(_, let keys)? = partial?.kind { keys.first == ToolTurnSchema.toolCallsKey } else { false }
                 if !beganCalls {
-                    answer = ""
+                    answer = partial.flatMap(ToolTurnSchema.partialText(in:)) ?? ""
                     break
                 }
             }
