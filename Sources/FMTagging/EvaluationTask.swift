@@ -120,18 +120,12 @@ public enum EvaluationTask {
             default: nil
             }
         }
-        func isScalar(_ node: GenerationSchema.Node?) -> Bool {
-            switch node {
-            case .string?, .enumeration?, .integer?, .number?, .boolean?, .constant?: true
-            default: false
-            }
-        }
         func listed(_ values: [String]) -> String {
             values.prefix(6).joined(separator: ", ") + (values.count > 6 ? ", …" : "")
         }
         let root = resolve(schema.root)
-        let properties: [(name: String, node: GenerationSchema.Node?)]
-        if case .object(let object)? = root { properties = object.properties.map { ($0.name, resolve($0.node)) } } else { properties = [] }
+        let properties = ScoredFields.properties(of: schema)
+        let scored = ScoredFields(schema: schema)
         var warnings: [String] = []
         // Gold values a field can never write, by field, with how many examples hold one.
         // Tag sets are scored by their normalised spellings (`Food-Safety` is `food safety`); values as written.
@@ -153,10 +147,10 @@ public enum EvaluationTask {
             if case .single(let label) = example.gold { return (index, [label]) } else { return nil }
         }
         if !singles.isEmpty {
-            if root.map(isScalar) == true {
+            if root.map(ScoredFields.isScalar) == true {
                 unreachable(singles, field: "the answer", node: root)
-            } else if let field = properties.first(where: { $0.name == "label" }) ?? properties.first(where: { isScalar($0.node) }) {
-                let others = properties.filter { $0.name != field.name && isScalar($0.node) }.map(\.name)
+            } else if let field = properties.first(where: { $0.name == scored.label }) {
+                let others = properties.filter { $0.name != field.name && ScoredFields.isScalar($0.node) }.map(\.name)
                 if field.name != "label", !others.isEmpty {
                     warnings.append("Each gold label is compared with the field `\(field.name)`, the schema's first field of one value; \(listed(others)) are not scored.")
                 }
@@ -184,7 +178,7 @@ public enum EvaluationTask {
             let lists = properties.compactMap { property -> (name: String, items: GenerationSchema.Node?)? in
                 if case .array(let array)? = property.node { return (property.name, resolve(array.items)) } else { return nil }
             }
-            if let first = lists.first {
+            if let first = lists.first(where: { $0.name == scored.list }) {
                 if lists.count > 1 {
                     warnings.append("Each gold label set is compared with the list `\(first.name)`, the schema's first; \(listed(lists.dropFirst().map(\.name))) are not scored.")
                 }
@@ -205,11 +199,10 @@ public enum EvaluationTask {
         return ExampleIndex(examples: pool, shots: shots)
     }
 
-    /// The predicted single label: the `label` field, else the result's first string field.
-    public static func predictedLabel(in result: GeneratedContent) -> String? {
-        guard case .structure(let properties, let keys) = result.kind else { return result.scalarText }
-        if let label = properties["label"]?.scalarText { return label }
-        return keys.lazy.compactMap { properties[$0]?.scalarText }.first
+    /// The predicted single label: a scalar result itself, else the result's `field` (``ScoredFields/label``).
+    public static func predictedLabel(in result: GeneratedContent, field: String?) -> String? {
+        guard case .structure(let properties, _) = result.kind else { return result.scalarText }
+        return field.flatMap { properties[$0]?.scalarText }
     }
 
     /// The predicted value of each named field.
@@ -218,12 +211,10 @@ public enum EvaluationTask {
         return properties.compactMapValues(\.scalarText)
     }
 
-    /// The predicted set: the result's first array of strings.
-    public static func predictedSet(in result: GeneratedContent) -> [String] {
-        guard case .structure(let properties, let keys) = result.kind else { return [] }
-        for key in keys {
-            if case .array(let values)? = properties[key]?.kind { return values.compactMap(\.scalarText) }
-        }
-        return []
+    /// The predicted set: the values of the result's list `field` (``ScoredFields/list``); none without it.
+    public static func predictedSet(in result: GeneratedContent, field: String?) -> [String] {
+        guard case .structure(let properties, _) = result.kind, let field,
+              case .array(let values)? = properties[field]?.kind else { return [] }
+        return values.compactMap(\.scalarText)
     }
 }

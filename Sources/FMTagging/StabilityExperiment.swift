@@ -67,6 +67,7 @@ public struct StabilityExperiment: Sendable {
     public func run(_ examples: [LabelledExample], progress: () -> Void = {},
                     calibrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async throws -> StabilityReport {
         var answers: [[[LabelledExample.Gold?]]] = []
+        let scoring = ScoredFields(schema: base.schema)
         for condition in conditions {
             var runAnswers: [[LabelledExample.Gold?]] = []
             for run in 0..<runs {
@@ -77,7 +78,7 @@ public struct StabilityExperiment: Sendable {
                     let gold = examples[predictions.count].gold
                     switch outcome {
                     case .failure: predictions.append(nil)
-                    case .success(let result): predictions.append(EvaluationTask.prediction(shapedLike: gold, in: result))
+                    case .success(let result): predictions.append(EvaluationTask.prediction(shapedLike: gold, in: result, scoring: scoring))
                     }
                     progress()
                 }

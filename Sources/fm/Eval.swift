@@ -139,6 +139,7 @@ extension FM {
             let runner = tagging.runner(configuration: configuration, cache: cache, progress: progress)
             var predictions: [LabelledExample.Gold?] = []
             var failures: [String] = []
+            let scoring = ScoredFields(schema: schema)
             try await runner.run(examples.map(\.record)) { record, outcome in
                 let gold = examples[predictions.count].gold
                 // Every text would fail alike, each trying the load again: one message instead.
@@ -150,7 +151,7 @@ extension FM {
                     predictions.append(nil)
                     failures.append(failure.message)
                 case .success(let result):
-                    predictions.append(EvaluationTask.prediction(shapedLike: gold, in: result))
+                    predictions.append(EvaluationTask.prediction(shapedLike: gold, in: result, scoring: scoring))
                 }
                 progress.advance()
             }
@@ -246,6 +247,8 @@ extension FM.Eval {
         var scored = 0
         var reasons: [String] = []
         var otherTexts: [String] = []
+        // Results whose fields are not named as fm writes them: which field was scored instead, by example id.
+        var otherFields: [String: [String]] = [:]
         let predictions = examples.map { example -> LabelledExample.Gold? in
             let id = example.record.id
             guard let lines = results[id], !lines.isEmpty else { return nil }
@@ -261,7 +264,24 @@ extension FM.Eval {
                 return nil
             }
             scored += 1
-            return EvaluationTask.prediction(shapedLike: example.gold, in: result)
+            // A file of another tool's making may order or name its fields otherwise: the named field is read
+            // wherever it stands, another one only in its place, and the report says so.
+            let scoring = ScoredFields(result: result)
+            let isObject = if case .structure = result.kind { true } else { false }
+            switch example.gold {
+            case .single where isObject && scoring.label != "label":
+                otherFields[scoring.label.map { "no field `label`; scored its first field of one value, `\($0)`" }
+                    ?? "no field of one value; counted as missing answers", default: []].append(id)
+            case .set where scoring.list != "labels" && scoring.list != "tags":
+                otherFields[scoring.list.map { "no list `labels` or `tags`; scored its first list, `\($0)`" }
+                    ?? "no list; scored as empty", default: []].append(id)
+            default: break
+            }
+            return EvaluationTask.prediction(shapedLike: example.gold, in: result, scoring: scoring)
+        }
+        for (what, ids) in otherFields.sorted(by: { $0.key < $1.key }) {
+            let counted = ids.count == 1 ? "1 result in \(path) has" : "\(ids.count) results in \(path) have"
+            Console.note("warning: \(counted) \(what) (ids \(firstFew(ids, separator: ", ")))\n")
         }
         if !otherTexts.isEmpty {
             // Ids alone match another input's output (plain lines are numbered 1, 2, …).

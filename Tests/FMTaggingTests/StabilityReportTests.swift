@@ -45,7 +45,7 @@ import Testing
     /// answer, not a failed record.
     @Test func aResultWithoutALabelIsMissingNotFailed() throws {
         let result = try GeneratedContent(json: #"{"tags":["x"]}"#)
-        let prediction = EvaluationTask.prediction(shapedLike: .single("spam"), in: result)
+        let prediction = EvaluationTask.prediction(shapedLike: .single("spam"), in: result, scoring: ScoredFields(result: result))
         #expect(prediction == .single(EvaluationReport.missingLabel))
         let report = EvaluationReport(gold: [.single("spam")], predictions: [prediction])
         #expect(report.failures == 0)
@@ -59,9 +59,9 @@ import Testing
         let both: LabelledExample.Gold = .fields(["sentiment": "pos", "topic": "x"])
         let sentimentOnly: LabelledExample.Gold = .fields(["sentiment": "pos"])
         let runs = try [#"{"sentiment":"pos","topic":"x"}"#, #"{"sentiment":"pos","topic":"y"}"#].map { try GeneratedContent(json: $0) }
-        #expect(EvaluationTask.prediction(shapedLike: sentimentOnly, in: runs[0]) == sentimentOnly)
+        #expect(EvaluationTask.prediction(shapedLike: sentimentOnly, in: runs[0], scoring: ScoredFields()) == sentimentOnly)
         let examples = [Self.example("1", both), Self.example("2", sentimentOnly)]
-        let answers = runs.map { result in examples.map { EvaluationTask.prediction(shapedLike: $0.gold, in: result) } }
+        let answers = runs.map { result in examples.map { EvaluationTask.prediction(shapedLike: $0.gold, in: result, scoring: ScoredFields()) } }
         let report = StabilityReport(examples: examples, conditions: [.init(useCase: "general", temperature: 0.3)], answers: [answers])
         #expect(report.conditions[0].distinctAnswers == [2, 1])
         #expect(report.inputs[1].answers[0] == [report.inputs[1].gold, report.inputs[1].gold])

@@ -91,6 +91,30 @@ struct ConversationRendererTests {
         #expect(render(.general, entries).map(\.role) == ["user", "user", "user"])
     }
 
+    /// A turn that may not call its tools (`tool_choice: "none"`, ``GenerationOptions/ToolCallingMode/disallowed``)
+    /// keeps their definitions but is told to answer without them, not to call one first, which made the model
+    /// invent what the tool would have returned. Neither text shows a placeholder the model could copy as its answer.
+    @Test func aTurnThatMayNotCallToolsIsToldToAnswerWithoutThem() throws {
+        let instructions = Transcript.Entry.instructions(Transcript.Instructions(
+            segments: [.text(.init(content: "Be brief."))], toolDefinitions: [Self.weatherTool]))
+        let entries: [Transcript.Entry] = [instructions, prompt("What's the weather in Paris?")]
+        var renderer = ConversationRenderer(model: SystemLanguageModel(useCase: .general), tools: [Self.weatherTool])
+        let allowed = try #require(renderer.messages(for: Transcript(entries: entries)).first).content
+        renderer.callsAllowed = false
+        let disallowed = try #require(renderer.messages(for: Transcript(entries: entries)).first).content
+
+        for system in [allowed, disallowed] {
+            #expect(system.contains("- getWeather: The weather in a city."), "\(system)")
+            #expect(system.contains(#"{"response":"..."}"#), "\(system)")
+            #expect(!system.contains("<your answer>"))
+        }
+        #expect(allowed.contains("Always call a tool first"))
+        #expect(allowed.contains(#"{"tool_calls":[{"name":"getWeather""#))
+        #expect(!disallowed.contains("Always call a tool first"), "\(disallowed)")
+        #expect(!disallowed.contains("tool_calls"))
+        #expect(disallowed.contains("The tools are switched off for this reply."))
+    }
+
     @Test func aGuidedPromptDescribesItsSchemaAfterTheTextUnlessToldNot() {
         let format = Transcript.ResponseFormat(type: RenderedTags.self)
         let described = render(.general, [prompt("Tag this.", format: format)])

@@ -708,6 +708,39 @@ struct ReportCommandTests {
         #expect(empty.stderr.contains("has no labelled examples. Line 1 is not a JSON object fm can read: Expected a property name"), "\(empty.stderr)")
     }
 
+    /// Results from another tool may list their fields in another order or name them otherwise. The list
+    /// `labels` (or `tags`) and the field `label` are scored wherever they stand; another field only in their
+    /// absence, and a warning names it, so a misspelt field does not pass as a wrong or right answer unseen.
+    @Test func evalScoresRecordedResultsByTheirFieldsNames() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sets = directory.appendingPathComponent("sets.jsonl")
+        try Data(#"{"id":"1","text":"t1","labels":["a","b"]}\#n{"id":"2","text":"t2","labels":["b"]}\#n"#.utf8).write(to: sets)
+        let results = directory.appendingPathComponent("results.jsonl")
+        try Data(#"{"id":"1","result":{"other":["x"],"labels":["a","b"]}}\#n{"id":"2","result":{"labels":["b"]}}\#n"#.utf8).write(to: results)
+        let named = try Self.run(["eval", sets.path, "--predictions", results.path, "--json"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains(#""f1":1,"#), "\(named.stdout)")
+        #expect(!named.stderr.contains("warning"), "\(named.stderr)")
+
+        try Data(#"{"id":"1","result":{"topics":["a","b"]}}\#n{"id":"2","result":{"labels":"b"}}\#n"#.utf8).write(to: results)
+        let others = try Self.run(["eval", sets.path, "--predictions", results.path])
+        #expect(others.status == 0, "\(others.stderr)")
+        #expect(others.stderr.contains("warning: 1 result in \(results.path) has no list `labels` or `tags`; scored its first list, `topics` (ids 1)"), "\(others.stderr)")
+        #expect(others.stderr.contains("warning: 1 result in \(results.path) has no list; scored as empty (ids 2)"), "\(others.stderr)")
+
+        let single = directory.appendingPathComponent("single.jsonl")
+        try Data(#"{"id":"1","text":"t1","label":"a"}\#n{"id":"2","text":"t2","label":"b"}\#n"#.utf8).write(to: single)
+        try Data(#"{"id":"1","result":{"reason":"looks like b","label":"a"}}\#n{"id":"2","result":{"labl":"b"}}\#n"#.utf8).write(to: results)
+        let labels = try Self.run(["eval", single.path, "--predictions", results.path, "--json"])
+        #expect(labels.status == 0 && labels.stdout.contains(#""accuracy":1"#), "\(labels.stdout) \(labels.stderr)")
+        #expect(labels.stderr.contains("warning: 1 result in \(results.path) has no field `label`; scored its first field of one value, `labl` (ids 2)"), "\(labels.stderr)")
+        try Data(#"{"id":"1","result":{"label":"a"}}\#n{"id":"2","result":{"tags":["b"]}}\#n"#.utf8).write(to: results)
+        let none = try Self.run(["eval", single.path, "--predictions", results.path, "--json"])
+        #expect(none.stdout.contains(#""accuracy":0.5"#), "\(none.stdout)")
+        #expect(none.stderr.contains("warning: 1 result in \(results.path) has no field of one value; counted as missing answers (ids 2)"), "\(none.stderr)")
+    }
+
     /// A rating gold (`"label": 5`) is scored as the label "5", and a record that fails to generate is scored as
     /// wrong with the reason on standard error, not as if the model had answered badly.
     @Test func evalScoresNumberGoldsAndSaysWhyRecordsFailed() throws {

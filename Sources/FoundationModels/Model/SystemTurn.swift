@@ -79,7 +79,7 @@ struct SystemTurn: Sendable {
                 throw LanguageModelError.unsupportedGenerationGuide(.init(schemaName: request.schema?.root.typeName, debugDescription: "\(error)"))
             }
         }
-        let renderer = ConversationRenderer(model: model, tools: tools)
+        let renderer = ConversationRenderer(model: model, tools: tools, callsAllowed: mode != .disallowed)
         var job = GenerationJob(
             messages: renderer.messages(for: request.transcript),
             sampling: Self.sampling(for: request.generationOptions, useCase: model.useCase),

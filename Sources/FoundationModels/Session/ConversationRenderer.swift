@@ -10,6 +10,8 @@ struct ConversationRenderer {
     let model: SystemLanguageModel
     /// The tools the model may call; when there are any, answers are rendered in the tool-turn format.
     var tools: [Transcript.ToolDefinition] = []
+    /// Whether this turn may call ``tools`` (their definitions stay in the prompt either way, as earlier calls do).
+    var callsAllowed = true
 
     /// The chat messages for a transcript.
     ///
@@ -116,7 +118,7 @@ struct ConversationRenderer {
             if !text.isEmpty { parts.append(text) }
             if !instructions.toolDefinitions.isEmpty { parts.append(ToolCallFormat.render(instructions.toolDefinitions)) }
         }
-        if !tools.isEmpty { parts.append(ToolCallFormat.usage(for: tools)) }
+        if !tools.isEmpty { parts.append(ToolCallFormat.usage(for: tools, callsAllowed: callsAllowed)) }
         if schemaPlacement == .system, let schema {
             parts.append(UseCasePrompting.schemaInstruction(for: schema, useCase: model.useCase))
         }

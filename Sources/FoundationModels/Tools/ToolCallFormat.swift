@@ -12,14 +12,26 @@ enum ToolCallFormat {
         return lines.joined(separator: "\n")
     }
 
-    /// How to call a tool and how to answer, with an example call of the first tool.
-    static func usage(for tools: [Transcript.ToolDefinition]) -> String {
+    /// How to call a tool and how to answer, with an example call of the first tool; in a turn that may not call
+    /// tools (``GenerationOptions/ToolCallingMode/disallowed``), how to answer without one.
+    ///
+    /// The answer's form is described in words rather than shown with a placeholder, which small models copy as
+    /// their answer.
+    static func usage(for tools: [Transcript.ToolDefinition], callsAllowed: Bool = true) -> String {
         guard let first = tools.first else { return "" }
+        guard callsAllowed else {
+            return """
+                The tools are switched off for this reply. Answer from the conversation alone, and never invent \
+                what a tool would return: if the request needs a tool's result, explain that you can't look it up \
+                right now. Reply only with JSON: {"response":"..."}, your answer in place of the dots (or with the \
+                JSON the user asks for).
+                """
+        }
         let example = #"{"tool_calls":[{"name":"\#(first.name)","arguments":\#(exampleValue(first.parameters.root, in: first.parameters))}]}"#
         return """
             Always call a tool first when it can help with the request: reply only with JSON such as \(example). \
-            Once the tool's output is in the conversation, answer with it: reply {"response":"<your answer>"} \
-            (or with the JSON the user asks for).
+            Once the tool's output is in the conversation, answer with it: reply {"response":"..."}, your answer in place \
+            of the dots (or with the JSON the user asks for).
             """
     }
 
