@@ -2,13 +2,15 @@ public import FoundationModels
 
 extension EvaluationTask {
     /// The prediction read from a result in the shape of the gold answer it is scored against, from the fields
-    /// `scoring` names (the schema's, whatever order a result lists its members in). For several fields it keeps
+    /// `scoring` names (the schema's, whatever order a result lists its members in), or, when it is `nil`, from
+    /// the result's own (``ScoredFields/init(result:)``). For several fields it keeps
     /// only the gold's fields: others are never scored, so they must not make answers differ. A result with no
     /// label for a single-label gold (a schema of lists only) is ``EvaluationReport/missingLabel``: it did
     /// generate, so it is a wrong answer the report counts as missing, not a failed generation.
     public static func prediction(shapedLike gold: LabelledExample.Gold, in result: GeneratedContent,
-                                  scoring: ScoredFields) -> LabelledExample.Gold? {
-        switch gold {
+                                  scoring: ScoredFields?) -> LabelledExample.Gold? {
+        let scoring = scoring ?? ScoredFields(result: result)
+        return switch gold {
         case .single: .single(predictedLabel(in: result, field: scoring.label) ?? EvaluationReport.missingLabel)
         case .fields(let values): .fields(predictedFields(in: result).filter { values[$0.key] != nil })
         case .set: .set(predictedSet(in: result, field: scoring.list))
@@ -29,12 +31,13 @@ extension EvaluationTask {
     }
 }
 
-/// The result fields a schema's answers are scored from: a single gold label is compared with the field `label`,
-/// else the schema's first field of one value; a gold label set with the schema's first list.
+/// The result fields answers are scored from. A single gold label is compared with the field `label`, else the
+/// first field that can hold one value; a gold label set with the list `labels`, else `tags`, else the first
+/// field that can hold a list.
 public struct ScoredFields: Sendable, Equatable {
-    /// The field a single gold label is compared with; `nil` when the schema has no field of one value.
+    /// The field a single gold label is compared with; `nil` when there is none that can hold one value.
     public var label: String?
-    /// The list a gold label set is compared with; `nil` when the schema has no list.
+    /// The list a gold label set is compared with; `nil` when there is none.
     public var list: String?
 
     /// Fields named directly.
@@ -44,8 +47,7 @@ public struct ScoredFields: Sendable, Equatable {
     }
 
     /// The fields a result read from a file is scored from, in its own order, since it may come from another
-    /// schema: the field `label`, else its first field of one value; the list `labels`, else `tags`, else its first
-    /// list.
+    /// schema.
     public init(result: GeneratedContent) {
         guard case .structure(let properties, let keys) = result.kind else { return }
         label = properties["label"]?.scalarText != nil ? "label" : keys.first { properties[$0]?.scalarText != nil }
@@ -53,11 +55,15 @@ public struct ScoredFields: Sendable, Equatable {
         list = ["labels", "tags"].first(where: isList) ?? keys.first(where: isList)
     }
 
-    /// The fields `schema`'s answers are scored from.
-    public init(schema: GenerationSchema) {
+    /// The fields answers in `schema` are scored from; `nil` for a schema whose root is not an object (a union
+    /// of objects, any value), where each result's own fields are read.
+    public init?(schema: GenerationSchema) {
+        guard case .object? = schema.resolving(schema.root) else { return nil }
         let properties = Self.properties(of: schema)
-        label = (properties.first { $0.name == "label" && Self.isScalar($0.node) } ?? properties.first { Self.isScalar($0.node) })?.name
-        list = properties.first { if case .array? = $0.node { true } else { false } }?.name
+        let scalars = properties.filter { Self.canHold(schema, $0.node, where: Self.isScalar) }.map(\.name)
+        let lists = properties.filter { Self.canHold(schema, $0.node) { if case .array = $0 { true } else { false } } }.map(\.name)
+        label = scalars.contains("label") ? "label" : scalars.first
+        list = ["labels", "tags"].first(where: lists.contains) ?? lists.first
     }
 
     /// The root object's properties in schema order, references resolved; none for a root of another kind.
@@ -72,6 +78,18 @@ public struct ScoredFields: Sendable, Equatable {
         switch node {
         case .string?, .enumeration?, .integer?, .number?, .boolean?, .constant?: true
         default: false
+        }
+    }
+
+    /// Whether a value of `node` can be one that `test` accepts: any value can, and a union can when one of its
+    /// choices can (a nullable field, `{"type": ["string", "null"]}`, is such a union).
+    static func canHold(_ schema: GenerationSchema, _ node: GenerationSchema.Node?, depth: Int = 0,
+                        where test: (GenerationSchema.Node) -> Bool) -> Bool {
+        guard depth < 8, let node = node.flatMap(schema.resolving) else { return false }
+        switch node {
+        case .any: return true
+        case .anyOf(let union): return union.choices.contains { canHold(schema, $0, depth: depth + 1, where: test) }
+        default: return test(node)
         }
     }
 }

@@ -125,7 +125,7 @@ public enum EvaluationTask {
         }
         let root = resolve(schema.root)
         let properties = ScoredFields.properties(of: schema)
-        let scored = ScoredFields(schema: schema)
+        let scored = ScoredFields(schema: schema) ?? ScoredFields()
         var warnings: [String] = []
         // Gold values a field can never write, by field, with how many examples hold one.
         // Tag sets are scored by their normalised spellings (`Food-Safety` is `food safety`); values as written.
@@ -150,7 +150,8 @@ public enum EvaluationTask {
             if root.map(ScoredFields.isScalar) == true {
                 unreachable(singles, field: "the answer", node: root)
             } else if let field = properties.first(where: { $0.name == scored.label }) {
-                let others = properties.filter { $0.name != field.name && ScoredFields.isScalar($0.node) }.map(\.name)
+                let others = properties.filter { $0.name != field.name && ScoredFields.canHold(schema, $0.node, where: ScoredFields.isScalar) }
+                    .map(\.name)
                 if field.name != "label", !others.isEmpty {
                     warnings.append("Each gold label is compared with the field `\(field.name)`, the schema's first field of one value; \(listed(others)) are not scored.")
                 }
@@ -175,14 +176,15 @@ public enum EvaluationTask {
             if case .set(let labels) = example.gold { return (index, labels) } else { return nil }
         }
         if !sets.isEmpty {
-            let lists = properties.compactMap { property -> (name: String, items: GenerationSchema.Node?)? in
-                if case .array(let array)? = property.node { return (property.name, resolve(array.items)) } else { return nil }
-            }
-            if let first = lists.first(where: { $0.name == scored.list }) {
-                if lists.count > 1 {
-                    warnings.append("Each gold label set is compared with the list `\(first.name)`, the schema's first; \(listed(lists.dropFirst().map(\.name))) are not scored.")
+            let lists = properties.filter { ScoredFields.canHold(schema, $0.node) { if case .array = $0 { true } else { false } } }
+            if let compared = lists.first(where: { $0.name == scored.list }) {
+                let others = lists.filter { $0.name != compared.name }.map(\.name)
+                if !others.isEmpty {
+                    let which = ["labels", "tags"].contains(compared.name) ? "named so" : "the schema's first"
+                    warnings.append("Each gold label set is compared with the list `\(compared.name)`, \(which); \(listed(others)) are not scored.")
                 }
-                unreachable(sets, field: "the list `\(first.name)`", node: first.items, normalising: true)
+                let items: GenerationSchema.Node? = if case .array(let array)? = compared.node { resolve(array.items) } else { nil }
+                unreachable(sets, field: "the list `\(compared.name)`", node: items, normalising: true)
             } else {
                 warnings.append("The schema has no list to compare the gold label sets with; every example scores 0.")
             }

@@ -270,7 +270,7 @@ extension FM.Eval {
             let isObject = if case .structure = result.kind { true } else { false }
             switch example.gold {
             case .single where isObject && scoring.label != "label":
-                otherFields[scoring.label.map { "no field `label`; scored its first field of one value, `\($0)`" }
+                otherFields[scoring.label.map { "no `label` of one value; scored its first field of one value, `\($0)`" }
                     ?? "no field of one value; counted as missing answers", default: []].append(id)
             case .set where scoring.list != "labels" && scoring.list != "tags":
                 otherFields[scoring.list.map { "no list `labels` or `tags`; scored its first list, `\($0)`" }

@@ -93,7 +93,7 @@ struct ConversationRendererTests {
 
     /// A turn that may not call its tools (`tool_choice: "none"`, ``GenerationOptions/ToolCallingMode/disallowed``)
     /// keeps their definitions but is told to answer without them, not to call one first, which made the model
-    /// invent what the tool would have returned. Neither text shows a placeholder the model could copy as its answer.
+    /// invent what the tool would have returned. Neither text shows a placeholder that reads like an answer.
     @Test func aTurnThatMayNotCallToolsIsToldToAnswerWithoutThem() throws {
         let instructions = Transcript.Entry.instructions(Transcript.Instructions(
             segments: [.text(.init(content: "Be brief."))], toolDefinitions: [Self.weatherTool]))

@@ -734,7 +734,7 @@ struct ReportCommandTests {
         try Data(#"{"id":"1","result":{"reason":"looks like b","label":"a"}}\#n{"id":"2","result":{"labl":"b"}}\#n"#.utf8).write(to: results)
         let labels = try Self.run(["eval", single.path, "--predictions", results.path, "--json"])
         #expect(labels.status == 0 && labels.stdout.contains(#""accuracy":1"#), "\(labels.stdout) \(labels.stderr)")
-        #expect(labels.stderr.contains("warning: 1 result in \(results.path) has no field `label`; scored its first field of one value, `labl` (ids 2)"), "\(labels.stderr)")
+        #expect(labels.stderr.contains("warning: 1 result in \(results.path) has no `label` of one value; scored its first field of one value, `labl` (ids 2)"), "\(labels.stderr)")
         try Data(#"{"id":"1","result":{"label":"a"}}\#n{"id":"2","result":{"tags":["b"]}}\#n"#.utf8).write(to: results)
         let none = try Self.run(["eval", single.path, "--predictions", results.path, "--json"])
         #expect(none.stdout.contains(#""accuracy":0.5"#), "\(none.stdout)")

@@ -8,9 +8,13 @@ import FMLlama
 /// tokens and the KV cache is reused.
 struct ConversationRenderer {
     let model: SystemLanguageModel
-    /// The tools the model may call; when there are any, answers are rendered in the tool-turn format.
+    /// The session's tools; when there are any, answers are rendered in the tool-turn format.
     var tools: [Transcript.ToolDefinition] = []
     /// Whether this turn may call ``tools`` (their definitions stay in the prompt either way, as earlier calls do).
+    ///
+    /// A turn that may not is told so in the system text, so its prompt shares no cached tokens past the tool
+    /// definitions with the turns around it. The same words after the last message, which would keep the cache,
+    /// were measured: `medium` then invented the weather again, and `tiny` answered "..." to most requests.
     var callsAllowed = true
 
     /// The chat messages for a transcript.

@@ -15,8 +15,8 @@ enum ToolCallFormat {
     /// How to call a tool and how to answer, with an example call of the first tool; in a turn that may not call
     /// tools (``GenerationOptions/ToolCallingMode/disallowed``), how to answer without one.
     ///
-    /// The answer's form is described in words rather than shown with a placeholder, which small models copy as
-    /// their answer.
+    /// The answer's form is shown with dots in its place: a placeholder that reads like an answer (`<your answer>`)
+    /// is what small models copy as theirs.
     static func usage(for tools: [Transcript.ToolDefinition], callsAllowed: Bool = true) -> String {
         guard let first = tools.first else { return "" }
         guard callsAllowed else {
