@@ -12,9 +12,11 @@ struct ConversationRenderer {
     var tools: [Transcript.ToolDefinition] = []
     /// Whether this turn may call ``tools`` (their definitions stay in the prompt either way, as earlier calls do).
     ///
-    /// A turn that may not is told so in the system text, so its prompt shares no cached tokens past the tool
-    /// definitions with the turns around it. The same words after the last message, which would keep the cache,
-    /// were measured: `medium` then invented the weather again, and `tiny` answered "..." to most requests.
+    /// A turn that may not is told so in place of the calling instructions at the end of the system text, so its
+    /// prompt shares the instructions and tool definitions (and a prewarm's cache of them) with the turns around
+    /// it, but not what follows. Two ways that keep more of the cache were measured and answered worse: the same
+    /// words after the last message (`medium` invented the weather again, `tiny` answered "..." to most
+    /// requests), and after the calling instructions, which still say to call a tool first (`medium` invented it).
     var callsAllowed = true
 
     /// The chat messages for a transcript.
