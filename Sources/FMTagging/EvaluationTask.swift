@@ -180,7 +180,7 @@ public enum EvaluationTask {
             if let compared = lists.first(where: { $0.name == scored.list }) {
                 let others = lists.filter { $0.name != compared.name }.map(\.name)
                 if !others.isEmpty {
-                    let which = ["labels", "tags"].contains(compared.name) ? "named so" : "the schema's first"
+                    let which = ["labels", "tags"].contains(compared.name) ? "by its name" : "the schema's first"
                     warnings.append("Each gold label set is compared with the list `\(compared.name)`, \(which); \(listed(others)) are not scored.")
                 }
                 let items: GenerationSchema.Node? = if case .array(let array)? = compared.node { resolve(array.items) } else { nil }

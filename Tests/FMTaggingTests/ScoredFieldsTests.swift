@@ -58,6 +58,6 @@ struct ScoredFieldsTests {
              "tags":{"type":"array","items":{"type":"string"}}},"required":["keywords","tags"]}
             """)
         #expect(EvaluationTask.scoringWarnings(for: tags, schema: keywordsFirst)
-                    == ["Each gold label set is compared with the list `tags`, named so; keywords are not scored."])
+                    == ["Each gold label set is compared with the list `tags`, by its name; keywords are not scored."])
     }
 }
