@@ -47,12 +47,13 @@ public struct ScoredFields: Sendable, Equatable {
     }
 
     /// The fields a result read from a file is scored from, in its own order, since it may come from another
-    /// schema.
+    /// schema. A field named `label`, `labels` or `tags` is chosen whatever it holds (`null` from a nullable
+    /// schema is a missing answer, as in a run of the model), another only for a value of the right kind.
     public init(result: GeneratedContent) {
         guard case .structure(let properties, let keys) = result.kind else { return }
-        label = properties["label"]?.scalarText != nil ? "label" : keys.first { properties[$0]?.scalarText != nil }
+        label = properties["label"] != nil ? "label" : keys.first { properties[$0]?.scalarText != nil }
         func isList(_ key: String) -> Bool { if case .array? = properties[key]?.kind { true } else { false } }
-        list = ["labels", "tags"].first(where: isList) ?? keys.first(where: isList)
+        list = ["labels", "tags"].first { properties[$0] != nil } ?? keys.first(where: isList)
     }
 
     /// The fields answers in `schema` are scored from; `nil` for a schema whose root is not an object (a union
@@ -60,10 +61,15 @@ public struct ScoredFields: Sendable, Equatable {
     public init?(schema: GenerationSchema) {
         guard case .object? = schema.resolving(schema.root) else { return nil }
         let properties = Self.properties(of: schema)
-        let scalars = properties.filter { Self.canHold(schema, $0.node, where: Self.isScalar) }.map(\.name)
-        let lists = properties.filter { Self.canHold(schema, $0.node) { if case .array = $0 { true } else { false } } }.map(\.name)
-        label = scalars.contains("label") ? "label" : scalars.first
-        list = ["labels", "tags"].first(where: lists.contains) ?? lists.first
+        func isList(_ node: GenerationSchema.Node) -> Bool { if case .array = node { true } else { false } }
+        // A field of the kind itself is chosen before one that can also hold it (a union, any value).
+        func chosen(_ names: [String], _ test: (GenerationSchema.Node) -> Bool) -> String? {
+            let able = properties.filter { Self.canHold(schema, $0.node, where: test) }
+            return names.first { name in able.contains { $0.name == name } }
+                ?? able.first { $0.node.map(test) == true }?.name ?? able.first?.name
+        }
+        label = chosen(["label"], Self.isScalar)
+        list = chosen(["labels", "tags"], isList)
     }
 
     /// The root object's properties in schema order, references resolved; none for a root of another kind.
@@ -74,6 +80,9 @@ public struct ScoredFields: Sendable, Equatable {
     }
 
     /// Whether a node holds one value, which a single label can be compared with.
+    static func isScalar(_ node: GenerationSchema.Node) -> Bool { isScalar(.some(node)) }
+
+    /// Whether a node, if any, holds one value.
     static func isScalar(_ node: GenerationSchema.Node?) -> Bool {
         switch node {
         case .string?, .enumeration?, .integer?, .number?, .boolean?, .constant?: true
@@ -83,13 +92,19 @@ public struct ScoredFields: Sendable, Equatable {
 
     /// Whether a value of `node` can be one that `test` accepts: any value can, and a union can when one of its
     /// choices can (a nullable field, `{"type": ["string", "null"]}`, is such a union).
-    static func canHold(_ schema: GenerationSchema, _ node: GenerationSchema.Node?, depth: Int = 0,
+    static func canHold(_ schema: GenerationSchema, _ node: GenerationSchema.Node?,
                         where test: (GenerationSchema.Node) -> Bool) -> Bool {
-        guard depth < 8, let node = node.flatMap(schema.resolving) else { return false }
-        switch node {
-        case .any: return true
-        case .anyOf(let union): return union.choices.contains { canHold(schema, $0, depth: depth + 1, where: test) }
-        default: return test(node)
+        // Each node once: unions of references to unions are walked, not expanded.
+        var pending = node.flatMap(schema.resolving).map { [$0] } ?? []
+        var seen: Set<GenerationSchema.Node> = []
+        while let node = pending.popLast() {
+            guard seen.insert(node).inserted else { continue }
+            switch node {
+            case .any: return true
+            case .anyOf(let union): pending += union.choices.compactMap(schema.resolving)
+            default: if test(node) { return true }
+            }
         }
+        return false
     }
 }

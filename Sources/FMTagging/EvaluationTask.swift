@@ -112,20 +112,33 @@ public enum EvaluationTask {
     /// score 0 % as if the model had answered badly.
     public static func scoringWarnings(for examples: [LabelledExample], schema: GenerationSchema) -> [String] {
         let resolve = schema.resolving
+        // A nullable field's values are those of its other members (null is never a gold value).
+        func members(of node: GenerationSchema.Node?) -> [GenerationSchema.Node] {
+            guard case .anyOf(let union)? = node else { return node.map { [$0] } ?? [] }
+            return union.choices.compactMap(resolve).filter { $0 != .null && $0 != .constant("null") }
+        }
         func choices(of node: GenerationSchema.Node?) -> [String]? {
-            switch node {
-            case .enumeration(let enumeration)?: enumeration.choices
-            case .string(let guides)?: guides.choices
-            case .boolean?: ["false", "true"]
-            default: nil
+            var values: [String] = []
+            for member in members(of: node) {
+                switch member {
+                case .enumeration(let enumeration): values += enumeration.choices
+                case .string(let guides): guard let choices = guides.choices else { return nil }; values += choices
+                case .boolean: values += ["false", "true"]
+                default: return nil
+                }
             }
+            return values.isEmpty ? nil : values
         }
         func listed(_ values: [String]) -> String {
             values.prefix(6).joined(separator: ", ") + (values.count > 6 ? ", …" : "")
         }
         let root = resolve(schema.root)
         let properties = ScoredFields.properties(of: schema)
-        let scored = ScoredFields(schema: schema) ?? ScoredFields()
+        // A root that is not an object (a union of objects, any value) is scored from each result's own fields,
+        // which the schema cannot tell in advance.
+        let scoredBySchema = ScoredFields(schema: schema)
+        let scored = scoredBySchema ?? ScoredFields()
+        let readsResultsFields = scoredBySchema == nil && ScoredFields.canHold(schema, root) { if case .object = $0 { true } else { false } }
         var warnings: [String] = []
         // Gold values a field can never write, by field, with how many examples hold one.
         // Tag sets are scored by their normalised spellings (`Food-Safety` is `food safety`); values as written.
@@ -147,8 +160,10 @@ public enum EvaluationTask {
             if case .single(let label) = example.gold { return (index, [label]) } else { return nil }
         }
         if !singles.isEmpty {
-            if root.map(ScoredFields.isScalar) == true {
+            if ScoredFields.canHold(schema, root, where: ScoredFields.isScalar), scoredBySchema == nil {
                 unreachable(singles, field: "the answer", node: root)
+            } else if readsResultsFields {
+                // Each result's own fields are read.
             } else if let field = properties.first(where: { $0.name == scored.label }) {
                 let others = properties.filter { $0.name != field.name && ScoredFields.canHold(schema, $0.node, where: ScoredFields.isScalar) }
                     .map(\.name)
@@ -165,7 +180,7 @@ public enum EvaluationTask {
             guard case .fields(let values) = example.gold else { continue }
             for (name, value) in values { fieldGolds[name, default: []].append((index, [value])) }
         }
-        for (name, golds) in fieldGolds.sorted(by: { $0.key < $1.key }) {
+        for (name, golds) in fieldGolds.sorted(by: { $0.key < $1.key }) where !readsResultsFields {
             guard let field = properties.first(where: { $0.name == name }) else {
                 warnings.append("The schema has no field `\(name)`; its \(golds.count) gold values count as missing answers.")
                 continue
@@ -175,7 +190,7 @@ public enum EvaluationTask {
         let sets = examples.enumerated().compactMap { index, example -> (Int, [String])? in
             if case .set(let labels) = example.gold { return (index, labels) } else { return nil }
         }
-        if !sets.isEmpty {
+        if !sets.isEmpty, !readsResultsFields {
             let lists = properties.filter { ScoredFields.canHold(schema, $0.node) { if case .array = $0 { true } else { false } } }
             if let compared = lists.first(where: { $0.name == scored.list }) {
                 let others = lists.filter { $0.name != compared.name }.map(\.name)
@@ -183,7 +198,9 @@ public enum EvaluationTask {
                     let which = ["labels", "tags"].contains(compared.name) ? "by its name" : "the schema's first"
                     warnings.append("Each gold label set is compared with the list `\(compared.name)`, \(which); \(listed(others)) are not scored.")
                 }
-                let items: GenerationSchema.Node? = if case .array(let array)? = compared.node { resolve(array.items) } else { nil }
+                let items = members(of: compared.node).lazy.compactMap { node -> GenerationSchema.Node? in
+                    if case .array(let array) = node { resolve(array.items) } else { nil }
+                }.first
                 unreachable(sets, field: "the list `\(compared.name)`", node: items, normalising: true)
             } else {
                 warnings.append("The schema has no list to compare the gold label sets with; every example scores 0.")

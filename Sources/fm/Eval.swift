@@ -268,13 +268,24 @@ extension FM.Eval {
             // wherever it stands, another one only in its place, and the report says so.
             let scoring = ScoredFields(result: result)
             let isObject = if case .structure = result.kind { true } else { false }
+            let fields: [String: GeneratedContent] = if case .structure(let properties, _) = result.kind { properties } else { [:] }
             switch example.gold {
-            case .single where isObject && scoring.label != "label":
-                otherFields[scoring.label.map { "no `label` of one value; scored its first field of one value, `\($0)`" }
-                    ?? "no field of one value; counted as missing answers", default: []].append(id)
-            case .set where scoring.list != "labels" && scoring.list != "tags":
-                otherFields[scoring.list.map { "no list `labels` or `tags`; scored its first list, `\($0)`" }
-                    ?? "no list; scored as empty", default: []].append(id)
+            case .single where isObject:
+                if let field = scoring.label, fields[field]?.scalarText == nil {
+                    otherFields["a `\(field)` that is not one value; counted as missing answers", default: []].append(id)
+                } else if scoring.label != "label" {
+                    otherFields[scoring.label.map { "no `label`; scored its first field of one value, `\($0)`" }
+                        ?? "no field of one value; counted as missing answers", default: []].append(id)
+                }
+            case .set:
+                if let field = scoring.list, case .array? = fields[field]?.kind {
+                    if field != "labels", field != "tags" {
+                        otherFields["no list `labels` or `tags`; scored its first list, `\(field)`", default: []].append(id)
+                    }
+                } else {
+                    otherFields[scoring.list.map { "a `\($0)` that is not a list; scored as empty" } ?? "no list; scored as empty",
+                                default: []].append(id)
+                }
             default: break
             }
             return EvaluationTask.prediction(shapedLike: example.gold, in: result, scoring: scoring)
