@@ -61,7 +61,6 @@ public struct ScoredFields: Sendable, Equatable {
     public init?(schema: GenerationSchema) {
         guard case .object? = schema.resolving(schema.root) else { return nil }
         let properties = Self.properties(of: schema)
-        func isList(_ node: GenerationSchema.Node) -> Bool { if case .array = node { true } else { false } }
         // A field of the kind itself is chosen before one that can also hold it (a union, any value).
         func chosen(_ names: [String], _ test: (GenerationSchema.Node) -> Bool) -> String? {
             let able = properties.filter { Self.canHold(schema, $0.node, where: test) }
@@ -69,7 +68,7 @@ public struct ScoredFields: Sendable, Equatable {
                 ?? able.first { $0.node.map(test) == true }?.name ?? able.first?.name
         }
         label = chosen(["label"], Self.isScalar)
-        list = chosen(["labels", "tags"], isList)
+        list = chosen(["labels", "tags"], Self.isList)
     }
 
     /// The root object's properties in schema order, references resolved; none for a root of another kind.
@@ -80,14 +79,16 @@ public struct ScoredFields: Sendable, Equatable {
     }
 
     /// Whether a node holds one value, which a single label can be compared with.
-    static func isScalar(_ node: GenerationSchema.Node) -> Bool { isScalar(.some(node)) }
-
-    /// Whether a node, if any, holds one value.
-    static func isScalar(_ node: GenerationSchema.Node?) -> Bool {
+    static func isScalar(_ node: GenerationSchema.Node) -> Bool {
         switch node {
-        case .string?, .enumeration?, .integer?, .number?, .boolean?, .constant?: true
+        case .string, .enumeration, .integer, .number, .boolean, .constant: true
         default: false
         }
+    }
+
+    /// Whether a node is a list, which a label set can be compared with.
+    static func isList(_ node: GenerationSchema.Node) -> Bool {
+        if case .array = node { true } else { false }
     }
 
     /// Whether a value of `node` can be one that `test` accepts: any value can, and a union can when one of its

@@ -191,7 +191,7 @@ public enum EvaluationTask {
             if case .set(let labels) = example.gold { return (index, labels) } else { return nil }
         }
         if !sets.isEmpty, !readsResultsFields {
-            let lists = properties.filter { ScoredFields.canHold(schema, $0.node) { if case .array = $0 { true } else { false } } }
+            let lists = properties.filter { ScoredFields.canHold(schema, $0.node, where: ScoredFields.isList) }
             if let compared = lists.first(where: { $0.name == scored.list }) {
                 let others = lists.filter { $0.name != compared.name }.map(\.name)
                 if !others.isEmpty {

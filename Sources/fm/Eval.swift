@@ -267,18 +267,17 @@ extension FM.Eval {
             // A file of another tool's making may order or name its fields otherwise: the named field is read
             // wherever it stands, another one only in its place, and the report says so.
             let scoring = ScoredFields(result: result)
-            let isObject = if case .structure = result.kind { true } else { false }
-            let fields: [String: GeneratedContent] = if case .structure(let properties, _) = result.kind { properties } else { [:] }
+            let fields: [String: GeneratedContent]? = if case .structure(let properties, _) = result.kind { properties } else { nil }
             switch example.gold {
-            case .single where isObject:
-                if let field = scoring.label, fields[field]?.scalarText == nil {
+            case .single where fields != nil:
+                if let field = scoring.label, fields?[field]?.scalarText == nil {
                     otherFields["a `\(field)` that is not one value; counted as missing answers", default: []].append(id)
                 } else if scoring.label != "label" {
                     otherFields[scoring.label.map { "no `label`; scored its first field of one value, `\($0)`" }
                         ?? "no field of one value; counted as missing answers", default: []].append(id)
                 }
             case .set:
-                if let field = scoring.list, case .array? = fields[field]?.kind {
+                if let field = scoring.list, case .array? = fields?[field]?.kind {
                     if field != "labels", field != "tags" {
                         otherFields["no list `labels` or `tags`; scored its first list, `\(field)`", default: []].append(id)
                     }
