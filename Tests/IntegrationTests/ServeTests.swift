@@ -602,9 +602,9 @@ struct ServeTests {
             #expect(streamed.headers["content-type"] == "application/json")
             #expect(try streamed.error["code"] as? String == "context_length_exceeded")
 
-            // A prompt that fits with two tokens to spare: the text answer runs into the end of the window and
-            // comes back cut there with finish_reason length, not as an error about the prompt. The prompt is
-            // measured with max_tokens 1 (the server reuses the shared prefix, so each probe is quick).
+            // A prompt that fits with a few tokens to spare: the answer runs into the end of the window and comes back
+            // cut there with finish_reason length, not as an error about the prompt. Each prompt is measured with
+            // max_tokens 1 (the server reuses the shared prefix, so each probe is quick).
             let sentence = "The committee met on Monday to review the budget for the new library. "
             // With `tools`, a tool the turn may not call (tool_choice none): the answer is text, in the tool turn's JSON.
             let tool = #""tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}],"tool_choice":"none","#
@@ -621,39 +621,45 @@ struct ServeTests {
             let window = 4_096
             let first = try await promptTokens(sentences: 280, words: 0)
             let perSentence = try await promptTokens(sentences: 281, words: 0) - first
-            let sentences = 280 + (window - 2 - first) / perSentence
-            let padding = window - 2 - (try await promptTokens(sentences: sentences, words: 0))
-            // A tokenizer that makes the prompt land elsewhere fails here, not in a negative repeat count.
-            try #require((0..<(2 * perSentence)).contains(padding), "padding \(padding)")
-            try #require(try await promptTokens(sentences: sentences, words: padding) == window - 2)
-            let cut = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: padding, maxTokens: nil))
-            #expect(cut.status == 200, "\(cut.text)")
-            let choice = try #require((try cut.json["choices"] as? [[String: Any]])?.first)
-            #expect(choice["finish_reason"] as? String == "length", "\(cut.text)")
-            let content = (choice["message"] as? [String: Any])?["content"] as? String ?? ""
-            #expect(!content.isEmpty, "\(cut.text)")
-            // Its usage fills the window: the prompt and the two tokens written, not zeros.
-            let usage = try #require(try cut.json["usage"] as? [String: Any], "\(cut.text)")
-            #expect(usage["completion_tokens"] as? Int == 2, "\(cut.text)")
-            #expect(usage["prompt_tokens"] as? Int == window - 2, "\(cut.text)")
-            #expect(usage["total_tokens"] as? Int == window, "\(cut.text)")
-
-            // The same in a turn with tools: five tokens to spare, three of them the JSON around the text. The text is
-            // cut there too, not lost behind a 400, and no tool call comes with it.
             let overhead = try await promptTokens(sentences: 1, words: 0, tools: true) - (try await promptTokens(sentences: 1, words: 0))
-            let toolSentences = 280 + (window - 5 - first - overhead) / perSentence - 1
-            let toolPadding = window - 5 - (try await promptTokens(sentences: toolSentences, words: 0, tools: true))
-            try #require((0..<(3 * perSentence)).contains(toolPadding), "padding \(toolPadding)")
-            try #require(try await promptTokens(sentences: toolSentences, words: toolPadding, tools: true) == window - 5)
-            let toolCut = try await server.request("v1/chat/completions", body: body(sentences: toolSentences, words: toolPadding, maxTokens: nil, tools: true))
-            #expect(toolCut.status == 200, "\(toolCut.text)")
-            let toolChoice = try #require((try toolCut.json["choices"] as? [[String: Any]])?.first)
-            #expect(toolChoice["finish_reason"] as? String == "length", "\(toolCut.text)")
-            let toolMessage = toolChoice["message"] as? [String: Any]
-            #expect(!(toolMessage?["content"] as? String ?? "").isEmpty && toolMessage?["tool_calls"] == nil, "\(toolCut.text)")
-            // Five tokens written, the three of the JSON around the text among them.
-            let toolUsage = try #require(try toolCut.json["usage"] as? [String: Any], "\(toolCut.text)")
-            #expect(toolUsage["completion_tokens"] as? Int == 5 && toolUsage["prompt_tokens"] as? Int == window - 5, "\(toolCut.text)")
+            // Sends a prompt that leaves `spare` tokens of the window; the answer is either cut at the window's end
+            // (true) or whole within it (false). Either way its usage fills at most the window, and no tool is called.
+            func answerIsCut(spare: Int, tools: Bool) async throws -> Bool {
+                let sentences = 280 + (window - spare - first - (tools ? overhead : 0)) / perSentence - (tools ? 1 : 0)
+                let padding = window - spare - (try await promptTokens(sentences: sentences, words: 0, tools: tools))
+                // A tokenizer that makes the prompt land elsewhere fails here, not in a negative repeat count.
+                try #require((0..<(3 * perSentence)).contains(padding), "padding \(padding)")
+                try #require(try await promptTokens(sentences: sentences, words: padding, tools: tools) == window - spare)
+                let reply = try await server.request("v1/chat/completions", body: body(sentences: sentences, words: padding, maxTokens: nil, tools: tools))
+                #expect(reply.status == 200, "\(reply.text)")
+                let choice = try #require((try reply.json["choices"] as? [[String: Any]])?.first, "\(reply.text)")
+                let message = choice["message"] as? [String: Any]
+                #expect(message?["tool_calls"] == nil, "\(reply.text)")
+                let usage = try #require(try reply.json["usage"] as? [String: Any], "\(reply.text)")
+                #expect(usage["prompt_tokens"] as? Int == window - spare, "\(reply.text)")
+                let written = try #require(usage["completion_tokens"] as? Int, "\(reply.text)")
+                #expect(usage["total_tokens"] as? Int == window - spare + written, "\(reply.text)")
+                guard choice["finish_reason"] as? String == "length" else {
+                    // The model ended its answer within the spare tokens: a whole answer, which is no error either.
+                    #expect(choice["finish_reason"] as? String == "stop" && written <= spare, "\(reply.text)")
+                    return false
+                }
+                // Cut: every spare token written (for tools, the JSON around the text among them), and the text so
+                // far delivered, not lost behind a 400.
+                #expect(written == spare, "\(reply.text)")
+                let text = message?["content"] as? String ?? ""
+                #expect(!text.isEmpty, "\(reply.text)")
+                return true
+            }
+            // Fewer tokens to spare leave the model less room to finish; one of the two prompts must be cut.
+            // Plain text: two or one token. With tools: five or four, three of them the JSON before the text.
+            for tools in [false, true] {
+                var cut = false
+                for spare in tools ? [5, 4] : [2, 1] where !cut {
+                    cut = try await answerIsCut(spare: spare, tools: tools)
+                }
+                #expect(cut, "no answer was cut at the window's end (tools: \(tools))")
+            }
         }
     }
 
