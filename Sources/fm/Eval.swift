@@ -200,8 +200,13 @@ extension FM.Eval {
         // pairs with the next example.
         var results: [String: [(result: GeneratedContent?, error: String, text: String?)]] = [:]
         var unreadable: [String] = []
+        var notUTF8: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
-            let text = String(decoding: line, as: UTF8.self)
+            // Read with U+FFFD in place of its bytes, a line could score a label the model never wrote.
+            guard let text = String(validating: line, as: UTF8.self) else {
+                notUTF8.append(String(number))
+                continue
+            }
             guard let content = try? GeneratedContent(json: text), content.isComplete,
                   case .structure(let properties, _) = content.kind, var id = properties["id"]?.scalarText,
                   properties["result"] != nil || properties["error"] != nil else {
@@ -226,6 +231,10 @@ extension FM.Eval {
             let shown = firstFew(unmatched, separator: ", ")
             let counted = unmatched.count == 1 ? "1 line in \(path) matches" : "\(unmatched.count) lines in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
+        }
+        if !notUTF8.isEmpty {
+            let counted = notUTF8.count == 1 ? "1 line of \(path) is" : "\(notUTF8.count) lines of \(path) are"
+            Console.note("warning: \(counted) not UTF-8, so not read (line \(firstFew(notUTF8, separator: ", ")))\n")
         }
         if !unreadable.isEmpty {
             let counted = unreadable.count == 1 ? "1 line of \(path) is" : "\(unreadable.count) lines of \(path) are"

@@ -640,6 +640,15 @@ struct ReportCommandTests {
         #expect(scored.stderr.contains("warning: 1 line of \(results.path) is not an fm tag output line"), "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 scored example has no line in \(results.path) (ids 3); counted as failed"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")
+        // A result line that is not UTF-8 (here Latin-1's "é") is not read with U+FFFD in its bytes' place: said,
+        // and its example counted as failed like any other without a readable line.
+        var latin1 = Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"3","result":{"label":"h"#.utf8)
+        latin1 += Data([0xE9]) + Data(#"m"}}\#n"#.utf8)
+        try latin1.write(to: results)
+        let mangled = try Self.run(["eval", input.path, "--predictions", results.path])
+        #expect(mangled.status == 0, "\(mangled.stderr)")
+        #expect(mangled.stderr.contains("warning: 1 line of \(results.path) is not UTF-8, so not read (line 2)"), "\(mangled.stderr)")
+        #expect(mangled.stdout.contains("examples: 2   failed: 1"), "\(mangled.stdout)")
         // The labelled file itself (or another input's output) answers no example: refused, not scored as all failed.
         let itself = try Self.run(["eval", input.path, "--predictions", input.path])
         #expect(itself.status == 1 && itself.stderr.contains("it is not fm tag output of this file's texts"), "\(itself.stderr)")
