@@ -47,7 +47,7 @@ public struct FoundationModelsServer: Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionCloseHandler.Installer(), MalformedRequestHandler(), ExpectContinueHandler()],
+                additionalChannelHandlers: [ConnectionCloseHandler.Installer(), MalformedRequestHandler(metrics: metrics), ExpectContinueHandler()],
                 idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fm-serve"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },

@@ -16,10 +16,18 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// Where the refusal is counted: the router never sees the request, so the middleware that counts the rest
+    /// does not either.
+    private let metrics: ServerMetrics
     /// Requests whose head has arrived and whose response has not ended.
     private var exchangesOpen = 0
     /// The parse error the connection met, once it has.
     private var parserError: HTTPParserError?
+
+    /// A handler for one connection, counting its refusals in `metrics`.
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) { exchangesOpen += 1 }
@@ -42,6 +50,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             answer.headerFields[.contentLength] = String(body.readableBytes)
             context.write(wrapOutboundOut(.head(answer)), promise: promise)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
+            // Under `other`, as a path no route serves; the parser answers at once, so its latency counts as zero.
+            metrics.recordRequest(route: "other", status: Int(apiError.status.code), seconds: 0)
             return
         }
         if case .end = part { exchangesOpen = max(0, exchangesOpen - 1) }

@@ -305,6 +305,10 @@ struct ServeLimitsTests {
             let after = try await LoopbackHTTPClient.raw(port: server.port, Data((health + "GARBAGE\r\n\r\n").utf8), limit: .seconds(30))
             #expect(after.closed && after.responses == 2 && after.received.hasPrefix("HTTP/1.1 200"), "\(after.received)")
             #expect(after.received.contains(#""code":"invalid_http""#), "\(after.received)")
+            // The metrics count them, though no route saw them: four 400s and a 431, under `other`.
+            let metrics = try await server.request("metrics").text
+            #expect(metrics.contains(#"fm_requests_total{route="other",status="400"} 4"#), "\(metrics)")
+            #expect(metrics.contains(#"fm_requests_total{route="other",status="431"} 1"#), "\(metrics)")
         }
     }
 
