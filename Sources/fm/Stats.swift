@@ -38,9 +38,17 @@ extension FM {
             var statistics = TagStatistics()
             let inputs = files.isEmpty ? [try InputFile.readStandardInput(expecting: "fm tag output")]
                 : try files.map { $0 == "-" ? try InputFile.readStandardInput(expecting: "fm tag output") : try InputFile.read($0) }
+            var notUTF8 = 0
             for data in inputs {
                 // Split on bytes: in a Swift String "\r\n" is one character, so a CRLF file would be one line.
-                for (_, line) in TaggingRecord.lines(in: Array(data)) { statistics.add(line: String(decoding: line, as: UTF8.self)) }
+                for (_, line) in TaggingRecord.lines(in: Array(data)) {
+                    // Read with U+FFFD in place of its bytes, a line would count tags no record holds.
+                    guard let text = String(validating: line, as: UTF8.self) else { notUTF8 += 1; continue }
+                    statistics.add(line: text)
+                }
+            }
+            if notUTF8 > 0 {
+                Console.note("warning: \(notUTF8 == 1 ? "1 line is" : "\(notUTF8) lines are") not UTF-8, so not counted.\n")
             }
             if statistics.unreadableLines > 0 {
                 let lines = statistics.unreadableLines == 1 ? "1 line is not fm tag output"

@@ -230,6 +230,13 @@ struct ReportCommandTests {
         #expect(partly.status == 0, "\(partly.stderr)")
         #expect(partly.stdout.contains("records: 2   errors: 1"), "\(partly.stdout)")
         #expect(partly.stderr.contains("warning: 1 line is not fm tag output"), "\(partly.stderr)")
+        // A line that is not UTF-8 (Latin-1's "é" in a tag) is said and left out, not counted with U+FFFD in it.
+        var latin1 = try Data(contentsOf: mixed)
+        latin1 += Data(#"{"id":"3","result":{"topics":["caf"#.utf8) + Data([0xE9]) + Data(#""]}}"#.utf8 + [0x0A])
+        try latin1.write(to: mixed)
+        let mangled = try Self.run(["stats", mixed.path])
+        #expect(mangled.status == 0 && mangled.stdout.contains("records: 2   errors: 1"), "\(mangled.stdout)")
+        #expect(mangled.stderr.contains("warning: 1 line is not UTF-8, so not counted."), "\(mangled.stderr)")
 
         let texts = directory.appendingPathComponent("texts.txt")
         try Data("one text\nanother text\n".utf8).write(to: texts)

@@ -53,7 +53,7 @@ struct ServeClientTests {
             let weather = WeatherTool()
             let toolSession = LanguageModelSession(model: model, tools: [weather])
             // Its first round must call (the model's own choice is a near-tie that moves between machines); the
-            // round after it answers.
+            // rounds after it may answer.
             let answer = try await toolSession.respond(to: "What is the weather in Paris?",
                                                        options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 60,
                                                                                   toolCallingMode: .required))

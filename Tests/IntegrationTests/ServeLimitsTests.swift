@@ -307,8 +307,8 @@ struct ServeLimitsTests {
             #expect(after.received.contains(#""code":"invalid_http""#), "\(after.received)")
             // The metrics count them, though no route saw them: four 400s and a 431, under `other`.
             let metrics = try await server.request("metrics").text
-            #expect(metrics.contains(#"fm_requests_total{route="other",status="400"} 4"#), "\(metrics)")
-            #expect(metrics.contains(#"fm_requests_total{route="other",status="431"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"fm_requests_total{route="other",status="400"} 4\#n"#), "\(metrics)")
+            #expect(metrics.contains(#"fm_requests_total{route="other",status="431"} 1\#n"#), "\(metrics)")
         }
     }
 

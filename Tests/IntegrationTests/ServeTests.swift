@@ -618,7 +618,7 @@ struct ServeTests {
             func body(sentences: Int, words: Int, maxTokens: Int?, tools: Bool = false) -> String {
                 let text = String(repeating: sentence, count: sentences) + String(repeating: "a ", count: words)
                     + "Now count from 1 to 100, one number per line."
-                return #"{"model":"default",\#(tools ? tool : "")"messages":[{"role":"user","content":"\#(text)"}]"#
+                return #"{"model":"default","temperature":0,\#(tools ? tool : "")"messages":[{"role":"user","content":"\#(text)"}]"#
                     + (maxTokens.map { #","max_tokens":\#($0)}"# } ?? "}")
             }
             func promptTokens(sentences: Int, words: Int, tools: Bool = false) async throws -> Int {

@@ -53,7 +53,8 @@ struct ToolCallingTests {
         let session = LanguageModelSession(model: DefaultModel.model, tools: [tool],
                                            instructions: "You are a helpful assistant. Use the tools to answer questions about the weather.")
         // The first round must call a tool (whether `tiny` chooses to on its own is a near-tie that moves between
-        // machines); the rounds after it may answer, and the answer's round reads the tool's output.
+        // machines); the rounds after it may answer. The answer comes after the output in the transcript it was
+        // written from (how outputs are rendered into that prompt is `ConversationRendererTests`' part).
         var options = Self.options
         options.toolCallingMode = .required
         let response = try await session.respond(to: "What is the weather in Paris?", options: options)
