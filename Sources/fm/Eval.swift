@@ -232,14 +232,13 @@ extension FM.Eval {
             let counted = unmatched.count == 1 ? "1 line in \(path) matches" : "\(unmatched.count) lines in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
         }
-        if !notUTF8.isEmpty {
-            let counted = notUTF8.count == 1 ? "1 line of \(path) is" : "\(notUTF8.count) lines of \(path) are"
-            Console.note("warning: \(counted) not UTF-8, so not read (line \(firstFew(notUTF8, separator: ", ")))\n")
+        func warn(lines numbers: [String], are what: String) {
+            guard !numbers.isEmpty else { return }
+            let counted = numbers.count == 1 ? "1 line of \(path) is" : "\(numbers.count) lines of \(path) are"
+            Console.note("warning: \(counted) \(what) (line \(firstFew(numbers, separator: ", ")))\n")
         }
-        if !unreadable.isEmpty {
-            let counted = unreadable.count == 1 ? "1 line of \(path) is" : "\(unreadable.count) lines of \(path) are"
-            Console.note("warning: \(counted) not an fm tag output line with an id and a result or error (line \(firstFew(unreadable, separator: ", ")))\n")
-        }
+        warn(lines: notUTF8, are: "not UTF-8, so not read")
+        warn(lines: unreadable, are: "not an fm tag output line with an id and a result or error")
         let answered = Set(results.keys)
         let missing = examples.map(\.record.id).filter { !answered.contains($0) }
         // Scoring nothing but failures would look like a model that gets everything wrong.
