@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "FMCacheTests", dependencies: ["FMCache"], swiftSettings: swiftSettings),
         .testTarget(name: "FMLlamaTests", dependencies: ["FMLlama"], swiftSettings: swiftSettings),
         .testTarget(name: "FMEngineTests", dependencies: ["FMEngine", "FMDecoding"], swiftSettings: swiftSettings),
-        .testTarget(name: "FMServerTests", dependencies: ["FMServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "FMServerTests", dependencies: ["FMServer", "FMTagging"], swiftSettings: swiftSettings),
         // The README's Quick start, followed in a new package that depends on this checkout (needs `make install`).
         .testTarget(name: "QuickStartTests", swiftSettings: swiftSettings),
         .testTarget(

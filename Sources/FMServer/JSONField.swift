@@ -1,3 +1,4 @@
+import FMTagging
 import HTTPTypes
 import FoundationModels
 
@@ -8,6 +9,8 @@ struct JSONField: Sendable {
     let value: GeneratedContent
     /// Where it is: `messages[2].content`.
     let path: String
+    /// The whole body's JSON text, kept on the body itself: what a number past 2^53 was written as.
+    var source: String?
 
     /// The body of a request: JSON text that must be an object.
     ///
@@ -26,7 +29,7 @@ struct JSONField: Sendable {
             throw APIError(.badRequest, code: "invalid_json", "The request body cannot be read as JSON: \(reason).")
         }
         guard content.isComplete else { throw APIError(.badRequest, code: "invalid_json", "The request body is not complete JSON.") }
-        let root = JSONField(value: content, path: "")
+        let root = JSONField(value: content, path: "", source: text)
         guard root.isObject else { throw APIError(.badRequest, code: "invalid_json", "The request body must be a JSON object.") }
         return root
     }
@@ -87,9 +90,18 @@ struct JSONField: Sendable {
     }
 
     /// The value as a sampling seed: any whole number of 64 bits, as OpenAI takes it (clients draw seeds from the
-    /// whole range). Past 2^53 the JSON number reads as the nearest `Double`, which is still one seed per number.
-    func seed() throws(APIError) -> Int {
+    /// whole range).
+    ///
+    /// - Parameter written: The number as the body wrote it, when it is written as an integer: read exactly, since
+    ///   past 2^53 a `Double` would give neighbouring seeds one value and take 2^64 for the largest seed.
+    func seed(written: Substring? = nil) throws(APIError) -> Int {
         let number = try number()
+        if let written {
+            if let signed = Int64(written) { return Int(signed) }
+            // Unsigned seeds above Int.max keep their bits.
+            if let unsigned = UInt64(written) { return Int(bitPattern: UInt(unsigned)) }
+            throw APIError.invalid(path, "'\(path)' must be an integer of 64 bits; \(written) is outside them.")
+        }
         guard number.rounded() == number, number >= -0x1p63, number <= 0x1p64 else { throw mismatch("an integer of 64 bits") }
         if number < 0x1p63 { return Int(number) }
         // Unsigned seeds above Int.max keep their bits.

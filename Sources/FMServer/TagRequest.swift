@@ -36,13 +36,17 @@ struct TagRequest: Sendable {
                let unknown = keys.first(where: { !["texts", "preset", "schema", "instructions"].contains($0) }) {
                 throw APIError.invalid(unknown, "Unknown member '\(unknown)'; the JSON body takes texts, preset, schema and instructions.")
             }
-            records = try texts.array().enumerated().map { index, text throws(APIError) in
+            // Each record as the body wrote it (on one line), as a JSONL line is read: written again from parsed
+            // values, a long number (a 64-bit post id) would come back rounded.
+            let written = JSONLiteral.members(in: text)?.last { $0.key == "texts" }.flatMap { JSONLiteral.elements(in: String($0.value)) }
+            let elements = try texts.array()
+            records = try elements.enumerated().map { index, text throws(APIError) in
                 let line: String
                 switch text.value.kind {
                 // As a record of its own text: the bare string would be read as a plain-text line, quotes and escapes
                 // and all.
                 case .string(let value): line = #"{"text":"# + GeneratedContent.text(value).compactJSONString + "}"
-                case .structure: line = text.value.compactJSONString
+                case .structure: line = written?.count == elements.count ? JSONLiteral.compacted(written![index]) : text.value.compactJSONString
                 default: throw text.mismatch("a string or an object with 'text'")
                 }
                 return TaggingRecord.parse(line: Array(line.utf8), lineNumber: index + 1)

@@ -1,6 +1,5 @@
-/// Reads a top-level member's number as the input wrote it. `GeneratedContent` holds numbers as `Double`, which
-/// rounds integers past 2^53: an id such as 1234567890123456789 (a database key, a post id) would come back as
-/// another number.
+/// Reads JSON values as the input wrote them. `GeneratedContent` holds numbers as `Double`, which rounds integers
+/// past 2^53: an id such as 1234567890123456789 (a database key, a post id) would come back as another number.
 package enum JSONLiteral {
     /// The text of the top-level member `key`'s value in the JSON object `json` when that value is an integer
     /// (`-?[0-9]+`); `nil` for another value, a missing key or text that is not an object. Of repeated keys the
@@ -16,71 +15,130 @@ package enum JSONLiteral {
     /// object or a member's key is not followed by a colon and a value; members before text that ends the scan
     /// early (a missing comma, a cut-off object) are still returned.
     package static func members(in json: String) -> [(key: Substring, value: Substring)]? {
-        let bytes = json.utf8
-        var index = bytes.startIndex
-        func skipSpace() {
-            while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index = bytes.index(after: index) }
+        var scanner = Scanner(json)
+        guard scanner.enter(0x7B) else { return nil }
+        var members: [(key: Substring, value: Substring)] = []
+        while true {
+            scanner.skipSpace()
+            guard scanner.peek == 0x22, let name = scanner.skipString() else { return members }
+            scanner.skipSpace()
+            guard scanner.peek == 0x3A else { return nil }
+            scanner.advance()
+            scanner.skipSpace()
+            guard let value = scanner.value() else { return nil }
+            members.append((name, value))
+            scanner.skipSpace()
+            guard scanner.peek == 0x2C else { return members }
+            scanner.advance()
         }
-        /// Moves past a string whose opening quote is at `index`; returns its raw contents (escapes unread).
-        func skipString() -> Substring? {
-            index = bytes.index(after: index)
+    }
+
+    /// The elements of the JSON array `json` as written, in order. `nil` when `json` does not start as an array or
+    /// an element cannot be scanned; elements before text that ends the scan early are still returned.
+    package static func elements(in json: String) -> [Substring]? {
+        var scanner = Scanner(json)
+        guard scanner.enter(0x5B) else { return nil }
+        var elements: [Substring] = []
+        while true {
+            scanner.skipSpace()
+            if scanner.peek == 0x5D { return elements }
+            guard let value = scanner.value() else { return nil }
+            elements.append(value)
+            scanner.skipSpace()
+            guard scanner.peek == 0x2C else { return elements }
+            scanner.advance()
+        }
+    }
+
+    /// JSON text without the white space between its tokens: a value written over several lines, as one line.
+    package static func compacted(_ json: some StringProtocol) -> String {
+        var bytes: [UInt8] = []
+        var inString = false, escaped = false
+        for byte in json.utf8 {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+            } else if byte == 0x22 {
+                inString = true
+            } else if [0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+                continue
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Moves over JSON text by values, without reading them: strings are skipped by their quotes and escapes,
+    /// containers by their brackets, other values up to the next delimiter.
+    private struct Scanner {
+        private let json: String
+        private let bytes: String.UTF8View
+        private var index: String.UTF8View.Index
+
+        init(_ json: String) {
+            self.json = json
+            bytes = json.utf8
+            index = bytes.startIndex
+        }
+
+        var peek: UInt8? { index < bytes.endIndex ? bytes[index] : nil }
+
+        mutating func advance() { index = bytes.index(after: index) }
+
+        mutating func skipSpace() {
+            while let byte = peek, [0x20, 0x09, 0x0A, 0x0D].contains(byte) { advance() }
+        }
+
+        /// Moves past leading space and the opening `bracket`; false when the text does not start with it.
+        mutating func enter(_ bracket: UInt8) -> Bool {
+            skipSpace()
+            guard peek == bracket else { return false }
+            advance()
+            return true
+        }
+
+        /// Moves past a string whose opening quote is at the current index; returns its raw contents (escapes
+        /// unread).
+        mutating func skipString() -> Substring? {
+            advance()
             let start = index
-            while index < bytes.endIndex {
-                switch bytes[index] {
+            while let byte = peek {
+                switch byte {
                 case 0x5C: // backslash: the next byte is escaped
-                    index = bytes.index(after: index)
-                    if index < bytes.endIndex { index = bytes.index(after: index) }
+                    advance()
+                    if peek != nil { advance() }
                 case 0x22:
                     let contents = json[start..<index]
-                    index = bytes.index(after: index)
+                    advance()
                     return contents
-                default: index = bytes.index(after: index)
+                default: advance()
                 }
             }
             return nil
         }
-        /// Moves past one value of any kind.
-        func skipValue() -> Bool {
-            guard index < bytes.endIndex else { return false }
-            switch bytes[index] {
-            case 0x22: return skipString() != nil
+
+        /// Moves past one value of any kind and returns its text; `nil` when it is cut off.
+        mutating func value() -> Substring? {
+            let start = index
+            guard let first = peek else { return nil }
+            switch first {
+            case 0x22: guard skipString() != nil else { return nil }
             case 0x7B, 0x5B:
                 var depth = 0
-                while index < bytes.endIndex {
-                    switch bytes[index] {
-                    case 0x22: if skipString() == nil { return false }; continue
+                scan: while let byte = peek {
+                    switch byte {
+                    case 0x22: if skipString() == nil { return nil }; continue scan
                     case 0x7B, 0x5B: depth += 1
                     case 0x7D, 0x5D: depth -= 1
                     default: break
                     }
-                    index = bytes.index(after: index)
-                    if depth == 0 { return true }
+                    advance()
+                    if depth == 0 { break scan }
                 }
-                return false
+                guard depth == 0 else { return nil }
             default:
-                while index < bytes.endIndex, ![0x2C, 0x7D, 0x5D, 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
-                    index = bytes.index(after: index)
-                }
-                return true
+                while let byte = peek, ![0x2C, 0x7D, 0x5D, 0x20, 0x09, 0x0A, 0x0D].contains(byte) { advance() }
             }
-        }
-        skipSpace()
-        guard index < bytes.endIndex, bytes[index] == 0x7B else { return nil }
-        index = bytes.index(after: index)
-        var members: [(key: Substring, value: Substring)] = []
-        while true {
-            skipSpace()
-            guard index < bytes.endIndex, bytes[index] == 0x22, let name = skipString() else { return members }
-            skipSpace()
-            guard index < bytes.endIndex, bytes[index] == 0x3A else { return nil }
-            index = bytes.index(after: index)
-            skipSpace()
-            let start = index
-            guard skipValue() else { return nil }
-            members.append((name, json[start..<index]))
-            skipSpace()
-            guard index < bytes.endIndex, bytes[index] == 0x2C else { return members }
-            index = bytes.index(after: index)
+            return json[start..<index]
         }
     }
 }

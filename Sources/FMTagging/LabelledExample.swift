@@ -42,7 +42,9 @@ public struct LabelledExample: Sendable {
         func count(_ name: String) -> Int { records.count { record in record.extraFields.contains { $0.key == name } } }
         let key = labelKey ?? (count("label") >= count("labels") ? "label" : "labels")
         let other = key == "label" ? "labels" : "label"
-        let readings = records.map { record in gold(from: record.extraFields.first { $0.key == key }?.value) }
+        let readings = records.map { record in
+            gold(from: record.extraFields.first { $0.key == key }?.value, writtenAs: record.extraFieldTexts[key])
+        }
         // One kind of gold for the whole file, the one more of its scorable lines give: a file is scored as one kind
         // of answer, and a label beside objects of fields would become a field of its own with that one value,
         // always right.
@@ -152,9 +154,13 @@ extension LabelledExample {
     }
 
     /// The gold answer a line's gold field gives, or why it gives none.
-    static func gold(from value: GeneratedContent?) -> Result<Gold, GoldProblem> {
+    ///
+    /// - Parameter written: The field's JSON text as the line wrote it, when a `Double` may not hold it (16 digits or
+    ///   more): a number label is named by that text, since `12345678901234567890` would read back as `…7000`.
+    static func gold(from value: GeneratedContent?, writtenAs written: String? = nil) -> Result<Gold, GoldProblem> {
         guard let value else { return .failure(.missing) }
         switch value.kind {
+        case .number where written != nil: return .success(.single(written!))
         // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
         case .string where value.isBlankScalar: return .failure(.empty)
         // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.

@@ -1,4 +1,5 @@
 @testable import FMServer
+import FMTagging
 import FoundationModels
 import HTTPTypes
 import Testing
@@ -33,6 +34,20 @@ struct ChatCompletionRequestTests {
         #expect(try sampling(#","temperature":1,"seed":3"#) == .random(probabilityThreshold: 0.9, seed: 3))
         #expect(try sampling(#","temperature":1,"seed":3,"top_p":0.5"#) == .random(probabilityThreshold: 0.5, seed: 3))
         #expect(try sampling(#","temperature":1,"top_p":1"#) == .random(probabilityThreshold: 1, seed: nil))
+    }
+
+    /// A seed is any integer of 64 bits, read as written: past 2^53 neighbouring seeds stay apart, and 2^64 is refused
+    /// rather than read as the largest seed.
+    @Test func aSeedIsReadExactly() throws {
+        for (written, seed) in [("9007199254740993", UInt64(9_007_199_254_740_993)), ("9007199254740992", 9_007_199_254_740_992),
+                                ("18446744073709551615", .max), ("9223372036854775807", 9_223_372_036_854_775_807),
+                                ("-9223372036854775808", UInt64(bitPattern: .min)), ("-2", UInt64(bitPattern: -2)),
+                                ("5.0", 5), ("1e3", 1000)] {
+            #expect(try sampling(#","temperature":1,"seed":\#(written)"#) == .random(probabilityThreshold: 0.9, seed: seed), "\(written)")
+        }
+        for written in ["18446744073709551616", "-9223372036854775809", "1.5", "1e30"] {
+            expectRefusal(written, param: "seed") { () throws(APIError) in _ = try request(#","temperature":1,"seed":\#(written)"#) }
+        }
     }
 
     /// `max_tokens` beside `max_completion_tokens` is checked too: a bad or different value is a 400, not ignored.
@@ -406,6 +421,22 @@ struct ChatCompletionRequestTests {
         #expect(try TagRequest(body: Array("{\"id\": 1, \"text\": \"Lunch?\"}".utf8), query: [:]).records.count == 1)
         let pretty = "{\n  \"texts\": [\"My invoice is wrong.\", \"Lunch?\"],\n  \"preset\": \"support-ticket\"\n}\n"
         #expect(try TagRequest(body: Array(pretty.utf8), query: [:]).records.count == 2)
+    }
+
+    /// A JSON body's records are read as written, as JSONL lines are: a long id and a long number in a copied field
+    /// keep their digits, also when the body is pretty-printed.
+    @Test func aJSONTagBodyKeepsLongNumbersAsWritten() throws {
+        let body = """
+            {"texts": [
+              "Lunch?",
+              {"id": 12345678901234567890, "text": "b",
+               "post": {"pid": 9007199254740993, "tags": ["a b", "c"]}}
+            ]}
+            """
+        let records = try TagRequest(body: Array(body.utf8), query: [:]).records
+        #expect(records.map(\.id) == ["1", "12345678901234567890"])
+        let line = TaggingOutput.line(for: records[1], outcome: .success(GeneratedContent(properties: [:])))
+        #expect(line == #"{"id":"12345678901234567890","text":"b","post":{"pid":9007199254740993,"tags":["a b","c"]},"result":{}}"#, "\(line)")
     }
 
     /// A JSONL tag request takes its settings from the query; a misspelt parameter is a 400, not the default schema.

@@ -212,6 +212,26 @@ import Testing
         #expect(keyed.unlabelled.first == "Record a has no \"gold\" string, list or object.")
     }
 
+    /// Values as written: an array's elements, and a value on one line.
+    @Test func jsonLiteralsAreReadAsWritten() {
+        #expect(JSONLiteral.elements(in: #" [ 1 , "a,]" , {"b":[2,3]}, [] ,null] "#) == ["1", #""a,]""#, #"{"b":[2,3]}"#, "[]", "null"])
+        #expect(JSONLiteral.elements(in: "[]") == [])
+        #expect(JSONLiteral.elements(in: #"{"a":1}"#) == nil)
+        #expect(JSONLiteral.elements(in: #"[1,{"a":2"#) == nil, "a cut-off element")
+        #expect(JSONLiteral.compacted("{\n  \"a b\": [1, \"x \\\" y\"],\r\n\t\"c\": true\n}") == #"{"a b":[1,"x \" y"],"c":true}"#)
+    }
+
+    /// A number label is named by its JSON text as written, also past the digits a `Double` keeps.
+    @Test func aLongNumberLabelKeepsItsDigits() {
+        let examples = LabelledExample.parse(input: Array("""
+            {"text":"a","label":12345678901234567890}
+            {"text":"b","label":9007199254740993}
+            {"text":"c","label":4}
+            {"text":"d","label":-12.50}
+            """.utf8))
+        #expect(examples.map(\.gold) == [.single("12345678901234567890"), .single("9007199254740993"), .single("4"), .single("-12.5")])
+    }
+
     @Test func resumeReadsOnlyWholeLines() {
         let record = TaggingRecord(id: "x", text: .success("t"))
         let line = TaggingOutput.line(for: record, outcome: .failure(.init(code: "c", message: "m")))

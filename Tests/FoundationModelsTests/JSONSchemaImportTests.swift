@@ -255,6 +255,41 @@ struct JSONSchemaImportTests {
         #expect(union.choices.count == 4, "\(union.choices)")
     }
 
+    /// An `enum` or `const` number past 2^53 − 1 is refused, naming the keyword: read as a `Double` it is already
+    /// rounded (`9007199254740993` is `…992`), so an answer holding it would read back as a value the schema lacks.
+    @Test func enumAndConstNumbersPastTheExactIntegersAreRefused() throws {
+        for schema in [
+            #"{"type":"object","properties":{"a":{"const":9007199254740993}},"required":["a"]}"#,
+            #"{"enum":[1,12345678901234567890]}"#,
+            #"{"enum":[-9007199254740992]}"#,
+            #"{"const":{"ids":[1,[1e300]]}}"#,
+        ] {
+            do {
+                _ = try GenerationSchema.importing(jsonSchema: schema)
+                Issue.record("\(schema) was imported")
+            } catch let error as JSONSchemaImportError {
+                #expect(["enum", "const"].contains(error.keyword) && error.message.contains("9007199254740991"), "\(schema): \(error)")
+            }
+        }
+        // The largest exact integers, and fractions, are still enforced.
+        for text in ["9007199254740991", "-9007199254740991", "0.5"] {
+            #expect(try Self.matcher(#"{"enum":[9007199254740991,-9007199254740991,0.5]}"#).acceptsCompletely(text), "\(text)")
+        }
+    }
+
+    /// A keyword written twice in one object is refused: the last would otherwise win, and the constraints of the
+    /// first would be dropped without a word.
+    @Test func aKeywordWrittenTwiceIsRefused() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"string"}},"properties":{"b":{"type":"string"}}}"#
+        do {
+            _ = try GenerationSchema.importing(jsonSchema: schema)
+            Issue.record("imported")
+        } catch let error as JSONSchemaImportError {
+            #expect(error.description.contains(#"The member "properties" appears twice"#), "\(error)")
+        }
+        #expect(throws: JSONSchemaImportError.self) { try GenerationSchema(jsonSchema: #"{"enum":["a"],"enum":["b"]}"#) }
+    }
+
     /// Keys that only `patternProperties` allows are valid but never generated: said, not silently left out.
     @Test func patternPropertiesThatAddNoKeyAreNamed() throws {
         let imported = try GenerationSchema.importing(jsonSchema: #"""

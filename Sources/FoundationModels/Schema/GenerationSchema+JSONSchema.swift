@@ -56,9 +56,13 @@ extension GenerationSchema {
     private static func document(_ text: String) throws -> GeneratedContent {
         let document: GeneratedContent
         do {
-            document = try GeneratedContent(json: text)
+            // A keyword written twice (`"properties"` in one object twice) would otherwise lose its first value, and
+            // with it every constraint it held, without a word.
+            document = try GeneratedContent(strictJSON: text)
         } catch {
-            throw JSONSchemaImportError(path: "#", message: "The JSON Schema document is not valid JSON (\(error))")
+            var reason = if case DecodingError.dataCorrupted(let context) = error { context.debugDescription } else { "\(error)" }
+            if reason.hasSuffix(".") { reason.removeLast() }
+            throw JSONSchemaImportError(path: "#", message: "The JSON Schema document cannot be read as JSON (\(reason))")
         }
         guard document.isComplete else {
             throw JSONSchemaImportError(path: "#", message: "The JSON Schema document is truncated")

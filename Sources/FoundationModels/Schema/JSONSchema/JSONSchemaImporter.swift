@@ -671,6 +671,15 @@ struct JSONSchemaImporter {
         guard !unique.isEmpty else {
             throw JSONSchemaImportError.unsatisfiable(path: path, keyword: keyword, message: "No \"\(keyword)\" value satisfies the schema")
         }
+        // Numbers are read as `Double`s, so past 2^53 a value is already rounded here, and the answer written from it
+        // would read back as another number: `9007199254740993` would come out as `…992`, outside the enumeration.
+        let exact = Double(GenerationSchema.largestExactInteger)
+        if let large = unique.lazy.compactMap({ $0.largestMagnitude }).first(where: { $0 > exact }) {
+            throw JSONSchemaImportError(
+                path: path, keyword: keyword,
+                message: "\(keyword == "enum" ? "An" : "A") \"\(keyword)\" value holds a number beyond \(GenerationSchema.largestExactInteger), the largest "
+                    + "integer read back exactly (it reads as \(JSONSchemaValue.numberText(large)))")
+        }
         let strings = unique.compactMap { if case .string(let text) = $0 { text } else { nil } }
         let others = unique.filter { if case .string = $0 { false } else { true } }
         let stringNode: GenerationSchema.Node?

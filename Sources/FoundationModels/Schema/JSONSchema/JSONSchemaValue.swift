@@ -48,6 +48,16 @@ enum JSONSchemaValue: Sendable {
         }
     }
 
+    /// The largest magnitude of a number in this value, nested ones included; `nil` when it holds no number.
+    var largestMagnitude: Double? {
+        switch self {
+        case .null, .bool, .string: return nil
+        case .number(let value): return abs(value)
+        case .array(let elements): return elements.compactMap(\.largestMagnitude).max()
+        case .object(let object): return object.values.values.compactMap(\.largestMagnitude).max()
+        }
+    }
+
     /// Compact canonical JSON: no whitespace, keys in their order, numbers without exponent or trailing zeros.
     var canonicalText: String { text(sortingKeys: false) }
 
