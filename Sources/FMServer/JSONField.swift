@@ -92,20 +92,20 @@ struct JSONField: Sendable {
     /// The value as a sampling seed: any whole number of 64 bits, as OpenAI takes it (clients draw seeds from the
     /// whole range).
     ///
-    /// - Parameter written: The number as the body wrote it, when it is written as an integer: read exactly, since
-    ///   past 2^53 a `Double` would give neighbouring seeds one value and take 2^64 for the largest seed.
+    /// - Parameter written: The number as the body wrote it, when it is written as an integer (`-?[0-9]+`): read
+    ///   exactly, since past 2^53 a `Double` would give neighbouring seeds one value and read 2^64 as a seed.
     func seed(written: Substring? = nil) throws(APIError) -> Int {
         let number = try number()
         if let written {
             if let signed = Int64(written) { return Int(signed) }
             // Unsigned seeds above Int.max keep their bits.
             if let unsigned = UInt64(written) { return Int(bitPattern: UInt(unsigned)) }
-            throw APIError.invalid(path, "'\(path)' must be an integer of 64 bits; \(written) is outside them.")
+            throw APIError.invalid(path, "'\(path)' must be an integer of 64 bits; \(written) is outside that range.")
         }
-        guard number.rounded() == number, number >= -0x1p63, number <= 0x1p64 else { throw mismatch("an integer of 64 bits") }
+        // Written otherwise (`5.0`, `1e3`), a seed is read as its `Double`, which past 2^53 is the nearest one.
+        guard number.rounded() == number, number >= -0x1p63, number < 0x1p64 else { throw mismatch("an integer of 64 bits") }
         if number < 0x1p63 { return Int(number) }
-        // Unsigned seeds above Int.max keep their bits.
-        return Int(bitPattern: UInt(Swift.min(number, 0x1p64.nextDown)))
+        return Int(bitPattern: UInt(number))
     }
 
     /// The value as a Boolean.

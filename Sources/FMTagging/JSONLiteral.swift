@@ -1,3 +1,5 @@
+package import FoundationModels
+
 /// Reads JSON values as the input wrote them. `GeneratedContent` holds numbers as `Double`, which rounds integers
 /// past 2^53: an id such as 1234567890123456789 (a database key, a post id) would come back as another number.
 package enum JSONLiteral {
@@ -47,6 +49,33 @@ package enum JSONLiteral {
             scanner.skipSpace()
             guard scanner.peek == 0x2C else { return elements }
             scanner.advance()
+        }
+    }
+
+    /// `written`, when it is an integer that a `Double` does not hold exactly (past 2^53 − 1): the text that names
+    /// it as a label, where its `Double` would name a neighbour (`12345678901234567890` as `…7000`). `nil` for
+    /// anything else, which the parsed value names.
+    package static func exactInteger(_ written: some StringProtocol) -> String? {
+        let digits = written.first == "-" ? written.dropFirst() : written[...]
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Double(written),
+              abs(value) > Double(GenerationSchema.largestExactInteger) else { return nil }
+        return String(written)
+    }
+
+    /// `result` with each number that ``exactInteger(_:)`` names by its text (the result itself, or one of its
+    /// top-level members) replaced by that text as a string, read from `json`, the result as written: a predicted
+    /// label then reads as a gold label does.
+    package static func integersAsWritten(in result: GeneratedContent, json: some StringProtocol) -> GeneratedContent {
+        switch result.kind {
+        case .number: return exactInteger(json).map { GeneratedContent(kind: .string($0)) } ?? result
+        case .structure(var properties, let keys):
+            for member in members(in: String(json)) ?? [] {
+                let key = String(member.key)
+                guard case .number? = properties[key]?.kind, let exact = exactInteger(member.value) else { continue }
+                properties[key] = GeneratedContent(kind: .string(exact))
+            }
+            return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys))
+        default: return result
         }
     }
 

@@ -10,8 +10,9 @@ public struct TaggingRecord: Sendable {
     /// The input line's other fields, in order.
     public var extraFields: [(key: String, value: GeneratedContent)]
     /// The JSON text the input line wrote for those of ``extraFields`` whose numbers a `GeneratedContent`
-    /// (which holds numbers as `Double`) would change: 16 digits or more, such as a 64-bit post id. The output
-    /// copies these as written, while the field still holds the value read from them.
+    /// (which holds numbers as `Double`) would change: 16 digits or more, such as a 64-bit post id (for a record of
+    /// a `/v1/tag` JSON body, without white space between tokens). The output copies these as written, while the
+    /// field still holds the value read from them, and `fm eval` names a long integer label by its text.
     package var extraFieldTexts: [String: String] = [:]
 
     /// Creates a record.
@@ -98,7 +99,7 @@ public struct TaggingRecord: Sendable {
     }
 
     /// The most digits a `Double` always keeps: a number written with more may come back as another.
-    static let longestExactDigits = 15
+    package static let longestExactDigits = 15
 
     /// Splits input bytes into lines and parses each; a trailing `\r` and blank lines are dropped.
     public static func parse(input: [UInt8]) -> [TaggingRecord] {
@@ -172,7 +173,7 @@ public struct TaggingRecord: Sendable {
 
 extension Collection<UInt8> {
     /// Whether `count` ASCII digits follow each other somewhere in these bytes.
-    func hasDigitRun(of count: Int) -> Bool {
+    package func hasDigitRun(of count: Int) -> Bool {
         var run = 0
         for byte in self {
             run = (0x30...0x39).contains(byte) ? run + 1 : 0

@@ -222,7 +222,13 @@ extension FM.Eval {
                 message = error?.jsonString ?? ""
             }
             let written: String? = if case .string(let text)? = properties["text"]?.kind { text } else { nil }
-            results[id, default: []].append((properties["result"], message, written))
+            var result = properties["result"]
+            // A predicted integer label past 2^53 − 1 is named by its text, as the gold one is.
+            if let parsed = result, text.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
+               let resultText = JSONLiteral.members(in: text)?.last(where: { $0.key == "result" })?.value {
+                result = JSONLiteral.integersAsWritten(in: parsed, json: resultText)
+            }
+            results[id, default: []].append((result, message, written))
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {

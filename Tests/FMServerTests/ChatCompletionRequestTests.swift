@@ -45,7 +45,7 @@ struct ChatCompletionRequestTests {
                                 ("5.0", 5), ("1e3", 1000)] {
             #expect(try sampling(#","temperature":1,"seed":\#(written)"#) == .random(probabilityThreshold: 0.9, seed: seed), "\(written)")
         }
-        for written in ["18446744073709551616", "-9223372036854775809", "1.5", "1e30"] {
+        for written in ["18446744073709551616", "-9223372036854775809", "1.5", "1e30", "18446744073709551616.0", "1.8446744073709552e19"] {
             expectRefusal(written, param: "seed") { () throws(APIError) in _ = try request(#","temperature":1,"seed":\#(written)"#) }
         }
     }

@@ -228,8 +228,20 @@ import Testing
             {"text":"b","label":9007199254740993}
             {"text":"c","label":4}
             {"text":"d","label":-12.50}
+            {"text":"e","label":1.0000000000000000}
+            {"text":"f","label":1234567890123456.0}
+            {"text":"g","label":-9007199254740993}
             """.utf8))
-        #expect(examples.map(\.gold) == [.single("12345678901234567890"), .single("9007199254740993"), .single("4"), .single("-12.5")])
+        #expect(examples.map(\.gold) == [.single("12345678901234567890"), .single("9007199254740993"), .single("4"), .single("-12.5"),
+                                         .single("1"), .single("1234567890123456"), .single("-9007199254740993")])
+        // A predicted number is named the same way, in a result object or as the whole result.
+        let line = #"{"id":"a","result":{"label":12345678901234567890,"n":1.0000000000000000,"s":"x"}}"#
+        let result = JSONLiteral.integersAsWritten(in: try! GeneratedContent(json: #"{"label":12345678901234567890,"n":1.0000000000000000,"s":"x"}"#),
+                                                   json: JSONLiteral.members(in: line)![1].value)
+        #expect(EvaluationTask.predictedFields(in: result) == ["label": "12345678901234567890", "n": "1", "s": "x"])
+        #expect(JSONLiteral.integersAsWritten(in: try! GeneratedContent(json: "-12345678901234567890"), json: "-12345678901234567890")
+            == GeneratedContent("-12345678901234567890"))
+        #expect(JSONLiteral.exactInteger("9007199254740991") == nil && JSONLiteral.exactInteger("9007199254740992") == "9007199254740992")
     }
 
     @Test func resumeReadsOnlyWholeLines() {

@@ -261,15 +261,20 @@ struct JSONSchemaImportTests {
         for schema in [
             #"{"type":"object","properties":{"a":{"const":9007199254740993}},"required":["a"]}"#,
             #"{"enum":[1,12345678901234567890]}"#,
-            #"{"enum":[-9007199254740992]}"#,
+            #"{"enum":[-9007199254740993]}"#,
             #"{"const":{"ids":[1,[1e300]]}}"#,
         ] {
             do {
                 _ = try GenerationSchema.importing(jsonSchema: schema)
                 Issue.record("\(schema) was imported")
             } catch let error as JSONSchemaImportError {
-                #expect(["enum", "const"].contains(error.keyword) && error.message.contains("9007199254740991"), "\(schema): \(error)")
+                #expect(["enum", "const"].contains(error.keyword) && error.message.contains("±9007199254740991"), "\(schema): \(error)")
             }
+        }
+        do {
+            _ = try GenerationSchema.importing(jsonSchema: #"{"enum":[-9007199254740993]}"#)
+        } catch let error as JSONSchemaImportError {
+            #expect(error.message.hasSuffix("(it reads as -9007199254740992)"), "the sign is kept: \(error)")
         }
         // The largest exact integers, and fractions, are still enforced.
         for text in ["9007199254740991", "-9007199254740991", "0.5"] {

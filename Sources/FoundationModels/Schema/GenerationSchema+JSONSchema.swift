@@ -57,7 +57,8 @@ extension GenerationSchema {
         let document: GeneratedContent
         do {
             // A keyword written twice (`"properties"` in one object twice) would otherwise lose its first value, and
-            // with it every constraint it held, without a word.
+            // with it every constraint it held, without a word; an escaped lone surrogate, which no text holds, would
+            // become U+FFFD in a choice or pattern.
             document = try GeneratedContent(strictJSON: text)
         } catch {
             var reason = if case DecodingError.dataCorrupted(let context) = error { context.debugDescription } else { "\(error)" }

@@ -674,11 +674,13 @@ struct JSONSchemaImporter {
         // Numbers are read as `Double`s, so past 2^53 a value is already rounded here, and the answer written from it
         // would read back as another number: `9007199254740993` would come out as `…992`, outside the enumeration.
         let exact = Double(GenerationSchema.largestExactInteger)
-        if let large = unique.lazy.compactMap({ $0.largestMagnitude }).first(where: { $0 > exact }) {
+        if let large = unique.lazy.compactMap({ $0.largestNumber }).first(where: { abs($0) > exact }) {
+            let read = JSONSchemaValue.numberText(large)
             throw JSONSchemaImportError(
                 path: path, keyword: keyword,
-                message: "\(keyword == "enum" ? "An" : "A") \"\(keyword)\" value holds a number beyond \(GenerationSchema.largestExactInteger), the largest "
-                    + "integer read back exactly (it reads as \(JSONSchemaValue.numberText(large)))")
+                message: "\(keyword == "enum" ? "An" : "A") \"\(keyword)\" value holds a number beyond "
+                    + "±\(GenerationSchema.largestExactInteger), the integers read back exactly"
+                    + (read.count <= 24 ? " (it reads as \(read))" : ""))
         }
         let strings = unique.compactMap { if case .string(let text) = $0 { text } else { nil } }
         let others = unique.filter { if case .string = $0 { false } else { true } }

@@ -48,13 +48,13 @@ enum JSONSchemaValue: Sendable {
         }
     }
 
-    /// The largest magnitude of a number in this value, nested ones included; `nil` when it holds no number.
-    var largestMagnitude: Double? {
+    /// The number of largest magnitude in this value, nested ones included; `nil` when it holds no number.
+    var largestNumber: Double? {
         switch self {
         case .null, .bool, .string: return nil
-        case .number(let value): return abs(value)
-        case .array(let elements): return elements.compactMap(\.largestMagnitude).max()
-        case .object(let object): return object.values.values.compactMap(\.largestMagnitude).max()
+        case .number(let value): return value
+        case .array(let elements): return elements.compactMap(\.largestNumber).max { abs($0) < abs($1) }
+        case .object(let object): return object.values.values.compactMap(\.largestNumber).max { abs($0) < abs($1) }
         }
     }
 
