@@ -62,20 +62,23 @@ package enum JSONLiteral {
         return String(written)
     }
 
-    /// `result` with each number that ``exactInteger(_:)`` names by its text (the result itself, or one of its
-    /// top-level members) replaced by that text as a string, read from `json`, the result as written: a predicted
-    /// label then reads as a gold label does.
-    package static func integersAsWritten(in result: GeneratedContent, json: some StringProtocol) -> GeneratedContent {
-        switch result.kind {
-        case .number: return exactInteger(json).map { GeneratedContent(kind: .string($0)) } ?? result
+    /// `value` with each number that ``exactInteger(_:)`` names by its text, at any depth, replaced by that text as
+    /// a string, read from `json`, the value as written: gold and predicted labels then name it alike. Of repeated
+    /// keys the last counts, as in `GeneratedContent`.
+    package static func integersAsWritten(in value: GeneratedContent, json: some StringProtocol) -> GeneratedContent {
+        switch value.kind {
+        case .number: return exactInteger(json).map { GeneratedContent(kind: .string($0)) } ?? value
+        case .array(let values):
+            guard let written = elements(in: String(json)), written.count == values.count else { return value }
+            return GeneratedContent(kind: .array(zip(values, written).map { integersAsWritten(in: $0, json: $1) }))
         case .structure(var properties, let keys):
-            for member in members(in: String(json)) ?? [] {
-                let key = String(member.key)
-                guard case .number? = properties[key]?.kind, let exact = exactInteger(member.value) else { continue }
-                properties[key] = GeneratedContent(kind: .string(exact))
+            let written = Dictionary((members(in: String(json)) ?? []).map { (String($0.key), $0.value) }) { $1 }
+            for (key, text) in written {
+                guard let member = properties[key] else { continue }
+                properties[key] = integersAsWritten(in: member, json: text)
             }
             return GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys))
-        default: return result
+        default: return value
         }
     }
 

@@ -157,11 +157,11 @@ extension LabelledExample {
     ///
     /// - Parameter written: The field's JSON text as the line wrote it, when a `Double` may not hold it (16 digits or
     ///   more): an integer label past 2^53 − 1 is named by that text, since `12345678901234567890` would read back
-    ///   as `…7000` (``JSONLiteral/exactInteger(_:)``).
+    ///   as `…7000` (``JSONLiteral/integersAsWritten(in:json:)``).
     static func gold(from value: GeneratedContent?, writtenAs written: String? = nil) -> Result<Gold, GoldProblem> {
-        guard let value else { return .failure(.missing) }
+        guard let parsed = value else { return .failure(.missing) }
+        let value = written.map { JSONLiteral.integersAsWritten(in: parsed, json: $0) } ?? parsed
         switch value.kind {
-        case .number where written.flatMap(JSONLiteral.exactInteger) != nil: return .success(.single(written!))
         // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
         case .string where value.isBlankScalar: return .failure(.empty)
         // A rating or a yes/no gold (`"label": 4`, `"label": true`) is one value too, named by its JSON.

@@ -223,7 +223,7 @@ extension FM.Eval {
             }
             let written: String? = if case .string(let text)? = properties["text"]?.kind { text } else { nil }
             var result = properties["result"]
-            // A predicted integer label past 2^53 − 1 is named by its text, as the gold one is.
+            // A predicted integer label past 2^53 − 1 is named by its text, as the gold one is (in a field or a list too).
             if let parsed = result, text.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
                let resultText = JSONLiteral.members(in: text)?.last(where: { $0.key == "result" })?.value {
                 result = JSONLiteral.integersAsWritten(in: parsed, json: resultText)

@@ -234,13 +234,20 @@ import Testing
             """.utf8))
         #expect(examples.map(\.gold) == [.single("12345678901234567890"), .single("9007199254740993"), .single("4"), .single("-12.5"),
                                          .single("1"), .single("1234567890123456"), .single("-9007199254740993")])
-        // A predicted number is named the same way, in a result object or as the whole result.
-        let line = #"{"id":"a","result":{"label":12345678901234567890,"n":1.0000000000000000,"s":"x"}}"#
-        let result = JSONLiteral.integersAsWritten(in: try! GeneratedContent(json: #"{"label":12345678901234567890,"n":1.0000000000000000,"s":"x"}"#),
-                                                   json: JSONLiteral.members(in: line)![1].value)
-        #expect(EvaluationTask.predictedFields(in: result) == ["label": "12345678901234567890", "n": "1", "s": "x"])
-        #expect(JSONLiteral.integersAsWritten(in: try! GeneratedContent(json: "-12345678901234567890"), json: "-12345678901234567890")
-            == GeneratedContent("-12345678901234567890"))
+        // In fields and lists alike.
+        let fields = LabelledExample.parse(input: Array(#"{"text":"a","label":{"a":9007199254740993,"b":2}}"#.utf8))
+        #expect(fields.map(\.gold) == [.fields(["a": "9007199254740993", "b": "2"])])
+        let sets = LabelledExample.parse(input: Array(#"{"text":"a","labels":[9007199254740993,"x",2]}"#.utf8))
+        #expect(sets.map(\.gold) == [.set(["9007199254740993", "x", "2"])])
+        // A predicted number is named the same way, as the whole result, in its fields and lists; of repeated keys
+        // the last counts.
+        func written(_ json: String) -> GeneratedContent {
+            JSONLiteral.integersAsWritten(in: try! GeneratedContent(json: json), json: json)
+        }
+        let result = written(#"{"label":12345678901234567890,"n":1.0000000000000000,"s":"x","l":[9007199254740993,3],"r":12345678901234567890,"r":5}"#)
+        #expect(EvaluationTask.predictedFields(in: result) == ["label": "12345678901234567890", "n": "1", "s": "x", "r": "5"])
+        #expect(EvaluationTask.predictedSet(in: result, field: "l") == ["9007199254740993", "3"])
+        #expect(written("-12345678901234567890") == GeneratedContent("-12345678901234567890"))
         #expect(JSONLiteral.exactInteger("9007199254740991") == nil && JSONLiteral.exactInteger("9007199254740992") == "9007199254740992")
     }
 

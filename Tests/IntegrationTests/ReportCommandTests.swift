@@ -726,6 +726,18 @@ struct ReportCommandTests {
             #expect(byID.status == 0 && !byID.stderr.contains("matches no scored line"), "\(byID.stderr)")
             #expect(byID.stdout.contains(#""accuracy":1"#), "\(ids): \(byID.stdout)")
         }
+        // Integer labels past a Double's exact range are named as written on both sides, as one label or as fields.
+        let numbered = directory.appendingPathComponent("numbered.jsonl")
+        for (gold, predicted) in [(#""label":12345678901234567890"#, #"{"label":12345678901234567890}"#),
+                                  (#""label":12345678901234567890"#, #"{"label":"12345678901234567890"}"#),
+                                  (#""label":{"a":9007199254740993,"b":"x"}"#, #"{"a":9007199254740993,"b":"x"}"#)] {
+            try Data(#"{"id":"1","text":"t1",\#(gold)}\#n{"id":"2","text":"t2",\#(gold.replacingOccurrences(of: "3", with: "2"))}\#n"#.utf8)
+                .write(to: numbered)
+            let second = predicted.replacingOccurrences(of: "3", with: "2")
+            try Data(#"{"id":"1","result":\#(predicted)}\#n{"id":"2","result":\#(second)}\#n"#.utf8).write(to: results)
+            let scored = try Self.run(["eval", numbered.path, "--predictions", results.path, "--json"])
+            #expect(scored.status == 0 && scored.stdout.contains(#""accuracy":1"#), "\(gold): \(scored.stdout) \(scored.stderr)")
+        }
         let none = directory.appendingPathComponent("none.jsonl")
         try Data("{broken\n".utf8).write(to: none)
         let empty = try Self.run(["eval", none.path, "--print-schema"])
