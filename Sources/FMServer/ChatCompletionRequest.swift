@@ -378,10 +378,7 @@ struct ChatCompletionRequest: Sendable {
             temperature = try body["temperature"]?.number()
             topP = try body["top_p"]?.number()
             let topK = try body["top_k"]?.integer()
-            // llama-server's -1 asks for a fresh random seed, as leaving the field out does.
             seed = try body["seed"]?.seed(written: body.source.flatMap { JSONLiteral.integer(ofKey: "seed", in: $0) })
-            // 2^64 − 1 has the same bits, and is a seed.
-            if seed == -1, (try? body["seed"]?.number()) == -1 { seed = nil }
             if let temperature, !(0...2).contains(temperature) { throw APIError.invalid("temperature", "'temperature' must lie between 0 and 2.") }
             if let topP, !(0...1).contains(topP) { throw APIError.invalid("top_p", "'top_p' must lie between 0 and 1.") }
             if let topK, topK < 0 { throw APIError.invalid("top_k", "'top_k' must be 0 (off) or positive.") }

@@ -90,12 +90,14 @@ struct JSONField: Sendable {
     }
 
     /// The value as a sampling seed: any whole number of 64 bits, as OpenAI takes it (clients draw seeds from the
-    /// whole range).
+    /// whole range); `nil` for -1, which asks for a fresh random seed, as for llama-server and as leaving it out does.
     ///
     /// - Parameter written: The number as the body wrote it, when it is written as an integer (`-?[0-9]+`): read
     ///   exactly, since past 2^53 a `Double` would give neighbouring seeds one value and read 2^64 as a seed.
-    func seed(written: Substring? = nil) throws(APIError) -> Int {
+    func seed(written: Substring? = nil) throws(APIError) -> Int? {
         let number = try number()
+        // Read from the number, not the bits: 2^64 − 1 has the bits of -1, and is a seed.
+        if number == -1 { return nil }
         if let written {
             if let signed = Int64(written) { return Int(signed) }
             // Unsigned seeds above Int.max keep their bits.

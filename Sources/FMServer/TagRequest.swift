@@ -38,15 +38,17 @@ struct TagRequest: Sendable {
             }
             // Each record as the body wrote it (on one line), as a JSONL line is read: written again from parsed
             // values, a long number (a 64-bit post id) would come back rounded.
-            let written = JSONLiteral.members(in: text)?.last { $0.key == "texts" }.flatMap { JSONLiteral.elements(in: String($0.value)) }
             let elements = try texts.array()
+            let written = JSONLiteral.members(in: text)?.last { $0.key == "texts" }
+                .flatMap { JSONLiteral.elements(in: String($0.value)) }
+                .flatMap { $0.count == elements.count ? $0 : nil }
             records = try elements.enumerated().map { index, text throws(APIError) in
                 let line: String
                 switch text.value.kind {
                 // As a record of its own text: the bare string would be read as a plain-text line, quotes and escapes
                 // and all.
                 case .string(let value): line = #"{"text":"# + GeneratedContent.text(value).compactJSONString + "}"
-                case .structure: line = written?.count == elements.count ? JSONLiteral.compacted(written![index]) : text.value.compactJSONString
+                case .structure: line = written.map { JSONLiteral.compacted($0[index]) } ?? text.value.compactJSONString
                 default: throw text.mismatch("a string or an object with 'text'")
                 }
                 return TaggingRecord.parse(line: Array(line.utf8), lineNumber: index + 1)

@@ -8,8 +8,13 @@ package enum JSONLiteral {
     /// last counts, as in `GeneratedContent`.
     package static func integer(ofKey key: String, in json: String) -> Substring? {
         guard let value = members(in: json)?.last(where: { $0.key == key })?.value else { return nil }
-        let digits = value.first == "-" ? value.dropFirst() : value
-        return !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? value : nil
+        return isInteger(value) ? value : nil
+    }
+
+    /// Whether `text` is an integer as JSON writes it: `-?[0-9]+`.
+    private static func isInteger(_ text: some StringProtocol) -> Bool {
+        let digits = text.first == "-" ? text.dropFirst() : text[...]
+        return !digits.isEmpty && digits.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// The top-level members of the JSON object `json` as written: each key's text between its quotes (escapes
@@ -56,9 +61,9 @@ package enum JSONLiteral {
     /// it as a label, where its `Double` would name a neighbour (`12345678901234567890` as `…7000`). `nil` for
     /// anything else, which the parsed value names.
     package static func exactInteger(_ written: some StringProtocol) -> String? {
-        let digits = written.first == "-" ? written.dropFirst() : written[...]
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Double(written),
-              abs(value) > Double(GenerationSchema.largestExactInteger) else { return nil }
+        guard isInteger(written), let value = Double(written), abs(value) > Double(GenerationSchema.largestExactInteger) else {
+            return nil
+        }
         return String(written)
     }
 
