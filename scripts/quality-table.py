@@ -12,6 +12,7 @@ from commit_stamp import commit_stamp
 work, models, data, limit = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
 shots = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 team = sys.argv[6] if len(sys.argv) > 6 else ""
+label_key = sys.argv[7] if len(sys.argv) > 7 else ""
 
 
 def load(path):
@@ -53,6 +54,9 @@ cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if l
 print("# Answer quality: ours against the same model under llama-server\n")
 print(f"{datetime.date.today().isoformat()} · commit {commit} · {os.cpu_count()} cores, {cpu} · "
       f"greedy · examples per file: {limit} · data: `{data}`\n")
+if label_key:
+    print(f"The data files are scored on their `{label_key}` field (`fm eval --label-key {label_key}`, on both sides); "
+          "files without it were left out.\n")
 if shots:
     print(f"Ours gets {shots} few-shot examples per text: the most similar labelled records (BM25) of the same file, "
           "never the text itself (`fm eval FILE --examples FILE --shots K`, leave-one-out). The anchor stays "
@@ -74,7 +78,12 @@ for path in files:
         ours_s = seconds(f"{work}/{model}-{name}-ours.seconds")
         anchor_s = seconds(f"{work}/{model}-{name}-anchor.seconds")
         fmt = lambda value: "—" if value is None else f"{value:.0f}"
-        shown = f"{name} (team, `--preset {name}`)" if team and os.path.dirname(path) == team else name
+        is_team = team and os.path.dirname(path) == team
+        # A data file that scripts/quality.sh left out for want of the label key has no row.
+        if label_key and not is_team and load(f"{work}/{model}-{name}-ours.json") is None \
+                and not os.path.exists(f"{work}/{model}-{name}-ours.seconds"):
+            continue
+        shown = f"{name} (team, `--preset {name}`)" if is_team else (f"{name} (`{label_key}`)" if label_key else name)
         print(f"| {shown} | {model} | {ours} | {fmt(ours_s)} | {anchor} | {fmt(anchor_s)} |")
         if constant:
             notes.append(f"{model} on {name}: constant prediction in {', '.join(constant)}")

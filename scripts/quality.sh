@@ -17,6 +17,10 @@
 #   SHOTS=K                       our side also gets K few-shot examples from the evaluated file itself, leave-one-out
 #                                 (a text is never its own example); the anchor stays zero-shot. The table then goes
 #                                 to benchmarks/quality-fewshot.md
+#   LABEL_KEY=FIELD               score the data files' gold in FIELD instead of label/labels, on both sides (e.g.
+#                                 labels_ekman for GoEmotions' 7 Ekman groups, domain for clinc150's 10 domains); a
+#                                 data file without that field is left out of the run and the table, and said so.
+#                                 The table then goes to benchmarks/quality-FIELD.md
 #   QUALITY_RESULTS=FILE          where the table goes instead (e.g. DATA=benchmarks/unseen TEAM= QUALITY_RESULTS=
 #                                 benchmarks/quality-unseen.md for the team's sets in the style of other sources)
 set -euo pipefail
@@ -27,6 +31,7 @@ DATA=${DATA:-../shared/eval/dev}
 TEAM=${TEAM-benchmarks/team}
 LIMIT=${LIMIT:-}
 SHOTS=${SHOTS:-}
+LABEL_KEY=${LABEL_KEY:-}
 ANCHOR=${ANCHOR:-1}
 # Checked before minutes of installs and runs: a typo would otherwise surface late, or (ANCHOR) silently skip.
 positive() { [[ -z $2 || $2 =~ ^[1-9][0-9]*$ ]] || { echo "[quality] $1 must be an integer >= 1 (or unset), not '$2'" >&2; exit 2; }; }
@@ -36,6 +41,18 @@ FM=.build/release/fm
 [[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
 # A missing data directory would otherwise leave its rows out of the table without a word.
 compgen -G "$DATA/*.jsonl" >/dev/null || { echo "no labelled .jsonl files in $DATA (set DATA=DIR)" >&2; exit 1; }
+# With LABEL_KEY, the data files whose lines hold that field; the others have no gold to score under it.
+has_key() { python3 -c 'import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    try: record = json.loads(line)
+    except ValueError: continue
+    if isinstance(record, dict) and sys.argv[2] in record: sys.exit(0)
+sys.exit(1)' "$1" "$2"; }
+if [[ -n $LABEL_KEY ]]; then
+    keyed=0
+    for file in "$DATA"/*.jsonl; do has_key "$file" "$LABEL_KEY" && keyed=1; done
+    [[ $keyed == 1 ]] || { echo "[quality] no file in $DATA has a '$LABEL_KEY' field (LABEL_KEY)" >&2; exit 2; }
+fi
 # shellcheck disable=SC2086
 $FM model install --quiet $MODELS
 SERVER=""
@@ -44,7 +61,7 @@ if [[ $ANCHOR == 1 ]]; then SERVER=$(scripts/install-llama-server.sh); fi
 WORK=$(mktemp -d)
 REPORTS=.build/quality
 mkdir -p "$REPORTS"
-RESULTS=${QUALITY_RESULTS:-"benchmarks/quality${SHOTS:+-fewshot}.md"}
+RESULTS=${QUALITY_RESULTS:-"benchmarks/quality${SHOTS:+-fewshot}${LABEL_KEY:+-${LABEL_KEY//[^A-Za-z0-9_-]/_}}.md"}
 trap 'rm -rf "$WORK" "$RESULTS.tmp$$"; [[ -n ${SERVER_PID:-} ]] && kill "$SERVER_PID" 2>/dev/null || true' EXIT
 LIMIT_ARGS=()
 [[ -n $LIMIT ]] && LIMIT_ARGS=(--limit "$LIMIT")
@@ -65,6 +82,15 @@ for model in $MODELS; do
         # A team file is scored under the seed schema it is named after; a dev file under its own label sets.
         SCHEMA_ARGS=()
         [[ -n $TEAM && $(dirname "$file") == "$TEAM" ]] && SCHEMA_ARGS=(--preset "$name")
+        # LABEL_KEY names a data file's gold field; a team file keeps its own, which its preset scores.
+        KEY_ARGS=()
+        if [[ -n $LABEL_KEY && ${#SCHEMA_ARGS[@]} == 0 ]]; then
+            if ! has_key "$file" "$LABEL_KEY"; then
+                echo "[quality] $name has no '$LABEL_KEY' field: left out" >&2
+                continue
+            fi
+            KEY_ARGS=(--label-key "$LABEL_KEY")
+        fi
         echo "[quality] $model $name" >&2
         start=$(date +%s.%N)
         SHOT_ARGS=()
@@ -72,17 +98,17 @@ for model in $MODELS; do
         # shellcheck disable=SC2086
         # Guardrails off: this measures answers, next to an anchor that has no safety checks, and a crisis text the
         # deny list blocks (benchmarks/team/safety.jsonl) would otherwise count as a wrong answer.
-        $FM eval "$file" --model "$model" --no-cache --json --guardrails off "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" "${SHOT_ARGS[@]}" \
+        $FM eval "$file" --model "$model" --no-cache --json --guardrails off "${SCHEMA_ARGS[@]}" "${KEY_ARGS[@]}" "${LIMIT_ARGS[@]}" "${SHOT_ARGS[@]}" \
             --html "$REPORTS/$model-$name.html" ${FM_EVAL_ARGS:-} >"$WORK/$model-$name-ours.json"
         end=$(date +%s.%N)
         python3 -c "print(round($end - $start, 1))" >"$WORK/$model-$name-ours.seconds"
         if [[ $ANCHOR == 1 ]]; then
-            $FM eval "$file" --print-schema "${SCHEMA_ARGS[@]}" "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
+            $FM eval "$file" --print-schema "${SCHEMA_ARGS[@]}" "${KEY_ARGS[@]}" "${LIMIT_ARGS[@]}" >"$WORK/$name.schema.json"
             python3 scripts/anchor-eval.py "http://127.0.0.1:$port" "$file" "$WORK/$name.schema.json" \
                 "$WORK/$model-$name-anchor.jsonl" ${LIMIT:+"$LIMIT"} >"$WORK/$model-$name-anchor.seconds"
             # An anchor that answered no text of a file (its server refused the schema, say) leaves that cell empty
             # ("—") rather than ending the whole run; fm eval has said why on stderr.
-            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${LIMIT_ARGS[@]}" \
+            $FM eval "$file" --predictions "$WORK/$model-$name-anchor.jsonl" --json "${KEY_ARGS[@]}" "${LIMIT_ARGS[@]}" \
                 >"$WORK/$model-$name-anchor.json" \
                 || echo "[quality] the anchor answered no text of $name ($model): its cell stays empty" >&2
         fi
@@ -91,6 +117,6 @@ for model in $MODELS; do
 done
 
 # Beside the tracked file first, then a rename: a failing table script leaves the last results in place.
-python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" "$TEAM" >"$RESULTS.tmp$$"
+python3 scripts/quality-table.py "$WORK" "$MODELS" "$DATA" "${LIMIT:-all}" "${SHOTS:-0}" "$TEAM" "$LABEL_KEY" >"$RESULTS.tmp$$"
 mv -f "$RESULTS.tmp$$" "$RESULTS"
 cat "$RESULTS"
