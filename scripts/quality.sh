@@ -19,8 +19,9 @@
 #                                 to benchmarks/quality-fewshot.md
 #   LABEL_KEY=FIELD               score the data files' gold in FIELD instead of label/labels, on both sides (e.g.
 #                                 labels_ekman for GoEmotions' 7 Ekman groups, domain for clinc150's 10 domains); a
-#                                 data file without that field is left out of the run and the table, and said so.
-#                                 The table then goes to benchmarks/quality-FIELD.md
+#                                 data file without that field is left out of the run and the table, and said so;
+#                                 the team files are left out too. The table then goes to benchmarks/quality-FIELD.md
+#                                 (quality-fewshot-FIELD.md with SHOTS)
 #   QUALITY_RESULTS=FILE          where the table goes instead (e.g. DATA=benchmarks/unseen TEAM= QUALITY_RESULTS=
 #                                 benchmarks/quality-unseen.md for the team's sets in the style of other sources)
 set -euo pipefail
@@ -41,14 +42,18 @@ FM=.build/release/fm
 [[ -x $FM ]] || { echo "build fm first (make release)" >&2; exit 1; }
 # A missing data directory would otherwise leave its rows out of the table without a word.
 compgen -G "$DATA/*.jsonl" >/dev/null || { echo "no labelled .jsonl files in $DATA (set DATA=DIR)" >&2; exit 1; }
-# With LABEL_KEY, the data files whose lines hold that field; the others have no gold to score under it.
+# With LABEL_KEY, the data files where some line gives that field a label; the others have no gold to score under
+# it. Lines are read as bytes, as fm reads them: a BOM or invalid UTF-8 makes a line unreadable, not the file.
 has_key() { python3 -c 'import json, sys
-for line in open(sys.argv[1], encoding="utf-8"):
+for line in open(sys.argv[1], "rb"):
     try: record = json.loads(line)
     except ValueError: continue
-    if isinstance(record, dict) and sys.argv[2] in record: sys.exit(0)
+    if isinstance(record, dict) and record.get(sys.argv[2]) not in (None, "", [], {}): sys.exit(0)
 sys.exit(1)' "$1" "$2"; }
 if [[ -n $LABEL_KEY ]]; then
+    [[ $LABEL_KEY != id && $LABEL_KEY != text ]] || { echo "[quality] LABEL_KEY names a gold field, not '$LABEL_KEY'" >&2; exit 2; }
+    # The team files are scored under their presets' own fields, which the main table already has.
+    TEAM=""
     keyed=0
     for file in "$DATA"/*.jsonl; do has_key "$file" "$LABEL_KEY" && keyed=1; done
     [[ $keyed == 1 ]] || { echo "[quality] no file in $DATA has a '$LABEL_KEY' field (LABEL_KEY)" >&2; exit 2; }
