@@ -80,7 +80,7 @@ for path in files:
         fmt = lambda value: "—" if value is None else f"{value:.0f}"
         is_team = team and os.path.dirname(path) == team
         # A data file that scripts/quality.sh left out for want of the label key has no row.
-        if label_key and not is_team and load(f"{work}/{model}-{name}-ours.json") is None \
+        if label_key and load(f"{work}/{model}-{name}-ours.json") is None \
                 and not os.path.exists(f"{work}/{model}-{name}-ours.seconds"):
             continue
         shown = f"{name} (team, `--preset {name}`)" if is_team else (f"{name} (`{label_key}`)" if label_key else name)

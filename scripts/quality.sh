@@ -87,9 +87,9 @@ for model in $MODELS; do
         # A team file is scored under the seed schema it is named after; a dev file under its own label sets.
         SCHEMA_ARGS=()
         [[ -n $TEAM && $(dirname "$file") == "$TEAM" ]] && SCHEMA_ARGS=(--preset "$name")
-        # LABEL_KEY names a data file's gold field; a team file keeps its own, which its preset scores.
+        # LABEL_KEY names the gold field of every file here (TEAM is cleared above).
         KEY_ARGS=()
-        if [[ -n $LABEL_KEY && ${#SCHEMA_ARGS[@]} == 0 ]]; then
+        if [[ -n $LABEL_KEY ]]; then
             if ! has_key "$file" "$LABEL_KEY"; then
                 echo "[quality] $name has no '$LABEL_KEY' field: left out" >&2
                 continue
