@@ -54,9 +54,10 @@ if [[ -n $LABEL_KEY ]]; then
     [[ $LABEL_KEY != id && $LABEL_KEY != text ]] || { echo "[quality] LABEL_KEY names a gold field, not '$LABEL_KEY'" >&2; exit 2; }
     # The team files are scored under their presets' own fields, which the main table already has.
     TEAM=""
-    keyed=0
-    for file in "$DATA"/*.jsonl; do has_key "$file" "$LABEL_KEY" && keyed=1; done
-    [[ $keyed == 1 ]] || { echo "[quality] no file in $DATA has a '$LABEL_KEY' field (LABEL_KEY)" >&2; exit 2; }
+    # Read once here; the loop below asks this set for every model.
+    declare -A KEYED=()
+    for file in "$DATA"/*.jsonl; do has_key "$file" "$LABEL_KEY" && KEYED[$file]=1; done
+    (( ${#KEYED[@]} > 0 )) || { echo "[quality] no file in $DATA has a '$LABEL_KEY' field (LABEL_KEY)" >&2; exit 2; }
 fi
 # shellcheck disable=SC2086
 $FM model install --quiet $MODELS
@@ -90,7 +91,7 @@ for model in $MODELS; do
         # LABEL_KEY names the gold field of every file here (TEAM is cleared above).
         KEY_ARGS=()
         if [[ -n $LABEL_KEY ]]; then
-            if ! has_key "$file" "$LABEL_KEY"; then
+            if [[ -z ${KEYED[$file]:-} ]]; then
                 echo "[quality] $name has no '$LABEL_KEY' field: left out" >&2
                 continue
             fi
