@@ -9,12 +9,16 @@ log-probabilities, for the calibration texts and for the job's texts. This scrip
 (a classification's label, or the first label of a list), decides it again under each prior below, and scores the
 decisions against the file's gold `label` (accuracy / macro-F1) or `labels` (precision / recall / F1 of one label per
 text). The first rows should match what `fm eval` printed: that checks the replay before its other rows are read.
+The last rows mix each text's calibrated probabilities with those of the job's texts most like it (BM25), the lever
+that benchmarks/quality.md's section "Similar texts of the same job" measures.
 
 Nothing here runs the model, so each row costs milliseconds instead of a run of `fm eval`.
 """
 import argparse
+import collections
 import json
 import math
+import re
 import sys
 
 MARKER = "--- choice "
@@ -90,6 +94,50 @@ def balancing_bias(scores, iterations=200):
     return bias
 
 
+def probabilities(row):
+    """The softmax of a row of log-scores; a value not scored (-inf) gets 0."""
+    top = max(row)
+    weights = [math.exp(x - top) if x > -math.inf else 0.0 for x in row]
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
+def words(text):
+    return re.findall(r"[a-z0-9]+|[^\sa-z0-9]", text.lower())
+
+
+def neighbours_mixed(job, calibration, scores, calibration_scores, k, weight, earlier_only):
+    """Each text's calibrated probabilities mixed with those of its k most similar other texts (BM25 over words,
+    idf from the job's texts, weighted by similarity): the neighbours' with `weight`, its own with 1 - weight.
+    The neighbours are every other text of the job, or with `earlier_only` the calibration texts and the texts
+    before it, as a job that streams its answers could have them."""
+    documents = [words(entry["text"]) for entry in job]
+    frequency = collections.Counter(word for document in documents for word in set(document))
+    idf = {word: math.log((len(documents) - n + 0.5) / (n + 0.5) + 1) for word, n in frequency.items()}
+    mean_length = sum(map(len, documents)) / len(documents)
+
+    def bm25(query, document):
+        counts = collections.Counter(document)
+        scale = 1.2 * (0.25 + 0.75 * len(document) / mean_length)
+        return sum(idf[word] * counts[word] * 2.2 / (counts[word] + scale) for word in set(query) if word in counts)
+
+    own = [probabilities(row) for row in scores]
+    sampled = [(words(entry["text"]), probabilities(row), entry["text"])
+               for entry, row in zip(calibration, calibration_scores)]
+    mixed = []
+    for i, entry in enumerate(job):
+        if earlier_only:
+            before = {other["text"] for other in job[:i]} | {entry["text"]}
+            pool = [(documents[j], own[j]) for j in range(i)] + [(d, p) for d, p, text in sampled if text not in before]
+        else:
+            pool = [(documents[j], own[j]) for j in range(len(job)) if j != i]
+        nearest = sorted(((bm25(documents[i], d), p) for d, p in pool), key=lambda pair: -pair[0])[:k]
+        total = sum(similarity for similarity, _ in nearest) or 1.0
+        mixed.append([(1 - weight) * own[i][c] + weight * sum(s * p[c] for s, p in nearest) / total
+                      for c in range(len(own[i]))])
+    return mixed
+
+
 def argmax(row):
     return max(range(len(row)), key=lambda j: row[j])
 
@@ -158,6 +206,11 @@ rows = [
     ("balanced over the job's own texts", subtract(scores, balancing_bias(scores))),
     ("the engine's prior, then balanced over the job's texts", subtract(calibrated, balancing_bias(calibrated))),
 ]
+calibrated_samples = subtract(totals(prior_rows), prior)
+for k, weight, earlier_only in [(5, 0.35, False), (10, 0.35, False), (5, 0.35, True)]:
+    which = "the calibration texts and the earlier texts" if earlier_only else "every other text of the job"
+    rows.append((f"the engine's prior, mixed with the {k} most similar of {which} (weight {weight})",
+                 neighbours_mixed(job, calibration, calibrated, calibrated_samples, k, weight, earlier_only)))
 if len(values) == 2:
     # Every prior of a two-value choice is one shift of the log-odds: the best shift, found with the gold labels in
     # hand, is the ceiling of any calibration on this prompt.
