@@ -9,8 +9,8 @@ log-probabilities, for the calibration texts and for the job's texts. This scrip
 (a classification's label, or the first label of a list), decides it again under each prior below, and scores the
 decisions against the file's gold `label` (accuracy / macro-F1) or `labels` (precision / recall / F1 of one label per
 text). The first rows should match what `fm eval` printed: that checks the replay before its other rows are read.
-The last rows mix each text's calibrated probabilities with those of the job's texts most like it (BM25), the lever
-that benchmarks/quality.md's section "Similar texts of the same job" measures.
+The three rows after the priors mix each text's calibrated probabilities with those of the job's texts most like
+it (BM25), the lever that benchmarks/quality.md's section "Similar texts of the same job" measures.
 
 Nothing here runs the model, so each row costs milliseconds instead of a run of `fm eval`.
 """
@@ -110,7 +110,7 @@ def neighbours_mixed(job, calibration, scores, calibration_scores, k, weight, ea
     """Each text's calibrated probabilities mixed with those of its k most similar other texts (BM25 over words,
     idf from the job's texts, weighted by similarity): the neighbours' with `weight`, its own with 1 - weight.
     The neighbours are every other text of the job, or with `earlier_only` the calibration texts and the texts
-    before it, as a job that streams its answers could have them."""
+    before it, as a job that has read its file could have them while it writes its answers in order."""
     documents = [words(entry["text"]) for entry in job]
     frequency = collections.Counter(word for document in documents for word in set(document))
     idf = {word: math.log((len(documents) - n + 0.5) / (n + 0.5) + 1) for word, n in frequency.items()}
@@ -206,7 +206,7 @@ rows = [
     ("balanced over the job's own texts", subtract(scores, balancing_bias(scores))),
     ("the engine's prior, then balanced over the job's texts", subtract(calibrated, balancing_bias(calibrated))),
 ]
-calibrated_samples = subtract(totals(prior_rows), prior)
+calibrated_samples = subtract(prior_totals, prior)
 for k, weight, earlier_only in [(5, 0.35, False), (10, 0.35, False), (5, 0.35, True)]:
     which = "the calibration texts and the earlier texts" if earlier_only else "every other text of the job"
     rows.append((f"the engine's prior, mixed with the {k} most similar of {which} (weight {weight})",
