@@ -111,23 +111,22 @@ def neighbours_mixed(job, calibration, scores, calibration_scores, k, weight, ea
     idf from the job's texts, weighted by similarity): the neighbours' with `weight`, its own with 1 - weight.
     The neighbours are every other text of the job, or with `earlier_only` the calibration texts and the texts
     before it, as a job that has read its file could have them while it writes its answers in order."""
-    documents = [words(entry["text"]) for entry in job]
-    frequency = collections.Counter(word for document in documents for word in set(document))
+    documents = [collections.Counter(words(entry["text"])) for entry in job]
+    frequency = collections.Counter(word for document in documents for word in document)
     idf = {word: math.log((len(documents) - n + 0.5) / (n + 0.5) + 1) for word, n in frequency.items()}
-    mean_length = sum(map(len, documents)) / len(documents)
+    mean_length = sum(sum(document.values()) for document in documents) / len(documents)
 
-    def bm25(query, document):
-        counts = collections.Counter(document)
-        scale = 1.2 * (0.25 + 0.75 * len(document) / mean_length)
-        return sum(idf[word] * counts[word] * 2.2 / (counts[word] + scale) for word in set(query) if word in counts)
+    def bm25(query, counts):
+        scale = 1.2 * (0.25 + 0.75 * sum(counts.values()) / mean_length)
+        return sum(idf[word] * counts[word] * 2.2 / (counts[word] + scale) for word in query if word in counts)
 
     own = [probabilities(row) for row in scores]
-    sampled = [(words(entry["text"]), probabilities(row), entry["text"])
+    sampled = [(collections.Counter(words(entry["text"])), probabilities(row), entry["text"])
                for entry, row in zip(calibration, calibration_scores)]
-    mixed = []
+    mixed, before = [], set()
     for i, entry in enumerate(job):
         if earlier_only:
-            before = {other["text"] for other in job[:i]} | {entry["text"]}
+            before.add(entry["text"])
             pool = [(documents[j], own[j]) for j in range(i)] + [(d, p) for d, p, text in sampled if text not in before]
         else:
             pool = [(documents[j], own[j]) for j in range(len(job)) if j != i]
