@@ -61,7 +61,11 @@ struct FM: AsyncParsableCommand {
                 // What the command printed before it failed goes out first, so that with `2>&1` the error follows it.
                 if code == .success { print(message) } else { _ = try? Console.flush(); Console.note(message + "\n") }
             }
-            _ = try? Console.flush()
+            // Help is the command's output: when it cannot be written, `fm --help` fails as any command does.
+            do { try Console.flush() } catch where code == .success {
+                Console.note("Error: \(error)\n")
+                _exit(ExitCode.failure.rawValue)
+            } catch {}
             _exit(code.rawValue)
         }
     }

@@ -199,6 +199,7 @@ import Testing
             {"id":"l","text":"hi","labels":["x",""]}
             {"id":"n","text":"hi"}
             {"id":"s","text":"hi","label":"x"}
+            {"id":"t","text":"hi","labels":["x","<error>"]}
             """.utf8))
         #expect(sets.examples.map(\.gold) == [.set(["x", "y"])])
         #expect(sets.unlabelled == [
@@ -206,6 +207,19 @@ import Testing
             "Record l's \"labels\" list holds an empty label.",
             "Record n has no \"labels\" string, list or object.",
             "Record s has no \"labels\" string, list or object. It has \"label\", which fewer lines of the file have; --label-key chooses the field.",
+            "Record t's \"labels\" holds \"<error>\", the name a report gives a failed record or a missing field.",
+        ])
+        // The names a report counts failures and missing fields under are not labels: as gold, a failed record
+        // would count as right.
+        let reserved = LabelledExample.parseReportingUnlabelled(input: Array("""
+            {"id":"a","text":"hi","label":"<error>"}
+            {"id":"b","text":"hi","label":{"topic":"x","tone":"<missing>"}}
+            {"id":"c","text":"hi","label":"error"}
+            """.utf8))
+        #expect(reserved.examples.map(\.gold) == [.single("error")])
+        #expect(reserved.unlabelled == [
+            "Record a's \"label\" holds \"<error>\", the name a report gives a failed record or a missing field.",
+            "Record b's \"label\" holds \"<missing>\", the name a report gives a failed record or a missing field.",
         ])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
         #expect(keyed.examples.isEmpty)

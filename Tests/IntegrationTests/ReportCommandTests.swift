@@ -446,11 +446,12 @@ struct ReportCommandTests {
     }
 
     /// Output that cannot be written (a full disk) ends the command with a message and status 1, whether it is
-    /// streamed, printed or written as JSONL; output to a pipe or a device path works.
+    /// streamed, printed, written as JSONL or help text; output to a pipe or a device path works.
     @Test func unwritableOutputFailsAndDevicesAreOutputs() throws {
         let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         defer { try? full.close() }
-        for arguments in [["model", "list"], ["respond", "--stream", "--max-tokens", "4", "Say hi."], ["tag", "A text."]] {
+        for arguments in [["model", "list"], ["respond", "--stream", "--max-tokens", "4", "Say hi."], ["tag", "A text."],
+                          ["--help"], ["help", "tag"]] {
             let run = try Self.run(arguments, standardOutput: full)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("No space left on device"), "\(arguments): \(run.stderr)")
