@@ -13,7 +13,7 @@ package typealias GenerationProgress = @Sendable (_ bytes: [UInt8], _ tokens: In
 /// the calling thread. Each step it admits waiting jobs, appends the text their grammars force, evaluates every
 /// pending token of every job (one `llama_decode` per context), and makes each job's next decision with the
 /// same code — masks, whole-value choice scoring, the loop guard, the limits (``SequenceDecoder``,
-/// ``Generator/choose(_:output:matcher:context:calibration:recorder:levers:sequence:spares:margin:)``).
+/// ``Generator/choose(_:output:matcher:context:calibration:recorder:levers:sequence:spares:text:votes:margin:)``).
 ///
 /// Where a job runs depends only on what else is in flight: a job that arrives alone borrows a lone context from
 /// the model's pool (the one whose cache shares the longest prefix with its prompt), and jobs that arrive while
@@ -191,6 +191,8 @@ package final class Engine: Sendable {
                     calibrationRun.maximumTokens = budget
                     let recorder = CalibrationRecorder()
                     calibrationRun.recorder = recorder
+                    // The prior is the model's alone: the job's votes are mixed in after it is divided out.
+                    calibrationRun.votes = nil
                     // A calibration run that fails (say, it hits the window) calibrates nothing.
                     do throws(GenerationFailure) {
                         _ = try await run(calibrationRun, progress: nil)
@@ -770,7 +772,7 @@ extension Engine {
                     if let tokens = try Generator(model: model).choose(
                         points, output: active[index].decoder.outcome.bytes, matcher: &matcher, context: context,
                         calibration: job.calibration, recorder: job.recorder, levers: job.levers, sequence: sequence, spares: spares,
-                        text: job.messages.last.flatMap { $0.role == "user" ? $0.content : nil },
+                        text: job.messages.last.flatMap { $0.role == "user" ? $0.content : nil }, votes: job.votes,
                         margin: job.recordsMargins ? { chosenMargin = $0 } : nil) {
                         if let chosenMargin { active[index].decoder.outcome.margins.append((bytes, chosenMargin)) }
                         active[index].decoder.acceptChosen(tokens, matcher: matcher)

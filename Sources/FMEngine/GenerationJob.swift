@@ -27,6 +27,8 @@ package struct GenerationJob: Sendable {
     var calibration: ChoiceCalibration?
     /// Records every choice's scores instead (a calibration run).
     var recorder: CalibrationRecorder?
+    /// The answers of a caller's most similar labelled examples, mixed into whole-value choices.
+    package var votes: ChoiceVotes?
     /// Records the margin of every greedy decision in the outcome (for measuring near-ties).
     package var recordsMargins = false
     /// The quality switches the job runs under: those of the task that created it.

@@ -23,11 +23,12 @@ extension Generator {
     /// likelihood. A recording (calibration) run scores every candidate and records the scores. Candidates
     /// run in `spares` on copies of `sequence`'s cache, under the job's `levers`. With the channel lever on, the
     /// user's `text` is also scored after each candidate (``channelScores(property:literals:text:context:spares:)``).
-    /// With `FM_LOG_CHOICES=1` each scored choice is written to standard error (``ChoiceLogEntry``).
+    /// With `FM_LOG_CHOICES=1` each scored choice is written to standard error (``ChoiceLogEntry``). A job's
+    /// `votes` are mixed into the calibrated scores last (``ChoiceVotes``).
     func choose(
         _ points: ChoicePoints, output: [UInt8], matcher: inout GrammarMatcher, context: LlamaContext,
         calibration: ChoiceCalibration?, recorder: CalibrationRecorder?, levers: QualityLevers, sequence: Int, spares: [Int],
-        text: String? = nil, margin: ((Double) -> Void)? = nil
+        text: String? = nil, votes: ChoiceVotes? = nil, margin: ((Double) -> Void)? = nil
     ) throws(GenerationFailure) -> [Int32]? {
         guard let open = points.open(after: output) else { return nil }
         var candidates: [Candidate] = []
@@ -49,8 +50,14 @@ extension Generator {
         }
         if recorder == nil, candidates.count > levers.shortlistSize {
             guard levers.shortlistsLargeChoiceSets else { return nil }
-            candidates = shortlist(candidates, size: levers.shortlistSize, site: open.site, context: context, sequence: sequence,
-                                   calibration: calibration, weight: levers.calibrationWeight)
+            let kept = shortlist(candidates, size: levers.shortlistSize, site: open.site, context: context, sequence: sequence,
+                                 calibration: calibration, weight: levers.calibrationWeight)
+            // A label the examples vote for is scored whole even when its first token did not make the list.
+            let voted = candidates.filter { candidate in
+                votes?.votes(on: open.site.property) == true && (votes?.shares[open.site.property]?[candidate.literal] ?? 0) > 0
+                    && !kept.contains { $0.literal == candidate.literal }
+            }
+            candidates = kept + voted
         }
         let tokenScores: [[Double]]
         do { tokenScores = try context.tokenLogProbabilities(of: candidates.map(\.tokens), after: sequence, spares: spares) } catch {
@@ -87,6 +94,9 @@ extension Generator {
                 }
                 scores[index] = levers.channel == .only ? score : scores[index] + score
             }
+        }
+        if recorder == nil, let votes {
+            scores = votes.mixed(scores, literals: candidates.map(\.literal), property: open.site.property)
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
         if let margin, let runnerUp = scores.indices.filter({ $0 != best }).map({ scores[$0] }).max() { margin(scores[best] - runnerUp) }

@@ -11,6 +11,10 @@ import Foundation
 /// spaced, as a copy of a file often differs there), so evaluating a file with its own lines as examples is a fair
 /// leave-one-out measurement. Ids do not decide it: texts of two files without ids both have line numbers as ids,
 /// and line 3 of one is not line 3 of the other.
+///
+/// With ``votes``, the most similar examples' answers are also mixed into the engine's choice of each enumeration
+/// and Bool field (k-nearest-neighbour votes, ``choiceVotes(for:)``), weighted by how well the examples predict
+/// each other's answers. That needs no example in the prompt: `shots` may be 0.
 public struct ExampleIndex: Sendable {
     /// An example: its id, text and the result the model should have given.
     public struct Example: Sendable {
@@ -33,6 +37,12 @@ public struct ExampleIndex: Sendable {
     public let examples: [Example]
     /// How many examples each text gets.
     public let shots: Int
+    /// How many of the most similar examples vote on each choice field's answer (0 for none): their answers are
+    /// mixed into the model's calibrated preference, as far as the examples predict each other (``voteWeights``).
+    public let votes: Int
+    /// Per choice property of the examples' results, how much the votes weigh: how much better than the most common
+    /// answer the examples' own votes predict each other, leave-one-out, at most one half.
+    package private(set) var voteWeights: [String: Double] = [:]
     /// A digest of `shots` and of the examples' texts and results, in order: a key of the calibration tables
     /// computed with this index, so a later process with the same examples reads the tables an earlier one stored.
     package let identity: String
@@ -48,10 +58,11 @@ public struct ExampleIndex: Sendable {
     private static let k1 = 1.2
     private static let b = 0.75
 
-    /// Indexes examples.
-    public init(examples: [Example], shots: Int) {
+    /// Indexes examples; `votes` of the most similar vote on each choice field's answer (none by default).
+    public init(examples: [Example], shots: Int, votes: Int = 0) {
         self.examples = examples
         self.shots = max(0, shots)
+        self.votes = max(0, votes)
         // Each part is preceded by its length, so no text can pass for two. Ids are left out: they decide neither
         // which examples a text gets nor what it is shown.
         var identifying = Array("\(self.shots)".utf8)
@@ -69,14 +80,23 @@ public struct ExampleIndex: Sendable {
         var frequency: [String: Int] = [:]
         for document in documents { for term in document.keys { frequency[term, default: 0] += 1 } }
         documentFrequency = frequency
+        if self.votes > 0 { voteWeights = measuredVoteWeights() }
     }
 
     /// The examples for a text, least similar first; never an example of the text itself.
     public func examples(for text: String) -> [Example] {
-        guard shots > 0, !examples.isEmpty else { return [] }
-        let query = Set(Self.terms(of: text))
+        guard shots > 0 else { return [] }
+        return nearest(to: text, count: shots).reversed().map { examples[$0.index] }
+    }
+
+    /// The positions of the `count` examples most similar to `text` with their BM25 scores, most similar first;
+    /// never an example of the text itself.
+    func nearest(to text: String, count: Int) -> [(index: Int, score: Double)] {
+        guard count > 0, !examples.isEmpty else { return [] }
+        // Summed in one order, so a score (and a tie between two) is the same in every process.
+        let query = Set(Self.terms(of: text)).sorted()
         let key = Self.sameTextKey(text)
-        let count = Double(documents.count)
+        let total = Double(documents.count)
         var scored: [(index: Int, score: Double)] = []
         for (index, document) in documents.enumerated() {
             if textKeys[index] == key { continue }
@@ -84,15 +104,14 @@ public struct ExampleIndex: Sendable {
             for term in query {
                 guard let frequency = document[term].map(Double.init) else { continue }
                 let df = Double(documentFrequency[term] ?? 0)
-                let idf = log(1 + (count - df + 0.5) / (df + 0.5))
+                let idf = log(1 + (total - df + 0.5) / (df + 0.5))
                 score += idf * frequency * (Self.k1 + 1)
                     / (frequency + Self.k1 * (1 - Self.b + Self.b * lengths[index] / averageLength))
             }
             scored.append((index, score))
         }
         // Ties (no shared term at all) keep file order, so the choice is deterministic.
-        let best = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(shots)
-        return best.reversed().map { examples[$0.index] }
+        return Array(scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(count))
     }
 
     /// A text lowercased, with its runs of white space made one space and none at either end: two texts with the

@@ -98,7 +98,9 @@ public struct Tagger: Sendable {
                     try await CalibrationSample.$context.withValue(calibrationContext) {
                         try await CalibrationSample.$progress.withValue(calibrationProgress.map(CalibrationSample.Progress.init)) {
                             try await CalibrationStore.$current.withValue(storesCalibration ? CalibrationStore.current : nil) {
-                                try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                                try await ChoiceVotes.$current.withValue(configuration.exampleIndex?.choiceVotes(for: text)) {
+                                    try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
+                                }
                             }
                         }
                     }

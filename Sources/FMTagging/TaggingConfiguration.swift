@@ -18,7 +18,8 @@ public struct TaggingConfiguration: Sendable {
     public var examples: [(text: String, result: GeneratedContent)]
     /// Generation options (greedy by default).
     public var options: GenerationOptions
-    /// Labelled examples from which each text gets its most similar ones as earlier turns, if any.
+    /// Labelled examples from which each text gets its most similar ones as earlier turns, if any, and whose
+    /// most similar ones vote on its choice fields when the index has ``ExampleIndex/votes``.
     public var exampleIndex: ExampleIndex?
     /// Unlabelled texts of the kind being tagged — typically a sample of the job's own inputs — by whose mean
     /// preferences enumeration and Bool choices are calibrated (batch calibration). With fewer than 8 texts,
@@ -118,6 +119,8 @@ public struct TaggingConfiguration: Sendable {
         for example in examples { parts.append("example=" + example.text + "\u{1F}" + example.result.compactJSONString) }
         if let exampleIndex {
             parts.append("shots=\(exampleIndex.shots)")
+            // Results of jobs without votes keep their keys.
+            if exampleIndex.votes > 0 { parts.append("votes=\(exampleIndex.votes)") }
             for example in exampleIndex.examples {
                 parts.append("pool=" + example.id + "\u{1F}" + example.text + "\u{1F}" + example.result.compactJSONString)
             }

@@ -57,6 +57,8 @@ extension FM {
             if let limit, limit <= 0 { throw ValidationError("--limit must be positive.") }
             try validateReports()
             try tagging.validateSeed(seedsRuns: runs != nil)
+            // The stability experiment's sampled runs would ignore the votes its greedy runs use.
+            if runs != nil, tagging.votes != nil { throw ValidationError("--votes joins greedy choices; --runs samples as well.") }
             try tagging.validateEndpoint(modelOptions)
             // Options that shape a run of the model, which scoring recorded results or printing the schema would
             // silently ignore.
@@ -64,7 +66,8 @@ extension FM {
                               ("--endpoint", tagging.endpoint != nil), ("--parallel", tagging.parallel != nil),
                               ("--max-tokens", tagging.maximumTokens != nil), ("--temperature", tagging.temperature != nil),
                               ("--seed", tagging.seed != nil), ("--instructions", tagging.instructions != nil),
-                              ("--greedy", tagging.greedy), ("--shots", tagging.shots != nil), ("--no-cache", tagging.noCache),
+                              ("--greedy", tagging.greedy), ("--shots", tagging.shots != nil), ("--votes", tagging.votes != nil),
+                              ("--no-cache", tagging.noCache),
                               ("--guardrails", modelOptions.guardrails != .default)]
             if predictions != nil {
                 if let (option, _) = runOptions.first(where: \.1) {

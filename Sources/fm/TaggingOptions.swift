@@ -37,8 +37,11 @@ struct TaggingOptions: ParsableArguments {
     @Option(name: .long, help: "Labelled JSONL (label/labels, or a result object per line) to draw few-shot examples from.")
     var examples: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets, 1 to 32 (default 4).")
+    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples each text gets, 1 to 32 (default 4, or none with --votes).")
     var shots: Int?
+
+    @Option(name: .long, parsing: .unconditional, help: "How many of the most similar --examples vote on each choice field's answer beside the model, 1 to 32; their weight is measured on the examples themselves.")
+    var votes: Int?
 
     @Option(name: .long, help: "Send the texts to OpenAI-compatible servers instead of the local engine: base URLs, comma-separated, used in turn (e.g. http://127.0.0.1:8080). The servers must enforce response_format JSON schemas.")
     var endpoint: String?
@@ -98,6 +101,12 @@ struct TaggingOptions: ParsableArguments {
             if shots < 1 || shots > 32 { throw ValidationError("--shots must be between 1 and 32.") }
             if examples == nil { throw ValidationError("--shots chooses among --examples; give --examples too.") }
         }
+        if let votes {
+            if votes < 1 || votes > 32 { throw ValidationError("--votes must be between 1 and 32.") }
+            if examples == nil { throw ValidationError("--votes chooses among --examples; give --examples too.") }
+            // Sampled answers are drawn token by token; votes join the greedy choice among whole values.
+            if let temperature, temperature > 0 { throw ValidationError("--votes joins greedy choices; drop --temperature.") }
+        }
     }
 
     /// With --endpoint the servers run their own model, so --model would be silently ignored.
@@ -105,6 +114,8 @@ struct TaggingOptions: ParsableArguments {
         if endpoint != nil, modelOptions.model != nil {
             throw ValidationError("--model chooses the local model; --endpoint servers run their own (name it with --endpoint-model).")
         }
+        // A server decides its answers token by token; the votes join the local engine's choice scoring.
+        if endpoint != nil, votes != nil { throw ValidationError("--votes joins the local engine's choices; --endpoint servers decide their own.") }
     }
 
     /// Checks that --seed has a sampled run to seed; `seedsRuns` says the command samples without --temperature.
@@ -223,11 +234,17 @@ struct TaggingOptions: ParsableArguments {
             let lines = unused.prefix(5).map(String.init).joined(separator: ", ") + (unused.count > 5 ? ", …" : "")
             Console.note("warning: \(unused.count) of \(unused.count + pool.count) lines of \(examples) are not used as examples: they have \(why) (line \(lines)).\n")
         }
-        let shots = shots ?? 4
+        // Votes alone leave the prompt as it is: the examples decide beside the model, not through it.
+        let shots = shots ?? (votes == nil ? 4 : 0)
         if let given = self.shots, given > pool.count {
             Console.note("warning: --shots \(given), but \(examples) has \(pool.count) usable example\(pool.count == 1 ? "" : "s"); each text gets at most \(pool.count).\n")
         }
-        return ExampleIndex(examples: pool, shots: shots)
+        let index = ExampleIndex(examples: pool, shots: shots, votes: votes ?? 0)
+        let choices = ExampleIndex.choiceProperties(of: schema)
+        if votes != nil, !index.voteWeights.contains(where: { choices.contains($0.key) && $0.value > 0 }) {
+            Console.note("warning: --votes has no effect: the most similar of \(examples)'s examples predict each other's answers no better than the most common answer does.\n")
+        }
+        return index
     }
 
     /// The runner of a job: a tagger that draws its calibration's progress on `progress`, with this command's

@@ -183,6 +183,42 @@ struct ReportCommandTests {
         #expect((label?["enum"] as? [String]).map(Set.init) == ["ham", "spam", "unsure"], "\(result.stdout)")
     }
 
+    /// `--votes` alone leaves the prompt without example turns; it says so when the examples cannot tell their
+    /// labels apart, and an evaluation with votes runs on the real model.
+    @Test func evalWithVotesRunsAndSaysWhenTheyCannotHelp() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let separable = directory.appendingPathComponent("separable.jsonl")
+        try Data("""
+            {"text":"WIN a free prize, call now to claim","label":"spam"}
+            {"text":"Claim your free prize now, call today","label":"spam"}
+            {"text":"Free entry to win a prize, text WIN now","label":"spam"}
+            {"text":"Running late, see you at the station","label":"ham"}
+            {"text":"See you at the station after work","label":"ham"}
+            {"text":"Sorry, running late again, see you soon","label":"ham"}
+
+            """.utf8).write(to: separable)
+        let voted = try Self.run(["eval", separable.path, "--examples", separable.path, "--votes", "2", "--model", "tiny", "--no-cache", "--json"])
+        #expect(voted.status == 0, "\(voted.stderr)")
+        #expect(voted.stdout.contains(#""count":6"#), "\(voted.stdout)")
+        // Each text's two neighbours share its label, and at the measured weight of one half unanimous votes
+        // decide a two-way choice: every answer is right, whatever the model prefers.
+        #expect(voted.stdout.contains(#""accuracy":1"#), "\(voted.stdout)")
+        #expect(!voted.stderr.contains("--votes has no effect"), "\(voted.stderr)")
+        // Labels that follow no word: every example's neighbours vote for the other label.
+        let mixed = directory.appendingPathComponent("mixed.jsonl")
+        try Data("""
+            {"text":"free prize now","label":"spam"}
+            {"text":"free prize today","label":"ham"}
+            {"text":"see you at the station","label":"spam"}
+            {"text":"see you at the station soon","label":"ham"}
+
+            """.utf8).write(to: mixed)
+        let useless = try Self.run(["eval", mixed.path, "--examples", mixed.path, "--votes", "1", "--model", "tiny", "--no-cache"])
+        #expect(useless.status == 0, "\(useless.stderr)")
+        #expect(useless.stderr.contains("--votes has no effect"), "\(useless.stderr)")
+    }
+
     /// A labelled file or a results file given as a pipe (`fm eval <(grep … gold.jsonl)`, a named pipe) is read like
     /// a plain file; a directory fails with the reason and a nonzero status, not a crash.
     @Test func inputFilesMayBePipes() throws {
@@ -424,6 +460,12 @@ struct ReportCommandTests {
             (["stats", results.path, "--html", results.path], "is the input file"),
             (["tag", "--examples", gold.path, "--output", gold.path, "a text"], "is the --examples file"),
             (["tag", "--endpoint", "http://127.0.0.1:9", "--model", "tiny", "a text"], "--model chooses the local model"),
+            (["tag", "--votes", "2", "a text"], "--votes chooses among --examples"),
+            (["tag", "--examples", gold.path, "--votes", "0", "a text"], "--votes must be between 1 and 32"),
+            (["tag", "--examples", gold.path, "--votes", "2", "--endpoint", "http://127.0.0.1:9", "a text"], "--votes joins the local engine's choices"),
+            (["tag", "--examples", gold.path, "--votes", "2", "--temperature", "0.7", "a text"], "--votes joins greedy choices"),
+            (["eval", gold.path, "--examples", gold.path, "--votes", "2", "--runs", "3"], "--runs samples as well"),
+            (["eval", gold.path, "--predictions", results.path, "--votes", "2", "--examples", gold.path], "shapes a run of the model"),
             (["respond", "--greedy", "--seed", "5", "hi"], "--seed seeds random sampling"),
             (["eval", gold.path, "--predictions", results.path, "--instructions", "Be strict."], "--instructions shapes a run"),
             (["eval", gold.path, "--predictions", results.path, "--guardrails", "off"], "--guardrails shapes a run"),

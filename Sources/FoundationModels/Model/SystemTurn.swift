@@ -89,6 +89,7 @@ struct SystemTurn: Sendable {
         job.promptSuffix = renderer.promptSuffix(for: request.transcript)
         job.promptPrefix = renderer.promptPrefix(for: request.transcript)
         job.recordsMargins = EngineStatistics.current?.recordsMargins ?? false
+        job.votes = ChoiceVotes.current
         let stops = StopSequences(request.stopSequences)
         if case .text = kind {
             job.stopSequences = stops
