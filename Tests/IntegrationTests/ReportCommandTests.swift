@@ -183,8 +183,8 @@ struct ReportCommandTests {
         #expect((label?["enum"] as? [String]).map(Set.init) == ["ham", "spam", "unsure"], "\(result.stdout)")
     }
 
-    /// `--votes` alone leaves the prompt without example turns; it says so when the examples cannot tell their
-    /// labels apart, and an evaluation with votes runs on the real model.
+    /// An evaluation with `--votes` runs on the real model, where neighbours that agree decide each answer, and it
+    /// says when the examples cannot tell their labels apart.
     @Test func evalWithVotesRunsAndSaysWhenTheyCannotHelp() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
