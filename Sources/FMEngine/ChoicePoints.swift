@@ -30,6 +30,8 @@ package struct ChoicePoints: Sendable, Hashable {
         var site: Site
         var literals: [[UInt8]]
         var remainders: [[UInt8]]
+        /// In an array of choices, the elements written before this one; empty for a single value.
+        var earlier: [[UInt8]] = []
     }
 
     /// The choice points of a document. A property name counts only if every property of that name in the
@@ -132,6 +134,7 @@ package struct ChoicePoints: Sendable, Hashable {
               let open = output[..<(colon - 1)].lastIndex(of: UInt8(ascii: "\"")) else { return nil }
         let name = String(decoding: output[(open + 1)..<(colon - 1)], as: UTF8.self)
         let values: [[UInt8]]
+        var earlier: [[UInt8]] = []
         if let scalars = literals[name] {
             values = scalars
         } else if let elements = elementLiterals[name], written.first == UInt8(ascii: "[") {
@@ -139,6 +142,7 @@ package struct ChoicePoints: Sendable, Hashable {
             written = written.dropFirst()
             while let element = elements.first(where: { written.starts(with: $0 + [UInt8(ascii: ",")]) }) {
                 written = written.dropFirst(element.count + 1)
+                earlier.append(element)
             }
             values = elements
         } else {
@@ -149,6 +153,7 @@ package struct ChoicePoints: Sendable, Hashable {
         return OpenChoice(
             site: Site(property: name, written: Array(written)),
             literals: candidates,
-            remainders: candidates.map { Array($0.dropFirst(written.count)) })
+            remainders: candidates.map { Array($0.dropFirst(written.count)) },
+            earlier: earlier)
     }
 }

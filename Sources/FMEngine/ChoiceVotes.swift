@@ -28,10 +28,12 @@ package struct ChoiceVotes: Sendable, Hashable {
 
     /// `scores`, the calibrated scores of `literals` at a choice of `property`, as the log of their mix with the
     /// votes; `scores` unchanged when the property has no votes or no score is finite. A literal with no score
-    /// (`-inf`) keeps only its vote.
-    package func mixed(_ scores: [Double], literals: [[UInt8]], property: String) -> [Double] {
-        guard votes(on: property), let shares = shares[property], scores.count == literals.count,
+    /// (`-inf`) keeps only its vote. In an array, the votes for the elements already written (`earlier`) are
+    /// spent: a label the examples agree on is pushed once, not again as every further element.
+    package func mixed(_ scores: [Double], literals: [[UInt8]], property: String, earlier: [[UInt8]] = []) -> [Double] {
+        guard votes(on: property), var shares = shares[property], scores.count == literals.count,
               let top = scores.filter(\.isFinite).max() else { return scores }
+        for literal in earlier { shares[literal] = nil }
         let weight = min(1, weights[property] ?? 0)
         let exponentials = scores.map { $0.isFinite ? exp($0 - top) : 0 }
         let total = exponentials.reduce(0, +)

@@ -55,7 +55,7 @@ extension Generator {
             // A label the examples vote for is scored whole even when its first token did not make the list.
             let voted = candidates.filter { candidate in
                 votes?.votes(on: open.site.property) == true && (votes?.shares[open.site.property]?[candidate.literal] ?? 0) > 0
-                    && !kept.contains { $0.literal == candidate.literal }
+                    && !open.earlier.contains(candidate.literal) && !kept.contains { $0.literal == candidate.literal }
             }
             candidates = kept + voted
         }
@@ -96,7 +96,7 @@ extension Generator {
             }
         }
         if recorder == nil, let votes {
-            scores = votes.mixed(scores, literals: candidates.map(\.literal), property: open.site.property)
+            scores = votes.mixed(scores, literals: candidates.map(\.literal), property: open.site.property, earlier: open.earlier)
         }
         guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }) else { return nil }
         if let margin, let runnerUp = scores.indices.filter({ $0 != best }).map({ scores[$0] }).max() { margin(scores[best] - runnerUp) }

@@ -80,6 +80,7 @@ public struct Tagger: Sendable {
 
     /// Tags one text.
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
+        if let unsupported = configuration.unsupportedVotes { return .failure(unsupported) }
         if let remote = configuration.remoteEngines {
             // A server that cannot be reached, or turns the text away after its retries, hands it to the next one;
             // only when none takes it is it failed.

@@ -91,11 +91,31 @@ public struct TaggingConfiguration: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
     }
 
-    /// Whether results are deterministic (greedy), and therefore cacheable.
+    /// Whether results are deterministic (greedy), and therefore cacheable: greedy sampling, a temperature of 0
+    /// (or below), or no sampling options at all on the in-process engine with the content-tagging use case,
+    /// whose default is greedy. The general use case samples by default, and a server's default is its own.
     public var isDeterministic: Bool {
         if options.samplingMode == .greedy { return true }
-        if options.samplingMode == nil, options.temperature == nil || options.temperature == 0 { return true }
-        return false
+        if let temperature = options.temperature { return temperature <= 0 }
+        return options.samplingMode == nil && remoteEngines == nil && model.useCase == .contentTagging
+    }
+
+    /// Why this configuration cannot be run, or `nil`: example votes (``ExampleIndex/votes``) join the in-process
+    /// engine's greedy choice among whole values, so a job that asks for them and would sample, or would run on
+    /// ``remoteEngines``, is refused rather than run without them.
+    public var unsupportedVotes: TaggingFailure? {
+        guard let index = exampleIndex, index.votes > 0 else { return nil }
+        if remoteEngines != nil {
+            return TaggingFailure(code: TaggingFailure.unsupportedConfiguration, message:
+                "Example votes join the in-process engine's choices; the remote engines decide their answers themselves. "
+                + "Set the example index's votes to 0, or run locally.")
+        }
+        if !isDeterministic {
+            return TaggingFailure(code: TaggingFailure.unsupportedConfiguration, message:
+                "Example votes join greedy choices among whole values; these options sample. "
+                + "Use greedy sampling, or set the example index's votes to 0.")
+        }
+        return nil
     }
 
     /// The version of the library's own prompting (built-in instructions and examples, decoding rules).

@@ -27,9 +27,15 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// the server has answered texts is about the one text, a `server-error` line.)
     public static let serverRefused = "server-refused"
 
+    /// The code of a record whose configuration asks for what its engine cannot do (``TaggingConfiguration/unsupportedVotes``):
+    /// a failure of the job.
+    public static let unsupportedConfiguration = "unsupported-configuration"
+
     /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's
     /// finished line (which a resume would keep).
-    public var stopsJob: Bool { [Self.modelUnavailable, Self.serverUnreachable, Self.serverRefused].contains(code) }
+    public var stopsJob: Bool {
+        [Self.modelUnavailable, Self.serverUnreachable, Self.serverRefused, Self.unsupportedConfiguration].contains(code)
+    }
 
     /// Whether the next server of a fleet should take the text instead: this one could not be reached, turned
     /// the text away for now, or refuses the job's requests.

@@ -20,6 +20,17 @@ struct ChoicePointsTests {
         #expect(remainders(#"{"label":"ham","urgent":"#) == ["false", "true"])
     }
 
+    @Test func anArrayElementKnowsTheElementsWrittenBeforeIt() {
+        let points = ChoicePoints(document: SchemaDocumentFixtures.labelsArray)
+        let first = points.open(after: Array(#"{"labels":["#.utf8))
+        #expect(first?.earlier == [])
+        let third = points.open(after: Array(#"{"labels":["joy","anger","#.utf8))
+        #expect(third?.earlier == [Array(#""joy""#.utf8), Array(#""anger""#.utf8)])
+        #expect(third?.site.written == [])
+        // A single value has no earlier elements.
+        #expect(ChoicePoints(document: document).open(after: Array(#"{"label":"#.utf8))?.earlier == [])
+    }
+
     @Test func definitionsThatOnlyNameEachOtherHoldNoChoice() {
         let cycle = SchemaDocument(
             root: .object(properties: [

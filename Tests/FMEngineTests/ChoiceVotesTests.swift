@@ -35,6 +35,18 @@ struct ChoiceVotesTests {
         #expect(!ChoiceVotes(shares: ["label": [literals[1]: 0]], weights: ["label": 0.5]).votes(on: "label"))
     }
 
+    @Test func anArraySpendsTheVotesOfItsEarlierElements() {
+        // Every vote is for `spam`, at a weight that overrules the model's 0.8 for `ham`...
+        let votes = ChoiceVotes(shares: ["labels": [literals[1]: 0.9, literals[0]: 0.1]], weights: ["labels": 0.5])
+        let scores = [log(0.8), log(0.2)]
+        let first = votes.mixed(scores, literals: literals, property: "labels")
+        #expect(first[1] > first[0])
+        // ...but once `spam` is written, its votes do not push it again as the next element: what is left is the
+        // model's probability and the remaining votes, 0.5 · 0.8 + 0.5 · 0.1 for `ham` against 0.5 · 0.2.
+        let second = probabilities(votes.mixed(scores, literals: literals, property: "labels", earlier: [literals[1]]))
+        #expect(abs(second[0] - 0.45 / 0.55) < 1e-12 && abs(second[1] - 0.1 / 0.55) < 1e-12)
+    }
+
     @Test func aCandidateWithoutAScoreKeepsItsVote() {
         // A label the shortlist did not score (-inf) can still win on its votes.
         let votes = ChoiceVotes(shares: ["label": [literals[1]: 1]], weights: ["label": 1])

@@ -76,4 +76,31 @@ struct ExampleVotesTests {
         #expect(try key(votes: 3) != key(votes: 0))
         #expect(try !key(votes: 0).contains("votes="), "jobs without votes keep their keys")
     }
+
+    @Test func votesThatTheEngineCouldNotUseRefuseTheJob() async throws {
+        let schema = GenerationSchema(root: .object(.init(name: "Message", properties: [
+            .init(name: "label", node: .enumeration(.init(name: "Label", choices: ["ham", "spam"]))),
+        ])))
+        let index = ExampleIndex(examples: try separable(), shots: 0, votes: 3)
+        let greedy = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: schema, exampleIndex: index)
+        #expect(greedy.unsupportedVotes == nil)
+        // Sampled answers are drawn token by token, where the votes never join.
+        var sampled = greedy
+        sampled.options = GenerationOptions(samplingMode: .random(top: 5), temperature: 0.8)
+        #expect(sampled.unsupportedVotes?.code == TaggingFailure.unsupportedConfiguration)
+        // A server decides its own answers.
+        var remote = greedy
+        remote.remoteEngines = RemoteEngines(models: [
+            ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:9")!, model: "default", enforcesSchemas: true),
+        ])
+        let failure = try #require(remote.unsupportedVotes)
+        #expect(failure.stopsJob && failure.message.contains("remote"), "\(failure)")
+        // The job is refused before any model is loaded or server asked: every text would fail alike.
+        #expect(await Tagger(configuration: remote).tag("free prize") == .failure(failure))
+        #expect(await Tagger(configuration: sampled).tag("free prize") == .failure(try #require(sampled.unsupportedVotes)))
+        // Without votes the same options run (only the check is asked here: nothing is generated).
+        var plain = sampled
+        plain.exampleIndex = ExampleIndex(examples: try separable(), shots: 2)
+        #expect(plain.unsupportedVotes == nil)
+    }
 }

@@ -1,4 +1,5 @@
 import FMTagging
+import Foundation
 import FMDecoding
 import FoundationModels
 import Testing
@@ -431,6 +432,31 @@ import Testing
 
 /// What the result cache's keys tell apart.
 struct TaggingCacheKeyTests {
+    /// Only results that the same configuration would give again are cached: greedy ones.
+    @Test func onlyGreedyResultsCountAsDeterministic() {
+        let schema = TaggingPreset.contentTagging.schema
+        func deterministic(_ useCase: SystemLanguageModel.UseCase, _ options: GenerationOptions, remote: Bool = false) -> Bool {
+            var configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: useCase), schema: schema, options: options)
+            if remote {
+                configuration.remoteEngines = RemoteEngines(models: [
+                    ChatCompletionsLanguageModel(endpoint: URL(string: "http://127.0.0.1:9")!, model: "default"),
+                ])
+            }
+            return configuration.isDeterministic
+        }
+        #expect(deterministic(.general, GenerationOptions(samplingMode: .greedy)))
+        #expect(deterministic(.general, GenerationOptions(samplingMode: .random(top: 4), temperature: 0)), "temperature 0 is greedy")
+        #expect(deterministic(.general, GenerationOptions(temperature: -1)), "below 0 acts as 0")
+        #expect(!deterministic(.contentTagging, GenerationOptions(temperature: 0.5)))
+        #expect(!deterministic(.contentTagging, GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9))))
+        // No options: the content-tagging use case answers greedily, the general one samples at 0.7,
+        // and a server's default is its own.
+        #expect(deterministic(.contentTagging, GenerationOptions()))
+        #expect(!deterministic(.general, GenerationOptions()))
+        #expect(!deterministic(.contentTagging, GenerationOptions(), remote: true))
+        #expect(deterministic(.contentTagging, GenerationOptions(samplingMode: .greedy), remote: true))
+    }
+
     @Test func batchedAndOneAtATimeResultsHaveDifferentKeys() {
         let configuration = TaggingConfiguration(model: SystemLanguageModel(useCase: .contentTagging), schema: TaggingPreset.contentTagging.schema)
         let one = TaggingRunner(tagger: Tagger(configuration: configuration), parallel: 1)

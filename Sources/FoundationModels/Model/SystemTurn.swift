@@ -119,8 +119,11 @@ struct SystemTurn: Sendable {
     }
 
     /// Maps options onto the runtime's sampler: greedy stays greedy, `nil` picks the use case's default.
+    /// A temperature of 0 (or below, which acts as 0) leaves no randomness in any mode, so it is greedy too, with
+    /// greedy's whole-value choices, as it is on `fm serve` and on OpenAI-compatible servers.
     static func sampling(for options: GenerationOptions, useCase: SystemLanguageModel.UseCase) -> SamplingParameters {
         let temperature = max(0, options.temperature ?? 0.7)
+        if temperature == 0 { return .greedy }
         switch options.samplingMode?.kind {
         case .greedy:
             return .greedy

@@ -19,8 +19,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var samplingMode: SamplingMode?
 
     /// Temperature: below 1 makes output more stable, above 1 more varied. Documented as 0…1, but larger
-    /// values (Apple's own examples use 2.0) are accepted; negative values behave like 0. NaN or an infinity is
-    /// an error.
+    /// values (Apple's own examples use 2.0) are accepted; negative values behave like 0, and 0 is greedy
+    /// whatever ``samplingMode`` says. NaN or an infinity is an error.
     public var temperature: Double?
 
     /// The most tokens the response may have. When reached, a text response ends early without an error;
