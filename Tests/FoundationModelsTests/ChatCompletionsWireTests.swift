@@ -357,6 +357,19 @@ struct ChatCompletionsWireTests {
         #expect(!unenforced.contains("response_format"))
     }
 
+    /// A negative temperature acts as 0 here, so a server that refuses one below 0 (OpenAI) is sent 0.
+    @Test func aNegativeTemperatureIsSentAsZero() throws {
+        func body(_ options: GenerationOptions) throws -> String {
+            let request = LanguageModelExecutorGenerationRequest(
+                id: UUID(), transcript: Transcript(entries: [.prompt(.init(segments: [.text(.init(content: "Hi"))]))]),
+                enabledTools: [], schema: nil, generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+            return try ChatCompletionsRequest(model: "m", request: request, sendsResponseFormat: false).json.compactJSONString
+        }
+        #expect(try body(GenerationOptions(temperature: -0.5)).contains(#""temperature":0,"#))
+        #expect(try body(GenerationOptions(temperature: 0.4)).contains(#""temperature":0.4,"#))
+        #expect(try !body(GenerationOptions()).contains("temperature"))
+    }
+
     @Test(arguments: [
         ("http://h:8080", "http://h:8080/v1/chat/completions"),
         ("http://h:8080/", "http://h:8080/v1/chat/completions"),

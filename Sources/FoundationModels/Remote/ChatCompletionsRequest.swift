@@ -79,7 +79,8 @@ struct ChatCompletionsRequest: Sendable {
         }
         if sendsResponseFormat { responseSchema = request.schema }
         let options = request.generationOptions
-        temperature = options.temperature
+        // A negative temperature acts as 0 (`GenerationOptions.temperature`); OpenAI refuses one below 0.
+        temperature = options.temperature.map { max(0, $0) }
         switch options.samplingMode?.kind {
         case .greedy:
             // Temperature 0 is greedy on every OpenAI-compatible server.
