@@ -41,7 +41,9 @@ public struct TaggingRecord: Sendable {
         }
         let parsed: GeneratedContent
         do {
-            parsed = try GeneratedContent(json: trimmed)
+            // An escaped lone surrogate is no character: read as U+FFFD, the record would be tagged (and its id or
+            // fields copied) changed without a word. Of a member named twice the last counts, as in most readers.
+            parsed = try GeneratedContent(jsonRefusingLoneSurrogates: trimmed)
         } catch {
             // What is wrong, and where: a number beyond a Double's range (`1e400`) is valid JSON that this reader
             // cannot hold, which "not a JSON object" would misstate. The record keeps its id when it has a plain one.

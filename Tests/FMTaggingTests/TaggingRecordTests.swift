@@ -22,6 +22,22 @@ import Testing
         #expect(utf8.code == "invalid-utf8")
     }
 
+    /// An escaped lone surrogate is no character: read as U+FFFD, the record would be tagged changed without a
+    /// word, so its line is an error line that keeps its plain id, whether the surrogate is in the text or in a
+    /// field that would be copied.
+    @Test func aLoneSurrogateEscapeIsAnErrorLine() throws {
+        let lines = [#"{"id":"s","text":"lone \ud800 surrogate"}"#, #"{"id":"k","text":"fine","extra":"\udbff"}"#,
+                     #"{"id":"l","text":"a low half \udc00 alone"}"#, #"{"id":"p","text":"a pair \ud83d\ude00 is one character"}"#]
+        let records = lines.enumerated().map { TaggingRecord.parse(line: Array($1.utf8), lineNumber: $0 + 1) }
+        #expect(records.map(\.id) == ["s", "k", "l", "p"])
+        for record in records.prefix(3) {
+            guard case .failure(let failure) = record.text else { Issue.record("\(record.id) was read"); continue }
+            #expect(failure.code == "malformed-json")
+            #expect(failure.message.contains("surrogate"), "\(failure.message)")
+        }
+        #expect(try records[3].text.get() == "a pair 😀 is one character")
+    }
+
     /// A JSON line that is not UTF-8 keeps a plainly written id that is whole UTF-8, so its error line names the
     /// record; an id with the bad bytes in it, or plain text, is named by its line number.
     @Test func aLineThatIsNotUTF8KeepsAWholeID() {

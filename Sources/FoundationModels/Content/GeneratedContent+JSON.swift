@@ -23,6 +23,12 @@ extension GeneratedContent {
         self = try PartialJSONParser.parse(json, isStrict: true)
     }
 
+    /// Creates content from JSON text as ``init(json:)`` does, keeping the last value of a member named twice, but
+    /// throws `DecodingError.dataCorrupted` for an escaped lone surrogate, instead of replacing it with U+FFFD.
+    package init(jsonRefusingLoneSurrogates json: String) throws {
+        self = try PartialJSONParser.parse(json, refusesRepeatedMembers: false, refusesLoneSurrogates: true)
+    }
+
     /// The content as JSON text, with structure keys in order and a space after each colon and comma, as
     /// Apple's framework writes it: `{"name": "Ada", "tags": ["math", "engines"]}`.
     ///

@@ -11,13 +11,15 @@ struct PartialJSONParser {
 
     private let bytes: [UInt8]
     private var position = 0
-    /// Whether a member name written twice in one object throws, rather than its last value winning, and an escaped
-    /// lone surrogate throws, rather than U+FFFD standing in for it.
-    private let isStrict: Bool
+    /// Whether a member name written twice in one object throws, rather than its last value winning.
+    private let refusesRepeatedMembers: Bool
+    /// Whether an escaped lone surrogate throws, rather than U+FFFD standing in for it.
+    private let refusesLoneSurrogates: Bool
 
-    private init(_ text: String, isStrict: Bool) {
+    private init(_ text: String, refusesRepeatedMembers: Bool, refusesLoneSurrogates: Bool) {
         bytes = Array(text.utf8)
-        self.isStrict = isStrict
+        self.refusesRepeatedMembers = refusesRepeatedMembers
+        self.refusesLoneSurrogates = refusesLoneSurrogates
     }
 
     /// Parses `text`, which may be a prefix of a JSON document.
@@ -26,7 +28,12 @@ struct PartialJSONParser {
     ///   (`"\uD800"`), which no text holds. Otherwise the last value wins, as in most JSON readers, and U+FFFD stands
     ///   in for the surrogate; a request whose first value or character would be silently replaced wants the error.
     static func parse(_ text: String, isStrict: Bool = false) throws -> GeneratedContent {
-        var parser = PartialJSONParser(text, isStrict: isStrict)
+        try parse(text, refusesRepeatedMembers: isStrict, refusesLoneSurrogates: isStrict)
+    }
+
+    /// Parses `text` as ``parse(_:isStrict:)`` does, with each of the strict checks chosen on its own.
+    static func parse(_ text: String, refusesRepeatedMembers: Bool, refusesLoneSurrogates: Bool) throws -> GeneratedContent {
+        var parser = PartialJSONParser(text, refusesRepeatedMembers: refusesRepeatedMembers, refusesLoneSurrogates: refusesLoneSurrogates)
         parser.skipWhitespace()
         guard !parser.atEnd else {
             // Nothing generated yet: an empty, incomplete value.
@@ -90,7 +97,7 @@ struct PartialJSONParser {
             guard bytes[position] == UInt8(ascii: ":") else {
                 throw error("Expected ':' after property name \"\(key)\" but found \(describe(bytes[position]))")
             }
-            if isStrict, properties[key] != nil {
+            if refusesRepeatedMembers, properties[key] != nil {
                 throw error("The member \"\(key)\" appears twice in one object")
             }
             position += 1
@@ -222,7 +229,7 @@ struct PartialJSONParser {
         func flushSurrogate() throws {
             if let high = pendingHighSurrogate {
                 // A lone high surrogate can't be represented in Swift strings.
-                if isStrict { throw loneSurrogate(high) }
+                if refusesLoneSurrogates { throw loneSurrogate(high) }
                 buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 pendingHighSurrogate = nil
             }
@@ -270,7 +277,7 @@ struct PartialJSONParser {
                         continue
                     }
                     try flushSurrogate()
-                    if isStrict, (0xDC00...0xDFFF).contains(code) { throw loneSurrogate(code) }
+                    if refusesLoneSurrogates, (0xDC00...0xDFFF).contains(code) { throw loneSurrogate(code) }
                     append(code, to: &buffer)
                     continue
                 }
