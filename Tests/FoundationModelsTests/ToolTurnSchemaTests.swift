@@ -105,6 +105,16 @@ struct ToolTurnSchemaTests {
         #expect(ToolTurnSchema.choice(in: broken, isText: true, toolsAllowed: true) == nil)
     }
 
+    /// A key is left out of a partial parse until it is whole, so whether calls began is read from the text.
+    @Test func callsBeginWithTheFirstCharacterOfTheirKey() {
+        for output in [#"{"t"#, #"{"tool"#, #" { "tool_calls"#, #"{"tool_calls":[{"name":"ro"#] {
+            #expect(ToolTurnSchema.beginsCalls(output), "\(output)")
+        }
+        for output in ["", "{", #"{""#, #"{"r"#, #"{"response":"tool"#] {
+            #expect(!ToolTurnSchema.beginsCalls(output), "\(output)")
+        }
+    }
+
     @Test func partialTextAppearsOnlyForATextAnswer() throws {
         #expect(ToolTurnSchema.partialText(in: try GeneratedContent(json: #"{"response":"It is"}"#)) == "It is")
         #expect(ToolTurnSchema.partialText(in: try GeneratedContent(json: #"{"tool_calls":[]}"#)) == nil)

@@ -175,6 +175,13 @@ struct ServeTests {
                 #expect(used <= limit, "max_tokens \(limit): \(used) tokens, finish reason \(reason)")
                 #expect(["stop", "length"].contains(reason))
             }
+            // A call the turn must make, cut off by the limit, is a clear 400, never an empty answer without it.
+            let named = #"{"type":"function","function":{"name":"get_weather"}}"#
+            for (choice, limit) in [(#""required""#, 3), (#""required""#, 12), (named, 8)] {
+                let body = #"{"messages":[{"role":"user","content":"What is the weather in Paris?"}],"temperature":0,"max_tokens":\#(limit),"tool_choice":\#(choice),"tools":[\#(Self.weatherTool)]}"#
+                let reply = try await server.request("v1/chat/completions", body: body)
+                #expect(reply.status == 400 && (try? reply.error["code"] as? String) == "max_tokens_reached", "\(choice), max_tokens \(limit): \(reply.text)")
+            }
         }
     }
 

@@ -102,6 +102,25 @@ struct ToolCallingTests {
         #expect(!session.isResponding)
     }
 
+    /// A required call that the token limit cuts off before it is whole fails as a guided value cut off there does
+    /// (`decodingFailure`); it is never an empty answer, which would drop the call without a word.
+    @Test func aRequiredCallCutByTheTokenLimitThrows() async throws {
+        for limit in [3, 12] {
+            let tool = WeatherTool()
+            let session = LanguageModelSession(model: DefaultModel.model, tools: [tool],
+                                               instructions: "You are a helpful assistant. Use the tools to answer questions about the weather.")
+            let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: limit, toolCallingMode: .required)
+            do {
+                let response = try await session.respond(to: "What is the weather in Paris?", options: options)
+                Issue.record("limit \(limit): answered \(response.content.debugDescription)")
+            } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+                #expect(context.debugDescription.contains("maximumResponseTokens (\(limit))"), "\(context.debugDescription)")
+            }
+            #expect(tool.calls.cities.withLock { $0 }.isEmpty)
+            #expect(session.transcript.count == 1, "the failed request left the transcript as it was")
+        }
+    }
+
     /// A text answer in a session with tools (written under the tool-calling grammar) that runs into the end of
     /// the window throws `exceededContextWindowSize`, as the same answer without tools does, so the documented
     /// recovery (a new session) applies; not a decoding failure.

@@ -195,14 +195,13 @@ struct SystemTurn: Sendable {
             }
         case .tools(let isText):
             // A text answer cut short by maximumResponseTokens ends early, as text responses do without tools; a
-            // limit that ends the hidden wrapper before its answer began leaves an empty one, not an error.
-            if isText, outcome.stop == .maximumTokens {
-                let partial = try? GeneratedContent(json: outcome.text)
-                let beganCalls = if case .structure(_, let keys)? = partial?.kind { keys.first == ToolTurnSchema.toolCallsKey } else { false }
-                if !beganCalls {
-                    answer = partial.flatMap(ToolTurnSchema.partialText(in:)) ?? ""
-                    break
-                }
+            // limit that ends the hidden wrapper before its answer began leaves an empty one, not an error. Tool
+            // calls cut short are malformed, as is a turn that could only be calls: a required call never becomes
+            // an empty answer.
+            if isText, outcome.stop == .maximumTokens, request.generationOptions.toolCallingMode?.kind != .required,
+               !ToolTurnSchema.beginsCalls(outcome.text) {
+                answer = (try? GeneratedContent(json: outcome.text)).flatMap(ToolTurnSchema.partialText(in:)) ?? ""
+                break
             }
             try Self.requireComplete(outcome, request: request)
             guard let parsed = try? GeneratedContent(json: outcome.text),

@@ -69,6 +69,18 @@ enum ToolTurnSchema {
         return .answer(GeneratedContent(kind: .string(text), id: content.id))
     }
 
+    /// Whether `output`, the start of a turn decoded under ``schema(tools:answer:callsRequired:maximumCalls:)``,
+    /// has begun the tool calls: its first key has a first character, and it is that of ``toolCallsKey``. The
+    /// raw text is read, since a partial parse leaves out a key that is not yet whole.
+    static func beginsCalls(_ output: String) -> Bool {
+        var rest = Substring(output).drop(while: \.isWhitespace)
+        guard rest.first == "{" else { return false }
+        rest = rest.dropFirst().drop(while: \.isWhitespace)
+        guard rest.first == "\"" else { return false }
+        let key = rest.dropFirst().prefix { $0 != "\"" }
+        return !key.isEmpty && toolCallsKey.hasPrefix(key)
+    }
+
     /// The text of a partial `{"response": "…"}`, or `nil` while the output may still be tool calls.
     static func partialText(in content: GeneratedContent) -> String? {
         guard case .structure(let properties, _) = content.kind, case .string(let text)? = properties[responseKey]?.kind else {
