@@ -217,11 +217,12 @@ enum ChatCompletionRun {
             }
         }
         if let error = error as? GeneratedContent.ParsingError {
-            // Guided output that reached the token limit before the value closed is the request's limit, not a fault.
+            // Guided output (or a tool call) that reached the token limit before the value closed is the request's
+            // limit, not a fault.
             switch error.underlyingError as? ResponseLimit {
             case .maximumResponseTokens:
                 return APIError(.badRequest, code: "max_tokens_reached", param: "max_tokens",
-                                "The response reached max_tokens before the JSON value was complete; raise max_tokens.")
+                                "The response reached max_tokens before the JSON value (or tool call) was complete; raise max_tokens.")
             case .contextWindow:
                 return APIError(.badRequest, code: "context_length_exceeded", param: "messages",
                                 "The response reached the end of the context window before the JSON value was complete; shorten the messages or lower max_tokens.")

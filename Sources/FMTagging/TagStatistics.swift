@@ -105,8 +105,10 @@ public struct TagStatistics: Sendable {
     /// counted in ``unreadableLines`` and otherwise ignored.
     public mutating func add(line: String) {
         guard !line.allSatisfy(\.isWhitespace) else { return }
-        // A line cut off by a killed job parses as a prefix; it is not a record.
-        guard let content = try? GeneratedContent(json: line), content.isComplete, case .structure(let properties, _) = content.kind,
+        // A line cut off by a killed job parses as a prefix; it is not a record. Nor is one with an escaped lone
+        // surrogate, which would count a tag (U+FFFD in its place) that no record holds.
+        guard let content = try? GeneratedContent(jsonRefusingLoneSurrogates: line), content.isComplete,
+              case .structure(let properties, _) = content.kind,
               properties["result"] != nil || properties["error"] != nil else {
             unreadableLines += 1
             return

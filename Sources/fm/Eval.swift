@@ -210,7 +210,8 @@ extension FM.Eval {
                 notUTF8.append(String(number))
                 continue
             }
-            guard let content = try? GeneratedContent(json: text), content.isComplete,
+            // An escaped lone surrogate would be read as U+FFFD too: such a line is unreadable, not a prediction.
+            guard let content = try? GeneratedContent(jsonRefusingLoneSurrogates: text), content.isComplete,
                   case .structure(let properties, _) = content.kind, var id = properties["id"]?.scalarText,
                   properties["result"] != nil || properties["error"] != nil else {
                 if !text.allSatisfy(\.isWhitespace) { unreadable.append(String(number)) }

@@ -139,9 +139,11 @@ import Testing
         statistics.add(line: #"{"id":"3","text":"A picnic."}"#)
         // The last line of a killed job, cut off inside a tag: neither a record nor the tag "cook".
         statistics.add(line: #"{"id":"4","text":"Pasta.","result":{"topics":["cook"#)
-        #expect(statistics.unreadableLines == 4)
+        // An escaped lone surrogate is no character: read as U+FFFD, it would count a tag no record holds.
+        statistics.add(line: #"{"id":"5","result":{"topics":["\ud800"]}}"#)
+        #expect(statistics.unreadableLines == 5)
         #expect(statistics.records == 2)
-        #expect(statistics.tagCounts["topics"]?["cook"] == nil)
+        #expect(statistics.tagCounts["topics"]?["cook"] == nil && statistics.tagCounts["topics"]?["\u{FFFD}"] == nil)
     }
 
     /// A record of thousands of tags is counted but not paired: its pairs would grow with the square of its tags.

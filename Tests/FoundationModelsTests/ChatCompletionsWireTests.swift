@@ -218,6 +218,12 @@ struct ChatCompletionsWireTests {
         let cut = #expect(throws: GeneratedContent.ParsingError.self) { try unclosed.checkEnding(maximumTokens: nil) }
         #expect((cut?.underlyingError as? ResponseLimit) == ResponseLimit.maximumResponseTokens)
 
+        // A call cut before its name is no answer either: the text (here none) must not stand in for it.
+        var unnamed = ChatCompletionsStreamState()
+        _ = try unnamed.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function"}]},"finish_reason":"length"}]}"#))
+        let nameless = #expect(throws: GeneratedContent.ParsingError.self) { try unnamed.checkEnding(maximumTokens: 2) }
+        #expect((nameless?.underlyingError as? ResponseLimit) == ResponseLimit.maximumResponseTokens)
+
         // The same call ended by the model: empty arguments mean none.
         var ended = ChatCompletionsStreamState()
         _ = try ended.apply(Self.chunk(#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"getWeather","arguments":""}}]},"finish_reason":"tool_calls"}]}"#))

@@ -115,6 +115,18 @@ struct ToolTurnSchemaTests {
         }
     }
 
+    /// What a text request's turn ended by the token limit answers: its text so far, unless calls began (a model
+    /// that chose `tool` and could not fit the forced rest of the call wrote only `{"tool`) or were required.
+    @Test func aTurnCutByTheLimitIsTextOnlyWhileItCouldBeText() {
+        #expect(ToolTurnSchema.textCutShort(#"{"response":"It is sun"#, callsRequired: false) == "It is sun")
+        #expect(ToolTurnSchema.textCutShort(#"{""#, callsRequired: false) == "", "the wrapper ended before the answer began")
+        #expect(ToolTurnSchema.textCutShort("", callsRequired: false) == "")
+        #expect(ToolTurnSchema.textCutShort(#"{"tool"#, callsRequired: false) == nil)
+        #expect(ToolTurnSchema.textCutShort(#"{"tool_calls":[{"name":"route","arguments":{"to":"Pa"#, callsRequired: false) == nil)
+        #expect(ToolTurnSchema.textCutShort(#"{""#, callsRequired: true) == nil)
+        #expect(ToolTurnSchema.textCutShort("", callsRequired: true) == nil)
+    }
+
     @Test func partialTextAppearsOnlyForATextAnswer() throws {
         #expect(ToolTurnSchema.partialText(in: try GeneratedContent(json: #"{"response":"It is"}"#)) == "It is")
         #expect(ToolTurnSchema.partialText(in: try GeneratedContent(json: #"{"tool_calls":[]}"#)) == nil)

@@ -708,6 +708,12 @@ struct ReportCommandTests {
         #expect(mangled.status == 0, "\(mangled.stderr)")
         #expect(mangled.stderr.contains("warning: 1 line of \(results.path) is not UTF-8, so not read (line 2)"), "\(mangled.stderr)")
         #expect(mangled.stdout.contains("examples: 2   failed: 1"), "\(mangled.stdout)")
+        // Nor is an escaped lone surrogate read as U+FFFD: that line is not a prediction either.
+        try Data(#"{"id":"1","result":{"label":"spam"}}\#n{"id":"3","result":{"label":"h\ud800m"}}\#n"#.utf8).write(to: results)
+        let surrogate = try Self.run(["eval", input.path, "--predictions", results.path])
+        #expect(surrogate.status == 0, "\(surrogate.stderr)")
+        #expect(surrogate.stderr.contains("warning: 1 line of \(results.path) is not an fm tag output line"), "\(surrogate.stderr)")
+        #expect(surrogate.stdout.contains("examples: 2   failed: 1"), "\(surrogate.stdout)")
         // The labelled file itself (or another input's output) answers no example: refused, not scored as all failed.
         let itself = try Self.run(["eval", input.path, "--predictions", input.path])
         #expect(itself.status == 1 && itself.stderr.contains("it is not fm tag output of this file's texts"), "\(itself.stderr)")

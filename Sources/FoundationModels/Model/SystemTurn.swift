@@ -198,9 +198,9 @@ struct SystemTurn: Sendable {
             // limit that ends the hidden wrapper before its answer began leaves an empty one, not an error. Tool
             // calls cut short are malformed, as is a turn that could only be calls: a required call never becomes
             // an empty answer.
-            if isText, outcome.stop == .maximumTokens, request.generationOptions.toolCallingMode?.kind != .required,
-               !ToolTurnSchema.beginsCalls(outcome.text) {
-                answer = (try? GeneratedContent(json: outcome.text)).flatMap(ToolTurnSchema.partialText(in:)) ?? ""
+            if isText, outcome.stop == .maximumTokens,
+               let text = ToolTurnSchema.textCutShort(outcome.text, callsRequired: request.generationOptions.toolCallingMode?.kind == .required) {
+                answer = text
                 break
             }
             try Self.requireComplete(outcome, request: request)

@@ -126,8 +126,8 @@ struct ChatCompletionsStreamState: Sendable {
     /// - Parameter maximumTokens: The request's `max_tokens`, if it sent one.
     /// - Throws: For `content_filter`, ``LanguageModelError/guardrailViolation(_:)`` for text and
     ///   ``LanguageModelError/refusal(_:)`` for a schema. For `length`, ``GeneratedContent/ParsingError`` with the
-    ///   ``ResponseLimit`` as its underlying error when a tool call's arguments are not a complete value; a text
-    ///   answer cut by the limit ends early, as local text does.
+    ///   ``ResponseLimit`` as its underlying error when a tool call's arguments are not a complete value, or a call
+    ///   was begun without its name; a text answer cut by the limit ends early, as local text does.
     func checkEnding(maximumTokens: Int?) throws {
         if finishReason == "content_filter" {
             throw Self.contentFilterError(isStringRequest: isStringRequest, debugDescription:
@@ -135,6 +135,11 @@ struct ChatCompletionsStreamState: Sendable {
         }
         guard let limit = responseLimit(maximumTokens: maximumTokens) else { return }
         let reached = maximumTokens.map { "max_tokens (\($0))" } ?? "the server's token limit"
+        // A call cut before its name would otherwise leave the answer as text, empty or not, without the call.
+        if toolCalls.contains(where: \.name.isEmpty) {
+            throw GeneratedContent.ParsingError(rawContent: "", underlyingError: limit, debugDescription:
+                "A tool call stops before its name (the response reached \(reached)).")
+        }
         let calls = namedToolCalls
         if !calls.isEmpty {
             for call in calls {

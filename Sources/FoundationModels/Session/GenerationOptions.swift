@@ -24,7 +24,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var temperature: Double?
 
     /// The most tokens the response may have. When reached, a text response ends early without an error;
-    /// a guided-generation response, which would be malformed, throws a parsing error. Must be positive.
+    /// a guided-generation response, or tool calls the model had begun (or was required to make), which would be
+    /// malformed, throws a parsing error. Must be positive.
     public var maximumResponseTokens: Int?
 
     /// Whether the model may, must or must not call the session's tools; `nil` means ``ToolCallingMode/allowed``.

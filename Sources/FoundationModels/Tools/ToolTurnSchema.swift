@@ -81,6 +81,14 @@ enum ToolTurnSchema {
         return !key.isEmpty && toolCallsKey.hasPrefix(key)
     }
 
+    /// The text answer of a text request's turn that the token limit ended, `output` being all it wrote: the
+    /// response so far, or empty when the hidden wrapper ended before the response began. `nil` when the turn
+    /// began tool calls or could only make them (`callsRequired`): calls cut short are malformed, never an answer.
+    static func textCutShort(_ output: String, callsRequired: Bool) -> String? {
+        guard !callsRequired, !beginsCalls(output) else { return nil }
+        return (try? GeneratedContent(json: output)).flatMap(partialText(in:)) ?? ""
+    }
+
     /// The text of a partial `{"response": "…"}`, or `nil` while the output may still be tool calls.
     static func partialText(in content: GeneratedContent) -> String? {
         guard case .structure(let properties, _) = content.kind, case .string(let text)? = properties[responseKey]?.kind else {
