@@ -26,14 +26,21 @@ package struct ChoiceVotes: Sendable, Hashable {
         (weights[property] ?? 0) > 0 && shares[property]?.values.contains { $0 > 0 } == true
     }
 
+    /// The shares of `property`'s literals that can still move a choice: none when the property has no votes,
+    /// and none for the elements of an array already written (`earlier`), whose votes are spent.
+    package func liveShares(on property: String, earlier: [[UInt8]] = []) -> [[UInt8]: Double] {
+        guard votes(on: property), var shares = shares[property] else { return [:] }
+        for literal in earlier { shares[literal] = nil }
+        return shares
+    }
+
     /// `scores`, the calibrated scores of `literals` at a choice of `property`, as the log of their mix with the
     /// votes; `scores` unchanged when the property has no votes or no score is finite. A literal with no score
     /// (`-inf`) keeps only its vote. In an array, the votes for the elements already written (`earlier`) are
     /// spent: a label the examples agree on is pushed once, not again as every further element.
     package func mixed(_ scores: [Double], literals: [[UInt8]], property: String, earlier: [[UInt8]] = []) -> [Double] {
-        guard votes(on: property), var shares = shares[property], scores.count == literals.count,
-              let top = scores.filter(\.isFinite).max() else { return scores }
-        for literal in earlier { shares[literal] = nil }
+        guard votes(on: property), scores.count == literals.count, let top = scores.filter(\.isFinite).max() else { return scores }
+        let shares = liveShares(on: property, earlier: earlier)
         let weight = min(1, weights[property] ?? 0)
         let exponentials = scores.map { $0.isFinite ? exp($0 - top) : 0 }
         let total = exponentials.reduce(0, +)

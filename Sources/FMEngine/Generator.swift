@@ -53,9 +53,9 @@ extension Generator {
             let kept = shortlist(candidates, size: levers.shortlistSize, site: open.site, context: context, sequence: sequence,
                                  calibration: calibration, weight: levers.calibrationWeight)
             // A label the examples vote for is scored whole even when its first token did not make the list.
+            let shares = votes?.liveShares(on: open.site.property, earlier: open.earlier) ?? [:]
             let voted = candidates.filter { candidate in
-                votes?.votes(on: open.site.property) == true && (votes?.shares[open.site.property]?[candidate.literal] ?? 0) > 0
-                    && !open.earlier.contains(candidate.literal) && !kept.contains { $0.literal == candidate.literal }
+                (shares[candidate.literal] ?? 0) > 0 && !kept.contains { $0.literal == candidate.literal }
             }
             candidates = kept + voted
         }

@@ -13,8 +13,13 @@ extension ExampleIndex {
     /// in-process engine; `nil` when there are none or no field's votes weigh anything.
     package func choiceVotes(for text: String) -> ChoiceVotes? {
         guard votes > 0, voteWeights.values.contains(where: { $0 > 0 }) else { return nil }
-        let shares = Self.shares(of: nearest(to: text, count: votes).map { (examples[$0.index].result, $0.score) })
+        let shares = neighbourShares(of: text)
         return shares.isEmpty ? nil : ChoiceVotes(shares: shares, weights: voteWeights)
+    }
+
+    /// ``shares(of:)`` of the answers of the ``votes`` examples most similar to `text`.
+    private func neighbourShares(of text: String) -> [String: [[UInt8]: Double]] {
+        Self.shares(of: nearest(to: text, count: votes).map { (examples[$0.index].result, $0.score) })
     }
 
     /// Per top-level property, per JSON literal: the answers' shares of the votes, each answer weighted by its
@@ -84,7 +89,7 @@ extension ExampleIndex {
         var right: [String: Int] = [:]
         var asked: [String: Int] = [:]
         for position in CalibrationSample.spreadPositions(among: examples.count, count: Self.weightSampleCount) {
-            let shares = Self.shares(of: nearest(to: examples[position].text, count: votes).map { (examples[$0.index].result, $0.score) })
+            let shares = neighbourShares(of: examples[position].text)
             for (property, own) in answers[position] where !own.isEmpty {
                 asked[property, default: 0] += 1
                 // Ties go to the literal that sorts first, so the weight does not depend on dictionary order.
