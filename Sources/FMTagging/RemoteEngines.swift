@@ -8,6 +8,8 @@ import Synchronization
 public final class RemoteEngines: Sendable {
     /// The servers' models, one per endpoint.
     public let models: [ChatCompletionsLanguageModel]
+    /// How many requests each server is sent at once, by index of ``models``.
+    let throttles: [ServerThrottle]
     private let next = Mutex(0)
     /// What each endpoint serves, once ``identifyServedModels(cache:)`` asked, and whether every endpoint said.
     private let served = Mutex<(identities: [String?], complete: Bool)?>(nil)
@@ -19,17 +21,23 @@ public final class RemoteEngines: Sendable {
     public init(models: [ChatCompletionsLanguageModel]) {
         precondition(!models.isEmpty, "RemoteEngines needs at least one model.")
         self.models = models
+        throttles = models.map { _ in ServerThrottle() }
     }
 
     /// Every model, starting with the next request's and going on in turn: the order in which one request tries
     /// the servers when some cannot be reached. Requests in flight at once share the turn, so each takes its
     /// own starting point rather than asking for the next model again.
     public func nextInTurn() -> [ChatCompletionsLanguageModel] {
+        serversInTurn().map(\.model)
+    }
+
+    /// As ``nextInTurn()``, with each server's throttle.
+    func serversInTurn() -> [(model: ChatCompletionsLanguageModel, throttle: ServerThrottle)] {
         let start = next.withLock { index in
             defer { index = (index + 1) % models.count }
             return index
         }
-        return models.indices.map { models[(start + $0) % models.count] }
+        return models.indices.map { ((start + $0) % models.count) }.map { (models[$0], throttles[$0]) }
     }
 
     /// What identifies the results in the cache: every endpoint (any may answer a text), the model name, and

@@ -81,17 +81,7 @@ public struct Tagger: Sendable {
     /// Tags one text.
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
         if let unsupported = configuration.unsupportedVotes { return .failure(unsupported) }
-        if let remote = configuration.remoteEngines {
-            // A server that cannot be reached, or turns the text away after its retries, hands it to the next one;
-            // only when none takes it is it failed.
-            let servers = remote.nextInTurn()
-            var result = await tagRemotely(text, model: servers[0])
-            for server in servers.dropFirst() {
-                guard case .failure(let failure) = result, failure.passesToNextServer else { break }
-                result = await tagRemotely(text, model: server)
-            }
-            return result
-        }
+        if let remote = configuration.remoteEngines { return await tagRemotely(text, on: remote) }
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text))
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
@@ -126,6 +116,36 @@ public struct Tagger: Sendable {
         } catch {
             return .failure(TaggingFailure(code: "generation-failed", message: "\(error)"))
         }
+    }
+
+    /// How often one text goes round a fleet whose servers turned it away while the job crowded them.
+    private static let throttledRounds = 8
+
+    /// Tags one text on the first server of `remote` that takes it.
+    ///
+    /// A server that cannot be reached, or turns the text away after its retries, hands it to the next one. When
+    /// every one turned it away and some did while the job had other requests in flight there, the job was
+    /// crowding them: their throttles have lowered how many requests they are sent, and the text waits its turn
+    /// and goes round again. Only a text that no server takes even so is failed.
+    private func tagRemotely(_ text: String, on remote: RemoteEngines) async -> Result<GeneratedContent, TaggingFailure> {
+        var result = Result<GeneratedContent, TaggingFailure>.failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: ""))
+        for _ in 0..<Self.throttledRounds {
+            var crowded = false
+            for server in remote.serversInTurn() {
+                let permit: ServerThrottle.Permit
+                do {
+                    permit = try await server.throttle.acquire()
+                } catch {
+                    return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
+                }
+                result = await tagRemotely(text, model: server.model)
+                let busy = if case .failure(let failure) = result { failure.code == TaggingFailure.serverBusy } else { false }
+                if server.throttle.release(permit, turnedAway: busy) { crowded = true }
+                guard case .failure(let failure) = result, failure.passesToNextServer else { return result }
+            }
+            guard crowded else { return result }
+        }
+        return result
     }
 
     /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the

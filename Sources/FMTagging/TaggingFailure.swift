@@ -17,8 +17,9 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// The code of a record that no `--endpoint` server could be reached for: a failure of the job too.
     public static let serverUnreachable = "server-unreachable"
 
-    /// The code of a record whose `--endpoint` server turned it away (429, or 503 while it loads a model) after its
-    /// retries: the next server of a fleet takes the text.
+    /// The code of a record whose `--endpoint` servers all turned it away (429, or 503 while one loads a model) after
+    /// their retries, even with the job sending them fewer requests at once: a failure of the job, which goes on
+    /// once a server has room. (One busy server hands the text to the next server of a fleet.)
     public static let serverBusy = "server-busy"
 
     /// The code of a record whose `--endpoint` server refused the job's requests themselves: the key (401, 403)
@@ -34,7 +35,7 @@ public struct TaggingFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// Whether every record would fail alike, so a job stops rather than writing this failure as the record's
     /// finished line (which a resume would keep).
     public var stopsJob: Bool {
-        [Self.modelUnavailable, Self.serverUnreachable, Self.serverRefused, Self.unsupportedConfiguration].contains(code)
+        [Self.modelUnavailable, Self.serverUnreachable, Self.serverBusy, Self.serverRefused, Self.unsupportedConfiguration].contains(code)
     }
 
     /// Whether the next server of a fleet should take the text instead: this one could not be reached, turned

@@ -231,7 +231,7 @@ extension FM {
             try await runner.run(source) { record, outcome in
                 progress.clear()
                 // The model failed to load (a file cut short, an architecture llama.cpp does not know), or no
-                // --endpoint server could be reached: every record would fail alike, and a resume would keep their
+                // --endpoint server could be reached or had room for one request: every record would fail alike, and a resume would keep their
                 // error lines as finished. The job stops instead, before this record's line, so a resume with a
                 // working model or server tags it. An output that holds no answer yet loses its job record, which
                 // names the broken file or servers: the working ones may differ.
@@ -240,6 +240,7 @@ extension FM {
                     let remedy = switch failure.code {
                     case TaggingFailure.modelUnavailable: "with a model that loads"
                     case TaggingFailure.serverRefused: "once a server accepts the requests (its key, --api-key-env; the model name, --endpoint-model)"
+                    case TaggingFailure.serverBusy: "once a server has room"
                     default: "once a server answers"
                     }
                     throw CommandFailure("""

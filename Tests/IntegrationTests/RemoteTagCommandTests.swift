@@ -152,6 +152,50 @@ struct RemoteTagCommandTests {
         #expect(working.requests.count == 2)
     }
 
+    /// A job that sends a server more requests at once than it admits (`fm serve` deciding one and queueing one
+    /// turns the rest away with 429) slows down to what the server admits instead of failing the texts it crowded
+    /// out: every record gets its result.
+    @Test func aJobThatCrowdsAServerSlowsDownToWhatTheServerAdmits() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-crowded")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = directory.appendingPathComponent("schema.json")
+        try #"{"type":"object","properties":{"topic":{"type":"string","enum":["sports","money","food"]}},"required":["topic"]}"#
+            .write(to: schema, atomically: true, encoding: .utf8)
+        let twelve = ["The match went to extra time.", "Rates rose again this month.", "A recipe for lemon cake.",
+                     "The striker signed a new contract.", "Stocks fell on Monday.", "How long to roast a chicken?",
+                     "The marathon starts at nine.", "My savings account pays little.", "Fresh pasta needs only eggs.",
+                     "The coach was sacked.", "Inflation slowed in May.", "Bake the bread for forty minutes."]
+        // Twice over, 16 at a time: past what three retries a second apart let through when the job does not
+        // slow down (8 of the 24 were server-busy lines then).
+        let texts = twelve + twelve
+        let output = directory.appendingPathComponent("out.jsonl")
+        try await FMServe.with(arguments: ["--concurrency", "1", "--queue", "1"]) { server in
+            let run = try Self.run(["tag"] + texts + ["--schema", schema.path, "--output", output.path, "--no-cache",
+                                                      "--concurrency", "16", "--endpoint", server.url.absoluteString], cacheHome: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let records = try TagCommandTests.lines(output)
+        #expect(records.count == texts.count && records.allSatisfy { $0["result"] != nil }, "\(records)")
+    }
+
+    /// A server that turns a text away even when it is the job's only request there is busy with others' work:
+    /// the job stops before that record's line, so a resume tags it once the server has room.
+    @Test func aServerBusyForALoneRequestStopsTheJob() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-full")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = try await ScriptedChatServer(script: ScriptedChatServer.rawAnswer(
+            head: "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 0\r\n\r\n",
+            body: #"{"error":{"message":"The server is busy","type":"rate_limit_error","code":"queue_full"}}"#))
+        defer { full.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "first text", "second text", "third text", "--schema", schema.path, "--output", output.path,
+                                "--no-cache", "--concurrency", "2", "--endpoint", full.url.absoluteString], cacheHome: directory)
+        #expect(run.status == 1 && run.stderr.contains("HTTP 429") && run.stderr.contains("The job stopped at record 1, before its line")
+                && run.stderr.contains("once a server has room"), "\(run.status) \(run.stderr)")
+        #expect(try TagCommandTests.lines(output).isEmpty)
+    }
+
     /// A server that refuses the job's key (401) would refuse every text: the next server of a fleet takes them,
     /// and with no other server the job stops before the first record's line, as for a server that is down.
     @Test func aServerThatRefusesTheKeyHandsItsTextsOnOrStopsTheJob() async throws {

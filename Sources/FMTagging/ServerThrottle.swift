@@ -1,0 +1,116 @@
+import Synchronization
+
+/// How many of a job's requests one `--endpoint` server is sent at once.
+///
+/// A job starts with no limit of its own (its `--concurrency`/`--parallel` bounds it). When the server turns a
+/// request away as busy (429, or 503 after the client's retries), the limit becomes half the requests then in
+/// flight there, once per such crowd: requests sent before that decrease and turned away with it do not halve
+/// it again. After as many answers in a row as the limit allows, it grows by one, so a server that was busy for a
+/// while gets its share back (additive increase, multiplicative decrease). A job that asks more of a server than
+/// the server admits thus slows down to what it admits instead of failing the texts it crowded out.
+final class ServerThrottle: Sendable {
+    /// What a request holds while it is in flight.
+    struct Permit: Sendable {
+        /// The limit's generation when the request was sent: a busy answer halves the limit only if it has not
+        /// been lowered since.
+        fileprivate let generation: Int
+        fileprivate let id: UInt64
+    }
+
+    private struct State {
+        /// `nil` until the server first turns a request away.
+        var limit: Int?
+        var inFlight = 0
+        var answersInARow = 0
+        var generation = 0
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Permit?, Never>)] = []
+        var lastID: UInt64 = 0
+        var cancelled: Set<UInt64> = []
+        /// For each request in flight, by its permit's id: the most requests of the job in flight at once while it
+        /// was, itself included.
+        var crowds: [UInt64: Int] = [:]
+
+        mutating func grant(_ id: UInt64) -> Permit? {
+            guard limit.map({ inFlight < $0 }) ?? true else { return nil }
+            inFlight += 1
+            for key in crowds.keys { crowds[key] = max(crowds[key]!, inFlight) }
+            crowds[id] = inFlight
+            return Permit(generation: generation, id: id)
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// The current limit, `nil` while there is none.
+    var limit: Int? { state.withLock { $0.limit } }
+
+    /// How many requests wait for a place.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    /// Waits until the server may be sent one more request, in the order requests asked.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits; it then holds no permit.
+    func acquire() async throws -> Permit {
+        let id = state.withLock { state in
+            state.lastID += 1
+            return state.lastID
+        }
+        let permit: Permit? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now: Permit?? = state.withLock { state in
+                    if state.cancelled.remove(id) != nil { return .some(nil) }
+                    if state.waiters.isEmpty, let permit = state.grant(id) { return .some(permit) }
+                    state.waiters.append((id, continuation))
+                    return .none
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Permit?, Never>? in
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return state.waiters.remove(at: index).continuation
+                }
+                state.cancelled.insert(id)
+                return nil
+            }
+            waiter?.resume(returning: nil)
+        }
+        state.withLock { _ = $0.cancelled.remove(id) }
+        guard let permit else { throw CancellationError() }
+        return permit
+    }
+
+    /// Ends a request: `turnedAway` when the server answered it as busy.
+    ///
+    /// - Returns: Whether the job crowded the server: it was turned away while other requests of the job were in
+    ///   flight there (at any time between its sending and its answer), so with the limit lowered it may be let in
+    ///   later.
+    @discardableResult
+    func release(_ permit: Permit, turnedAway: Bool) -> Bool {
+        let (woken, crowd) = state.withLock { state -> ([(CheckedContinuation<Permit?, Never>, Permit)], Int) in
+            let crowd = state.crowds.removeValue(forKey: permit.id) ?? 1
+            if turnedAway {
+                state.answersInARow = 0
+                if permit.generation == state.generation {
+                    state.limit = max(1, min(state.limit ?? .max, state.inFlight) / 2)
+                    state.generation += 1
+                }
+            } else if let limit = state.limit {
+                state.answersInARow += 1
+                if state.answersInARow >= limit {
+                    state.limit = limit + 1
+                    state.answersInARow = 0
+                }
+            }
+            state.inFlight -= 1
+            var woken: [(CheckedContinuation<Permit?, Never>, Permit)] = []
+            while let waiter = state.waiters.first, let next = state.grant(waiter.id) {
+                state.waiters.removeFirst()
+                woken.append((waiter.continuation, next))
+            }
+            return (woken, crowd)
+        }
+        for (continuation, next) in woken { continuation.resume(returning: next) }
+        return turnedAway && crowd > 1
+    }
+}

@@ -1,0 +1,121 @@
+@testable import FMTagging
+import Foundation
+import Testing
+
+/// How many requests a job sends one server at once: unlimited until the server turns one away, then half of
+/// those in flight, once per crowd, growing back by one after as many answers in a row as the limit allows.
+@Suite("ServerThrottle", .timeLimit(.minutes(1)))
+struct ServerThrottleTests {
+    @Test func aBusyAnswerHalvesWhatWasInFlightOncePerCrowd() async throws {
+        let throttle = ServerThrottle()
+        var permits: [ServerThrottle.Permit] = []
+        for _ in 0..<8 { permits.append(try await throttle.acquire()) }
+        #expect(throttle.limit == nil)
+        // The whole crowd is turned away: the first answer halves the eight in flight, the rest were sent before it.
+        #expect(throttle.release(permits[0], turnedAway: true))
+        #expect(throttle.limit == 4)
+        for permit in permits.dropFirst() { #expect(throttle.release(permit, turnedAway: true)) }
+        #expect(throttle.limit == 4)
+        // A request sent under the lowered limit and turned away with three others in flight halves it again.
+        permits = []
+        for _ in 0..<4 { permits.append(try await throttle.acquire()) }
+        #expect(throttle.release(permits[3], turnedAway: true))
+        #expect(throttle.limit == 2)
+        for permit in permits.prefix(3) { throttle.release(permit, turnedAway: false) }
+    }
+
+    @Test func aRequestTurnedAwayAloneWasNotCrowdedByTheJob() async throws {
+        let throttle = ServerThrottle()
+        let alone = try await throttle.acquire()
+        #expect(!throttle.release(alone, turnedAway: true))
+        #expect(throttle.limit == 1)
+        // One that had company at any time while in flight was crowded, even if the company left first.
+        let first = try await throttle.acquire()
+        throttle.release(first, turnedAway: false)
+        let late = ServerThrottle()
+        let a = try await late.acquire()
+        let b = try await late.acquire()
+        late.release(b, turnedAway: false)
+        #expect(late.release(a, turnedAway: true))
+        // An answer is never a crowd, whatever was in flight.
+        let answering = ServerThrottle()
+        let c = try await answering.acquire()
+        let d = try await answering.acquire()
+        #expect(!answering.release(c, turnedAway: false))
+        #expect(!answering.release(d, turnedAway: false))
+        #expect(answering.limit == nil)
+    }
+
+    @Test func theLimitGrowsByOneAfterAsManyAnswersInARow() async throws {
+        let throttle = ServerThrottle()
+        let first = try await throttle.acquire()
+        let second = try await throttle.acquire()
+        throttle.release(second, turnedAway: false)
+        throttle.release(first, turnedAway: true)
+        #expect(throttle.limit == 1)
+        for expected in [2, 2, 3, 3, 3, 4] {
+            let permit = try await throttle.acquire()
+            throttle.release(permit, turnedAway: false)
+            #expect(throttle.limit == expected)
+        }
+        // A busy answer starts the count again.
+        let busy = try await throttle.acquire()
+        throttle.release(busy, turnedAway: true)
+        #expect(throttle.limit == 1)
+    }
+
+    @Test func waitersAreLetInInTheOrderTheyAskedAsPlacesFree() async throws {
+        let throttle = ServerThrottle()
+        let first = try await throttle.acquire()
+        let second = try await throttle.acquire()
+        throttle.release(second, turnedAway: true)  // the limit is now 1, held by `first`
+        let order = OrderRecorder()
+        var waiting: [Task<Void, any Error>] = []
+        // Each waiter queues up before the next one asks.
+        for index in 0..<3 {
+            waiting.append(Task {
+                let permit = try await throttle.acquire()
+                await order.append(index)
+                // Busy answers keep the limit at 1, so the next waiter is let in only now.
+                throttle.release(permit, turnedAway: true)
+            })
+            while throttle.waiting < index + 1 { await Task.yield() }
+        }
+        #expect(await order.count == 0)
+        throttle.release(first, turnedAway: true)
+        for task in waiting { try await task.value }
+        #expect(await order.values == [0, 1, 2])
+        #expect(throttle.waiting == 0)
+    }
+
+    @Test func aCancelledWaiterLeavesWithoutAPlaceAndWithoutStoppingTheOthers() async throws {
+        let throttle = ServerThrottle()
+        let first = try await throttle.acquire()
+        let second = try await throttle.acquire()
+        throttle.release(second, turnedAway: true)  // limit 1, held by `first`
+        let cancelled = Task { try await throttle.acquire() }
+        while throttle.waiting < 1 { await Task.yield() }
+        let next = Task { try await throttle.acquire() }
+        while throttle.waiting < 2 { await Task.yield() }
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(throttle.waiting == 1)
+        throttle.release(first, turnedAway: false)
+        let permit = try await next.value
+        throttle.release(permit, turnedAway: false)
+        // A task cancelled before it asks gets no place either.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await throttle.acquire()
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        #expect(throttle.waiting == 0)
+    }
+}
+
+/// The order waiters got their places in.
+private actor OrderRecorder {
+    private(set) var values: [Int] = []
+    var count: Int { values.count }
+    func append(_ value: Int) { values.append(value) }
+}
