@@ -100,7 +100,13 @@ enum ChatCompletionRun {
             yield(.finish(reason: "length"))
             return
         }
-        for call in calls { yield(.toolCall(id: call.id, name: call.name, arguments: call.arguments)) }
+        for call in calls { yield(.toolCall(id: Self.chatID(ofCall: call.id), name: call.name, arguments: call.arguments)) }
+    }
+
+    /// A tool call's id as OpenAI writes one, `call_` and letters and digits, from the transcript's id (a UUID):
+    /// clients may keep calls apart or check them by that prefix.
+    static func chatID(ofCall id: String) -> String {
+        "call_" + id.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     /// The guardrails on what a session would have checked turn by turn: a request carries its whole history, so

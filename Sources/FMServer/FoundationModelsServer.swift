@@ -61,13 +61,16 @@ public struct FoundationModelsServer: Sendable {
         // client's result cache can tell this model from another served under the same name. Read once, at start.
         let identity: GeneratedContent = .object([("content", .text(ModelIdentity.of(configuration.model.modelURL)))]
             + (configuration.model.adapter.map { [("adapter", .text(ModelIdentity.of($0.fileURL)))] } ?? []))
+        let started = Int(Date().timeIntervalSince1970)
         // Every GET route answers HEAD too: the same status and headers, and the HTTP layer leaves out the body.
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/health", method: method) { _, _ in
                 Self.json(.object([("status", .text("ok")), ("model", .text(configuration.modelName))]))
             }
+            // `created` is when the server started serving the model: OpenAI's field is a Unix time, and a client that
+            // sorts or shows models by it should not see 1970.
             let card: GeneratedContent = .object([
-                ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(0)),
+                ("id", .text(configuration.modelName)), ("object", .text("model")), ("created", .integer(started)),
                 ("owned_by", .text("foundation-models")), ("meta", identity),
             ])
             router.on("/v1/models", method: method) { _, _ in

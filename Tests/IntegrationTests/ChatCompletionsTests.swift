@@ -221,6 +221,24 @@ struct ChatCompletionsTests {
         }
     }
 
+    /// `[DONE]` with no chunk of an answer before it (only a usage chunk, or nothing) is the server's failure, as a
+    /// stream cut short is, not an empty answer: for text and for a schema alike.
+    @Test func aStreamWithoutAnyPartOfAnAnswerIsAnError() async throws {
+        let usageOnly = #"{"id":"c","model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0}}"#
+        for events in [[], [usageOnly]] {
+            let server = try await ScriptedChatServer(script: ScriptedChatServer.eventStreamAnswer(events))
+            defer { server.stop() }
+            let model = ChatCompletionsLanguageModel(endpoint: server.url, model: "scripted", enforcesSchemas: true, retryPolicy: .none)
+            let failure = ChatCompletionsError.invalidResponse("The stream ended without any part of an answer.")
+            await #expect(throws: failure, "\(events)") {
+                _ = try await LanguageModelSession(model: model).respond(to: "What is the capital of France?")
+            }
+            await #expect(throws: failure, "\(events)") {
+                _ = try await LanguageModelSession(model: model).respond(to: "Pick a number.", generating: Int.self)
+            }
+        }
+    }
+
     @Test func doneEndsTheAnswerThoughTheConnectionStaysOpen() async throws {
         let server = try await ScriptedChatServer(script: ScriptedChatServer.heldOpenScript)
         defer { server.stop() }

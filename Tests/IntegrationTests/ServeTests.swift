@@ -368,6 +368,8 @@ struct ServeTests {
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [String: Any])
             #expect(parsed["city"] is String, "\(arguments)")
             let id = try #require(call["id"] as? String)
+            // OpenAI's form: `call_` and letters and digits.
+            #expect(id.hasPrefix("call_") && id.count > 5 && id.dropFirst(5).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "\(id)")
 
             // The client runs the tool and sends its output back; with tools off, the model must answer in text.
             let callMessage = #"{"role":"assistant","content":null,"tool_calls":[{"id":"\#(id)","type":"function","function":{"name":"get_weather","arguments":\#(Self.quoted(arguments))}}]}"#
@@ -535,6 +537,9 @@ struct ServeTests {
             #expect(card?["id"] as? String != nil && ((card?["meta"] as? [String: Any])?["content"] as? String)?.hasPrefix("content-sha256:") == true,
                     "\(models.text)")
             #expect(ChatCompletionsLanguageModel.servedModels(inModelList: models.body, named: "default")?.contains("content-sha256:") == true)
+            // OpenAI's `created` is a Unix time: when the server started, within the last hour.
+            let created = try #require(card?["created"] as? Int)
+            #expect(abs(Double(created) - Date().timeIntervalSince1970) < 3600, "\(created)")
             // OpenAI's `models.retrieve`: the same card by name, and a 404 naming the model for another.
             let name = try #require(card?["id"] as? String)
             for path in ["v1/models/\(name)", "v1/models/default"] {

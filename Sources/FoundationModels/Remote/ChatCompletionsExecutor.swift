@@ -188,6 +188,9 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         } else if !sawDone, state.finishReason == nil {
             // The body ended (a closed connection can end it validly) before the server said the answer was done.
             throw ChatCompletionsError.invalidResponse("The stream ended before the server finished the answer.")
+        } else if !state.sawChoice {
+            // `[DONE]` with nothing before it: the server's failure, not an empty answer of the model.
+            throw ChatCompletionsError.invalidResponse("The stream ended without any part of an answer.")
         }
         return .completed(state)
     }

@@ -33,6 +33,8 @@ struct ChatCompletionsStreamState: Sendable {
     private(set) var text = ""
     private(set) var usage: ChatCompletionsChunk.Usage?
     private(set) var finishReason: String?
+    /// Whether any chunk carried the answer's choice.
+    private(set) var sawChoice = false
     private(set) var completionID: String?
     private(set) var model: String?
     /// How many chunks carried text, the stand-in for a token count until the server reports usage.
@@ -62,6 +64,7 @@ struct ChatCompletionsStreamState: Sendable {
         var outputs: [Output] = []
         // Only the first choice is asked for (no `n`); any other is ignored.
         guard let choice = chunk.choices?.first(where: { ($0.index ?? 0) == 0 }) else { return outputs }
+        sawChoice = true
         if let reason = choice.finishReason, !reason.isEmpty { finishReason = reason }
         guard let delta = choice.delta ?? choice.message else { return outputs }
         if let reasoning = delta.reasoningContent, !reasoning.isEmpty { outputs.append(.reasoning(reasoning)) }
