@@ -47,6 +47,15 @@ final class ServerThrottle: Sendable {
     /// How many requests wait for a place.
     var waiting: Int { state.withLock { $0.waiters.count } }
 
+    /// A place for one more request if the server has room now and nobody waits for one; `nil` otherwise.
+    func tryAcquire() -> Permit? {
+        state.withLock { state in
+            guard state.waiters.isEmpty else { return nil }
+            state.lastID += 1
+            return state.grant(state.lastID)
+        }
+    }
+
     /// Waits until the server may be sent one more request, in the order requests asked.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while it waits; it then holds no permit.

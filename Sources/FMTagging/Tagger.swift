@@ -123,24 +123,37 @@ public struct Tagger: Sendable {
 
     /// Tags one text on the first server of `remote` that takes it.
     ///
-    /// A server that cannot be reached, or turns the text away after its retries, hands it to the next one. When
-    /// every one turned it away and some did while the job had other requests in flight there, the job was
-    /// crowding them: their throttles have lowered how many requests they are sent, and the text waits its turn
-    /// and goes round again. Only a text that no server takes even so is failed.
+    /// The servers are taken in turn, skipping one that has as many of the job's requests as its throttle allows
+    /// while another has room; when none has, the text waits for the first. A server that cannot be reached, or
+    /// turns the text away after its retries, hands it to the next one. When every one turned it away and some
+    /// did while the job had other requests in flight there, the job was crowding them: their throttles have
+    /// lowered how many requests they are sent, and the text waits its turn and goes round again. Only a text
+    /// that no server takes even so is failed.
     private func tagRemotely(_ text: String, on remote: RemoteEngines) async -> Result<GeneratedContent, TaggingFailure> {
         var result = Result<GeneratedContent, TaggingFailure>.failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: ""))
         for _ in 0..<Self.throttledRounds {
             var crowded = false
-            for server in remote.serversInTurn() {
-                let permit: ServerThrottle.Permit
-                do {
-                    permit = try await server.throttle.acquire()
-                } catch {
-                    return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
+            var untried = remote.serversInTurn()
+            while !untried.isEmpty {
+                var next: (index: Int, permit: ServerThrottle.Permit)?
+                for index in untried.indices {
+                    if let permit = untried[index].throttle.tryAcquire() {
+                        next = (index, permit)
+                        break
+                    }
                 }
+                if next == nil {
+                    do {
+                        next = (0, try await untried[0].throttle.acquire())
+                    } catch {
+                        return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
+                    }
+                }
+                guard let next else { break }
+                let server = untried.remove(at: next.index)
                 result = await tagRemotely(text, model: server.model)
                 let busy = if case .failure(let failure) = result { failure.code == TaggingFailure.serverBusy } else { false }
-                if server.throttle.release(permit, turnedAway: busy) { crowded = true }
+                if server.throttle.release(next.permit, turnedAway: busy) { crowded = true }
                 guard case .failure(let failure) = result, failure.passesToNextServer else { return result }
             }
             guard crowded else { return result }

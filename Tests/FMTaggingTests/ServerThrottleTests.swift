@@ -88,6 +88,23 @@ struct ServerThrottleTests {
         #expect(throttle.waiting == 0)
     }
 
+    /// A request that may go to another server asks without waiting: it gets no place when the server is full
+    /// or when others already wait for one, which it must not pass.
+    @Test func askingWithoutWaitingNeverPassesAWaiter() async throws {
+        let throttle = ServerThrottle()
+        let first = try #require(throttle.tryAcquire())
+        let second = try #require(throttle.tryAcquire())
+        throttle.release(second, turnedAway: true)  // limit 1, held by `first`
+        #expect(throttle.tryAcquire() == nil)
+        let waiter = Task { try await throttle.acquire() }
+        while throttle.waiting < 1 { await Task.yield() }
+        throttle.release(first, turnedAway: true)  // the place goes to the waiter
+        #expect(throttle.tryAcquire() == nil)
+        throttle.release(try await waiter.value, turnedAway: false)
+        let free = try #require(throttle.tryAcquire())
+        throttle.release(free, turnedAway: false)
+    }
+
     @Test func aCancelledWaiterLeavesWithoutAPlaceAndWithoutStoppingTheOthers() async throws {
         let throttle = ServerThrottle()
         let first = try await throttle.acquire()
