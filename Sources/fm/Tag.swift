@@ -231,9 +231,9 @@ extension FM {
             try await runner.run(source) { record, outcome in
                 progress.clear()
                 // The model failed to load (a file cut short, an architecture llama.cpp does not know), or no
-                // --endpoint server could be reached or had room for one request: every record would fail alike, and a resume would keep their
-                // error lines as finished. The job stops instead, before this record's line, so a resume with a
-                // working model or server tags it. An output that holds no answer yet loses its job record, which
+                // --endpoint server could be reached or had room for one request: every record would fail alike,
+                // and a resume would keep their error lines as finished. The job stops instead, before this record's
+                // line, so a resume with a working model or server tags it. An output that holds no answer yet loses its job record, which
                 // names the broken file or servers: the working ones may differ.
                 if case .failure(let failure) = outcome, failure.stopsJob {
                     if !holdsAnswers { sink.removeJobRecord() }
