@@ -104,7 +104,8 @@ enum ChatCompletionRun {
     }
 
     /// A tool call's id as OpenAI writes one, `call_` and letters and digits, from the transcript's id (a UUID):
-    /// clients may keep calls apart or check them by that prefix.
+    /// clients may keep calls apart or check them by that prefix. (A repeated greedy answer's calls add `_1`,
+    /// `_2`, …, ``ChatCompletionEvent/copy(_:)``.)
     static func chatID(ofCall id: String) -> String {
         "call_" + id.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }

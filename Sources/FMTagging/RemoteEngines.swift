@@ -8,7 +8,7 @@ import Synchronization
 public final class RemoteEngines: Sendable {
     /// The servers' models, one per endpoint.
     public let models: [ChatCompletionsLanguageModel]
-    /// How many requests each server is sent at once, by index of ``models``.
+    /// How many requests each server is sent at once, by index of ``models``; models of one endpoint share one.
     let throttles: [ServerThrottle]
     private let next = Mutex(0)
     /// What each endpoint serves, once ``identifyServedModels(cache:)`` asked, and whether every endpoint said.
@@ -21,7 +21,14 @@ public final class RemoteEngines: Sendable {
     public init(models: [ChatCompletionsLanguageModel]) {
         precondition(!models.isEmpty, "RemoteEngines needs at least one model.")
         self.models = models
-        throttles = models.map { _ in ServerThrottle() }
+        // One throttle per server: endpoints listed twice (or under two model names) share what that server admits.
+        var byEndpoint: [URL: ServerThrottle] = [:]
+        throttles = models.map { model in
+            if let shared = byEndpoint[model.configuration.endpoint] { return shared }
+            let throttle = ServerThrottle()
+            byEndpoint[model.configuration.endpoint] = throttle
+            return throttle
+        }
     }
 
     /// Every model, starting with the next request's and going on in turn: the order in which one request tries

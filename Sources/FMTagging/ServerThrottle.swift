@@ -3,11 +3,13 @@ import Synchronization
 /// How many of a job's requests one `--endpoint` server is sent at once.
 ///
 /// A job starts with no limit of its own (its `--concurrency`/`--parallel` bounds it). When the server turns a
-/// request away as busy (429, or 503 after the client's retries), the limit becomes half the requests then in
+/// request away as busy (429 or 503, after the client's own retries), the limit becomes half the requests then in
 /// flight there, once per such crowd: requests sent before that decrease and turned away with it do not halve
 /// it again. After as many answers in a row as the limit allows, it grows by one, so a server that was busy for a
 /// while gets its share back (additive increase, multiplicative decrease). A job that asks more of a server than
-/// the server admits thus slows down to what it admits instead of failing the texts it crowded out.
+/// the server admits thus slows down to what it admits instead of failing the texts it crowded out. A server
+/// that cannot be reached, or refuses the job's requests, is sent one request at a time until it answers again,
+/// so a fleet's dead member does not draw the texts its live ones have no room for.
 final class ServerThrottle: Sendable {
     /// What a request holds while it is in flight.
     struct Permit: Sendable {
@@ -47,10 +49,19 @@ final class ServerThrottle: Sendable {
     /// How many requests wait for a place.
     var waiting: Int { state.withLock { $0.waiters.count } }
 
-    /// A place for one more request if the server has room now and nobody waits for one; `nil` otherwise.
+    /// How a request ended, for the throttle.
+    enum Outcome: Sendable {
+        /// The server answered (well or not).
+        case answered
+        /// The server turned it away as busy.
+        case busy
+        /// The server could not be reached, or refused the job's requests.
+        case unavailable
+    }
+
+    /// A place for one more request if the server has room now; `nil` otherwise.
     func tryAcquire() -> Permit? {
         state.withLock { state in
-            guard state.waiters.isEmpty else { return nil }
             state.lastID += 1
             return state.grant(state.lastID)
         }
@@ -89,22 +100,28 @@ final class ServerThrottle: Sendable {
         return permit
     }
 
-    /// Ends a request: `turnedAway` when the server answered it as busy.
+    /// Ends a request.
     ///
-    /// - Returns: Whether the job crowded the server: it was turned away while other requests of the job were in
-    ///   flight there (at any time between its sending and its answer), so with the limit lowered it may be let in
-    ///   later.
+    /// - Returns: Whether the job crowded the server: it turned the request away as busy while other requests of
+    ///   the job were in flight there (at any time between its sending and its answer), so with the limit lowered
+    ///   it may be let in later.
     @discardableResult
-    func release(_ permit: Permit, turnedAway: Bool) -> Bool {
+    func release(_ permit: Permit, _ outcome: Outcome) -> Bool {
         let (woken, crowd) = state.withLock { state -> ([(CheckedContinuation<Permit?, Never>, Permit)], Int) in
             let crowd = state.crowds.removeValue(forKey: permit.id) ?? 1
-            if turnedAway {
+            switch outcome {
+            case .busy:
                 state.answersInARow = 0
                 if permit.generation == state.generation {
                     state.limit = max(1, min(state.limit ?? .max, state.inFlight) / 2)
                     state.generation += 1
                 }
-            } else if let limit = state.limit {
+            case .unavailable:
+                state.answersInARow = 0
+                state.limit = 1
+                state.generation += 1
+            case .answered:
+                guard let limit = state.limit else { break }
                 state.answersInARow += 1
                 if state.answersInARow >= limit {
                     state.limit = limit + 1
@@ -120,6 +137,6 @@ final class ServerThrottle: Sendable {
             return (woken, crowd)
         }
         for (continuation, next) in woken { continuation.resume(returning: next) }
-        return turnedAway && crowd > 1
+        return outcome == .busy && crowd > 1
     }
 }

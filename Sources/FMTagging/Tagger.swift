@@ -118,22 +118,24 @@ public struct Tagger: Sendable {
         }
     }
 
-    /// How often one text goes round a fleet whose servers turned it away while the job crowded them.
-    private static let throttledRounds = 8
-
     /// Tags one text on the first server of `remote` that takes it.
     ///
     /// The servers are taken in turn, skipping one that has as many of the job's requests as its throttle allows
     /// while another has room; when none has, the text waits for the first. A server that cannot be reached, or
-    /// turns the text away after its retries, hands it to the next one. When every one turned it away and some
-    /// did while the job had other requests in flight there, the job was crowding them: their throttles have
-    /// lowered how many requests they are sent, and the text waits its turn and goes round again. Only a text
-    /// that no server takes even so is failed.
+    /// turns the text away after its retries, hands it to the next one. When none took it and some turned it away
+    /// while the job had other requests in flight there, the job was crowding them: their throttles have lowered
+    /// how many requests they are sent, and the text waits its turn there and tries them again. Only a text that
+    /// no server takes even so is failed.
+    ///
+    /// The rounds end: each crowded turn-away halves its server's limit, or was sent before the last halving,
+    /// while the limit grows back only with answers, and a request alone at a server is never crowded. So the
+    /// text is answered, or turned away when it is the job's only request there (`server-busy`).
     private func tagRemotely(_ text: String, on remote: RemoteEngines) async -> Result<GeneratedContent, TaggingFailure> {
-        var result = Result<GeneratedContent, TaggingFailure>.failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: ""))
-        for _ in 0..<Self.throttledRounds {
-            var crowded = false
-            var untried = remote.serversInTurn()
+        var candidates = remote.serversInTurn()
+        while true {
+            var result: Result<GeneratedContent, TaggingFailure>?
+            var crowded: [(model: ChatCompletionsLanguageModel, throttle: ServerThrottle)] = []
+            var untried = candidates
             while !untried.isEmpty {
                 var next: (index: Int, permit: ServerThrottle.Permit)?
                 for index in untried.indices {
@@ -151,14 +153,21 @@ public struct Tagger: Sendable {
                 }
                 guard let next else { break }
                 let server = untried.remove(at: next.index)
-                result = await tagRemotely(text, model: server.model)
-                let busy = if case .failure(let failure) = result { failure.code == TaggingFailure.serverBusy } else { false }
-                if server.throttle.release(next.permit, turnedAway: busy) { crowded = true }
-                guard case .failure(let failure) = result, failure.passesToNextServer else { return result }
+                let answer = await tagRemotely(text, model: server.model)
+                result = answer
+                let outcome: ServerThrottle.Outcome = switch answer {
+                case .failure(let failure) where failure.code == TaggingFailure.serverBusy: .busy
+                case .failure(let failure) where failure.passesToNextServer: .unavailable
+                default: .answered
+                }
+                if server.throttle.release(next.permit, outcome) { crowded.append(server) }
+                guard case .failure(let failure) = answer, failure.passesToNextServer else { return answer }
             }
-            guard crowded else { return result }
+            if crowded.isEmpty {
+                return result ?? .failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: "No server to send the text to."))
+            }
+            candidates = crowded
         }
-        return result
     }
 
     /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the

@@ -12,37 +12,35 @@ struct ServerThrottleTests {
         for _ in 0..<8 { permits.append(try await throttle.acquire()) }
         #expect(throttle.limit == nil)
         // The whole crowd is turned away: the first answer halves the eight in flight, the rest were sent before it.
-        #expect(throttle.release(permits[0], turnedAway: true))
+        #expect(throttle.release(permits[0], .busy))
         #expect(throttle.limit == 4)
-        for permit in permits.dropFirst() { #expect(throttle.release(permit, turnedAway: true)) }
+        for permit in permits.dropFirst() { #expect(throttle.release(permit, .busy)) }
         #expect(throttle.limit == 4)
         // A request sent under the lowered limit and turned away with three others in flight halves it again.
         permits = []
         for _ in 0..<4 { permits.append(try await throttle.acquire()) }
-        #expect(throttle.release(permits[3], turnedAway: true))
+        #expect(throttle.release(permits[3], .busy))
         #expect(throttle.limit == 2)
-        for permit in permits.prefix(3) { throttle.release(permit, turnedAway: false) }
+        for permit in permits.prefix(3) { throttle.release(permit, .answered) }
     }
 
     @Test func aRequestTurnedAwayAloneWasNotCrowdedByTheJob() async throws {
         let throttle = ServerThrottle()
         let alone = try await throttle.acquire()
-        #expect(!throttle.release(alone, turnedAway: true))
+        #expect(!throttle.release(alone, .busy))
         #expect(throttle.limit == 1)
         // One that had company at any time while in flight was crowded, even if the company left first.
-        let first = try await throttle.acquire()
-        throttle.release(first, turnedAway: false)
         let late = ServerThrottle()
         let a = try await late.acquire()
         let b = try await late.acquire()
-        late.release(b, turnedAway: false)
-        #expect(late.release(a, turnedAway: true))
+        late.release(b, .answered)
+        #expect(late.release(a, .busy))
         // An answer is never a crowd, whatever was in flight.
         let answering = ServerThrottle()
         let c = try await answering.acquire()
         let d = try await answering.acquire()
-        #expect(!answering.release(c, turnedAway: false))
-        #expect(!answering.release(d, turnedAway: false))
+        #expect(!answering.release(c, .answered))
+        #expect(!answering.release(d, .answered))
         #expect(answering.limit == nil)
     }
 
@@ -50,17 +48,17 @@ struct ServerThrottleTests {
         let throttle = ServerThrottle()
         let first = try await throttle.acquire()
         let second = try await throttle.acquire()
-        throttle.release(second, turnedAway: false)
-        throttle.release(first, turnedAway: true)
+        throttle.release(second, .answered)
+        throttle.release(first, .busy)
         #expect(throttle.limit == 1)
         for expected in [2, 2, 3, 3, 3, 4] {
             let permit = try await throttle.acquire()
-            throttle.release(permit, turnedAway: false)
+            throttle.release(permit, .answered)
             #expect(throttle.limit == expected)
         }
         // A busy answer starts the count again.
         let busy = try await throttle.acquire()
-        throttle.release(busy, turnedAway: true)
+        throttle.release(busy, .busy)
         #expect(throttle.limit == 1)
     }
 
@@ -68,7 +66,7 @@ struct ServerThrottleTests {
         let throttle = ServerThrottle()
         let first = try await throttle.acquire()
         let second = try await throttle.acquire()
-        throttle.release(second, turnedAway: true)  // the limit is now 1, held by `first`
+        throttle.release(second, .busy)  // the limit is now 1, held by `first`
         let order = OrderRecorder()
         var waiting: [Task<Void, any Error>] = []
         // Each waiter queues up before the next one asks.
@@ -77,39 +75,55 @@ struct ServerThrottleTests {
                 let permit = try await throttle.acquire()
                 await order.append(index)
                 // Busy answers keep the limit at 1, so the next waiter is let in only now.
-                throttle.release(permit, turnedAway: true)
+                throttle.release(permit, .busy)
             })
             while throttle.waiting < index + 1 { await Task.yield() }
         }
         #expect(await order.count == 0)
-        throttle.release(first, turnedAway: true)
+        throttle.release(first, .busy)
         for task in waiting { try await task.value }
         #expect(await order.values == [0, 1, 2])
         #expect(throttle.waiting == 0)
     }
 
-    /// A request that may go to another server asks without waiting: it gets no place when the server is full
-    /// or when others already wait for one, which it must not pass.
-    @Test func askingWithoutWaitingNeverPassesAWaiter() async throws {
+    /// A request that may go to another server asks without waiting: it gets no place while the server is full,
+    /// whether or not others wait, and one once a place is free.
+    @Test func askingWithoutWaitingGetsAPlaceOnlyWhenOneIsFree() async throws {
         let throttle = ServerThrottle()
         let first = try #require(throttle.tryAcquire())
         let second = try #require(throttle.tryAcquire())
-        throttle.release(second, turnedAway: true)  // limit 1, held by `first`
+        throttle.release(second, .busy)  // limit 1, held by `first`
         #expect(throttle.tryAcquire() == nil)
         let waiter = Task { try await throttle.acquire() }
         while throttle.waiting < 1 { await Task.yield() }
-        throttle.release(first, turnedAway: true)  // the place goes to the waiter
+        throttle.release(first, .busy)  // the place goes to the waiter
         #expect(throttle.tryAcquire() == nil)
-        throttle.release(try await waiter.value, turnedAway: false)
+        throttle.release(try await waiter.value, .answered)
         let free = try #require(throttle.tryAcquire())
-        throttle.release(free, turnedAway: false)
+        throttle.release(free, .answered)
+    }
+
+    /// A server that cannot be reached (or refuses the job) is sent one request at a time until it answers, and
+    /// such a failure is never a crowd; answers let the limit grow back.
+    @Test func anUnavailableServerIsSentOneRequestAtATime() async throws {
+        let throttle = ServerThrottle()
+        let first = try #require(throttle.tryAcquire())
+        let second = try #require(throttle.tryAcquire())
+        #expect(!throttle.release(first, .unavailable))
+        #expect(throttle.limit == 1)
+        #expect(throttle.tryAcquire() == nil)
+        #expect(!throttle.release(second, .unavailable))
+        let probe = try #require(throttle.tryAcquire())
+        #expect(throttle.tryAcquire() == nil)
+        throttle.release(probe, .answered)
+        #expect(throttle.limit == 2)
     }
 
     @Test func aCancelledWaiterLeavesWithoutAPlaceAndWithoutStoppingTheOthers() async throws {
         let throttle = ServerThrottle()
         let first = try await throttle.acquire()
         let second = try await throttle.acquire()
-        throttle.release(second, turnedAway: true)  // limit 1, held by `first`
+        throttle.release(second, .busy)  // limit 1, held by `first`
         let cancelled = Task { try await throttle.acquire() }
         while throttle.waiting < 1 { await Task.yield() }
         let next = Task { try await throttle.acquire() }
@@ -117,9 +131,9 @@ struct ServerThrottleTests {
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(throttle.waiting == 1)
-        throttle.release(first, turnedAway: false)
+        throttle.release(first, .answered)
         let permit = try await next.value
-        throttle.release(permit, turnedAway: false)
+        throttle.release(permit, .answered)
         // A task cancelled before it asks gets no place either.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }

@@ -173,6 +173,10 @@ struct RemoteTagCommandTests {
             let run = try Self.run(["tag"] + texts + ["--schema", schema.path, "--output", output.path, "--no-cache",
                                                       "--concurrency", "16", "--endpoint", server.url.absoluteString], cacheHome: directory)
             #expect(run.status == 0, "\(run.stderr)")
+            // The server did turn requests away: the job met the limit it slowed down to.
+            let metrics = try await server.request("metrics").text
+            let turnedAway = metrics.split(separator: "\n").first { $0.hasPrefix(#"fm_requests_total{route="/v1/chat/completions",status="429"}"#) }
+            #expect(turnedAway.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }.map { $0 > 0 } == true, "\(metrics)")
         }
         let records = try TagCommandTests.lines(output)
         #expect(records.count == texts.count && records.allSatisfy { $0["result"] != nil }, "\(records)")
