@@ -137,21 +137,9 @@ public struct Tagger: Sendable {
             var crowded: [(model: ChatCompletionsLanguageModel, throttle: ServerThrottle)] = []
             var untried = candidates
             while !untried.isEmpty {
-                var next: (index: Int, permit: ServerThrottle.Permit)?
-                for index in untried.indices {
-                    if let permit = untried[index].throttle.tryAcquire() {
-                        next = (index, permit)
-                        break
-                    }
+                guard let next = try? await Self.place(among: untried) else {
+                    return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
                 }
-                if next == nil {
-                    do {
-                        next = (0, try await untried[0].throttle.acquire())
-                    } catch {
-                        return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
-                    }
-                }
-                guard let next else { break }
                 let server = untried.remove(at: next.index)
                 let answer = await tagRemotely(text, model: server.model)
                 result = answer
@@ -168,6 +156,19 @@ public struct Tagger: Sendable {
             }
             candidates = crowded
         }
+    }
+
+    /// A place at the first of `servers` (not empty) that has room, or, when none has, the first one's place
+    /// once it frees; with the server's index.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    private static func place(
+        among servers: [(model: ChatCompletionsLanguageModel, throttle: ServerThrottle)]
+    ) async throws -> (index: Int, permit: ServerThrottle.Permit) {
+        for (index, server) in servers.enumerated() {
+            if let permit = server.throttle.tryAcquire() { return (index, permit) }
+        }
+        return (0, try await servers[0].throttle.acquire())
     }
 
     /// Tags one text on an OpenAI-compatible server: the same transcript, schema and options, without the
