@@ -63,10 +63,7 @@ struct ServerThrottleTests {
     }
 
     @Test func waitersAreLetInInTheOrderTheyAskedAsPlacesFree() async throws {
-        let throttle = ServerThrottle()
-        let first = try await throttle.acquire()
-        let second = try await throttle.acquire()
-        throttle.release(second, .busy)  // the limit is now 1, held by `first`
+        let (throttle, first) = try await Self.fullAtOne()
         let order = OrderRecorder()
         var waiting: [Task<Void, any Error>] = []
         // Each waiter queues up before the next one asks.
@@ -89,10 +86,7 @@ struct ServerThrottleTests {
     /// A request that may go to another server asks without waiting: it gets no place while the server is full,
     /// whether or not others wait, and one once a place is free.
     @Test func askingWithoutWaitingGetsAPlaceOnlyWhenOneIsFree() async throws {
-        let throttle = ServerThrottle()
-        let first = try #require(throttle.tryAcquire())
-        let second = try #require(throttle.tryAcquire())
-        throttle.release(second, .busy)  // limit 1, held by `first`
+        let (throttle, first) = try await Self.fullAtOne()
         #expect(throttle.tryAcquire() == nil)
         let waiter = Task { try await throttle.acquire() }
         while throttle.waiting < 1 { await Task.yield() }
@@ -120,10 +114,7 @@ struct ServerThrottleTests {
     }
 
     @Test func aCancelledWaiterLeavesWithoutAPlaceAndWithoutStoppingTheOthers() async throws {
-        let throttle = ServerThrottle()
-        let first = try await throttle.acquire()
-        let second = try await throttle.acquire()
-        throttle.release(second, .busy)  // limit 1, held by `first`
+        let (throttle, first) = try await Self.fullAtOne()
         let cancelled = Task { try await throttle.acquire() }
         while throttle.waiting < 1 { await Task.yield() }
         let next = Task { try await throttle.acquire() }
@@ -141,6 +132,17 @@ struct ServerThrottleTests {
         }
         await #expect(throws: CancellationError.self) { try await early.value }
         #expect(throttle.waiting == 0)
+    }
+}
+
+extension ServerThrottleTests {
+    /// A throttle whose limit is 1 (two requests in flight, one turned away as busy), and the place that fills it.
+    static func fullAtOne() async throws -> (ServerThrottle, ServerThrottle.Permit) {
+        let throttle = ServerThrottle()
+        let first = try await throttle.acquire()
+        let second = try await throttle.acquire()
+        throttle.release(second, .busy)
+        return (throttle, first)
     }
 }
 
