@@ -95,9 +95,15 @@ struct EnumExpansion: GenerableExpansion {
                         continue
                     }
                     let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
-                    values.append(
-                        Value(key: label?.trimmingBackticks ?? "_\(index)", label: label, type: PropertyType(parameter.type))
-                    )
+                    let key = label?.trimmingBackticks ?? "_\(index)"
+                    // A label spelled like a position (`p(_1: Int, Int)`) would share its key with an unlabeled value,
+                    // and one of the two would be lost in the content.
+                    if values.contains(where: { $0.key == key }) {
+                        diagnostics.append(Diagnostic(
+                            node: parameter, message: MacroDiagnostic.duplicateAssociatedValueKey(caseName: name, key: key)))
+                        continue
+                    }
+                    values.append(Value(key: key, label: label, type: PropertyType(parameter.type)))
                 }
                 cases.append(Case(identifier: element.name.text, name: name, values: values))
             }
@@ -109,7 +115,7 @@ struct EnumExpansion: GenerableExpansion {
 
     func members() -> [DeclSyntax] {
         // What the user declared stands, as for structures.
-        guard !StructExpansion.declaredNames(in: declaration.memberBlock.members).contains("generationSchema") else { return [] }
+        guard !StructExpansion.declaredNames(in: declaration.memberBlock.members).contains("static generationSchema") else { return [] }
         return [isSimple ? choiceSchema() : unionSchema()]
     }
 
@@ -238,7 +244,7 @@ struct EnumExpansion: GenerableExpansion {
             } else {
                 let arguments = item.values.map { value in
                     let read = "try payload.value(forProperty: \(StringLiteral.escaped(value.key)))"
-                    return value.label.map { "\($0): \(read)" } ?? read
+                    return value.label.map { "\(Self.argumentLabel($0)): \(read)" } ?? read
                 }
                 branches.append("        self = .\(item.identifier)(\(arguments.joined(separator: ", ")))")
             }
@@ -309,6 +315,15 @@ struct EnumExpansion: GenerableExpansion {
     }
 
     // MARK: Helpers
+
+    /// `label` as a call's argument label: without backticks where none are needed there (a keyword such as
+    /// `in` or `default` is a plain label, and escaping it draws a warning), kept for `inout` and for a raw
+    /// identifier such as `` `two words` ``.
+    static func argumentLabel(_ label: String) -> String {
+        let name = label.trimmingBackticks
+        let isPlain = name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+        return isPlain && name != "inout" ? name : label
+    }
 
     /// `T.self`, parenthesised when the spelling needs it.
     private func typeExpression(_ type: TypeSyntax) -> String {

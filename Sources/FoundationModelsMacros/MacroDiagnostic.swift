@@ -16,6 +16,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case memberInsideIfConfigLeftOut(member: String, effect: String)
     case guideOnUngeneratedProperty(property: String, reason: String)
     case duplicateCaseName(name: String)
+    case duplicateAssociatedValueKey(caseName: String, key: String)
     case destructuringPattern(pattern: String)
 
     var message: String {
@@ -42,6 +43,8 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "@Guide has no effect on '\(property)': \(reason), so the model does not generate it"
         case .duplicateCaseName(let name):
             return "more than one case is named '\(name)'; @Generable names each answer by its case, so give the cases distinct names"
+        case .duplicateAssociatedValueKey(let caseName, let key):
+            return "another associated value of case '\(caseName)' is also keyed '\(key)' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label"
         case .destructuringPattern(let pattern):
             return "@Generable cannot name the properties bound by '\(pattern)'; declare each property on its own (for example 'var a: Int' and 'var b: Int')"
         }
@@ -61,6 +64,7 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .memberInsideIfConfigLeftOut: id = "memberInsideIfConfigLeftOut"
         case .guideOnUngeneratedProperty: id = "guideOnUngeneratedProperty"
         case .duplicateCaseName: id = "duplicateCaseName"
+        case .duplicateAssociatedValueKey: id = "duplicateAssociatedValueKey"
         case .destructuringPattern: id = "destructuringPattern"
         }
         return MessageID(domain: "FoundationModelsMacros", id: id)

@@ -34,6 +34,27 @@ struct PropertyType {
         Self.arrayElement(of: nonOptional)
     }
 
+    /// The type a guide on the property constrains, for `GenerationGuide<…>`, when the spelling shows it for
+    /// certain: an array, or a standard type that has guides (`Int`, `Double`, `Float`, `Decimal`, `String`,
+    /// `Bool`), optional or not. Another name may be a type alias that hides an optional, so it is `nil`.
+    var guidedType: TypeSyntax? {
+        let value = nonOptional
+        if Self.arrayElement(of: value) != nil { return value }
+        let name: String?
+        if let identifier = value.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+            name = identifier.name.text
+        } else if let member = value.as(MemberTypeSyntax.self), member.genericArgumentClause == nil,
+                  ["Swift", "Foundation"].contains(member.baseType.as(IdentifierTypeSyntax.self)?.name.text) {
+            name = member.name.text
+        } else {
+            name = nil
+        }
+        return name.map { Self.guidedStandardTypes.contains($0) } == true ? value : nil
+    }
+
+    /// The standard types that guides exist for.
+    private static let guidedStandardTypes: Set<String> = ["Int", "Double", "Float", "Decimal", "String", "Bool"]
+
     /// The type spelled for the mirror property in `PartiallyGenerated`.
     ///
     /// Every property becomes optional. Arrays map element-wise (`[E.PartiallyGenerated]`), which is

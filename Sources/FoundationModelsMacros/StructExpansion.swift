@@ -28,21 +28,29 @@ struct StructExpansion: GenerableExpansion {
         Self.declaredNames(in: declaration.memberBlock.members)
     }
 
-    /// The names `members` declare that an expansion would otherwise declare again: properties, nested structs
-    /// and type aliases by name, any initializer as `init`, and the content initializer also as `init(_:)`.
+    /// The names `members` declare that an expansion would otherwise declare again: instance properties by name,
+    /// static ones as `static name`, nested types and type aliases by name, any initializer as `init`, and the
+    /// content initializer also as `init(_:)`.
+    ///
+    /// Swift lets a static and an instance member share a name, so only a static `generationSchema` stands in
+    /// for the generated one, and only a nested type for `PartiallyGenerated`: an instance property of either
+    /// name is the user's own field.
     static func declaredNames(in members: MemberBlockItemListSyntax) -> Set<String> {
         var names: Set<String> = []
         for member in members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
+                let isStatic = variable.modifiers.contains { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
                 for binding in variable.bindings {
                     if let pattern = binding.pattern.as(IdentifierPatternSyntax.self) {
-                        names.insert(pattern.identifier.text.trimmingBackticks)
+                        let name = pattern.identifier.text.trimmingBackticks
+                        names.insert(isStatic ? "static \(name)" : name)
                     }
                 }
-            } else if let nested = member.decl.as(StructDeclSyntax.self) {
-                names.insert(nested.name.text)
-            } else if let alias = member.decl.as(TypeAliasDeclSyntax.self) {
-                names.insert(alias.name.text)
+            } else if let nested = member.decl.asProtocol(NamedDeclSyntax.self),
+                      member.decl.is(StructDeclSyntax.self) || member.decl.is(EnumDeclSyntax.self)
+                        || member.decl.is(ClassDeclSyntax.self) || member.decl.is(ActorDeclSyntax.self)
+                        || member.decl.is(TypeAliasDeclSyntax.self) {
+                names.insert("type \(nested.name.text.trimmingBackticks)")
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
                 names.insert("init")
                 // Only the content initializer replaces ours; an `init(_ name: String)` is another initializer.
@@ -67,10 +75,10 @@ struct StructExpansion: GenerableExpansion {
         if !names.contains("init") {
             result.append(memberwiseInitializer())
         }
-        if !names.contains("generationSchema") {
+        if !names.contains("static generationSchema") {
             result.append(generationSchema())
         }
-        if !names.contains("PartiallyGenerated") {
+        if !names.contains("type PartiallyGenerated") {
             result.append(partiallyGenerated())
         }
         return result
@@ -185,9 +193,21 @@ struct StructExpansion: GenerableExpansion {
         }
         arguments.append("type: \(PropertyType.parenthesizedIfNeeded(property.type.type)).self")
         if !property.guide.guides.isEmpty {
-            arguments.append("guides: [\(property.guide.guides.map(\.description).joined(separator: ", "))]")
+            let guides = property.guide.guides.map { Self.guide($0, on: property.type) }
+            arguments.append("guides: [\(guides.joined(separator: ", "))]")
         }
         return "FoundationModels.GenerationSchema.Property(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `guide` with its base written out (`GenerationGuide<Int>.range(…)`) when the property's type is known, so a
+    /// guide for another type (`.range` on a `String`) is refused by name instead of by a mismatch of the
+    /// property's type that the overloads of `Property` report.
+    private static func guide(_ guide: ExprSyntax, on type: PropertyType) -> String {
+        let call = guide.as(FunctionCallExprSyntax.self)?.calledExpression ?? guide
+        guard let value = type.guidedType, let member = call.as(MemberAccessExprSyntax.self), member.base == nil else {
+            return guide.description
+        }
+        return "FoundationModels.GenerationGuide<\(value)>\(guide)"
     }
 
     private func partiallyGenerated() -> DeclSyntax {

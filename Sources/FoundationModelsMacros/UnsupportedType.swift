@@ -25,10 +25,17 @@ enum UnsupportedType {
 
     /// Why `type` cannot be Generable, or `nil` when nothing is known against it.
     static func reason(for type: TypeSyntax) -> String? {
+        // `Optional` is not `Generable`: it marks a property that may be left out, one level deep.
         if let wrapped = PropertyType.optionalWrapped(of: type) {
+            if PropertyType.optionalWrapped(of: wrapped) != nil || wrapped.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                return "an optional of an optional has no schema; use one '?'"
+            }
             return reason(for: wrapped)
         }
         if let element = PropertyType.arrayElement(of: type) {
+            if PropertyType.optionalWrapped(of: element) != nil || element.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                return "an array's elements cannot be optional; leave out the '?' of the elements (the array itself may be optional)"
+            }
             return reason(for: element)
         }
         if type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {

@@ -169,6 +169,66 @@ struct GenerableDiagnosticsTests {
         }
     }
 
+    /// `Optional` marks a property that may be left out, one level deep: an optional of an optional, or an array of
+    /// optionals, has no schema, and is refused at the property rather than by the conformance inside the expansion.
+    @Test func optionalsInsideOptionalsOrArraysAreRefused() {
+        assertMacro {
+            """
+            @Generable
+            struct Reading {
+                var twice: Int??
+                var spelled: Optional<Int?>
+                var gaps: [Int?]
+                var maybeGaps: [String?]?
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            struct Reading {
+                var twice: Int??
+                           ┬────
+                           ╰─ 🛑 @Generable property 'twice' has type 'Int??', which cannot be generated: an optional of an optional has no schema; use one '?'
+                var spelled: Optional<Int?>
+                             ┬─────────────
+                             ╰─ 🛑 @Generable property 'spelled' has type 'Optional<Int?>', which cannot be generated: an optional of an optional has no schema; use one '?'
+                var gaps: [Int?]
+                          ┬─────
+                          ╰─ 🛑 @Generable property 'gaps' has type '[Int?]', which cannot be generated: an array's elements cannot be optional; leave out the '?' of the elements (the array itself may be optional)
+                var maybeGaps: [String?]?
+                               ┬─────────
+                               ╰─ 🛑 @Generable property 'maybeGaps' has type '[String?]?', which cannot be generated: an array's elements cannot be optional; leave out the '?' of the elements (the array itself may be optional)
+            }
+            """
+        }
+    }
+
+    /// An unlabeled associated value is keyed by its position (`_1`); a label spelled the same would share the key,
+    /// and one of the two values would be lost in the content and the schema would not build.
+    @Test func associatedValuesOfOneKeyAreRejected() {
+        assertMacro {
+            """
+            @Generable
+            enum Pair {
+                case p(_1: Int, Int)
+                case q(Int, _0: String)
+            }
+            """
+        } diagnostics: {
+            """
+            @Generable
+            enum Pair {
+                case p(_1: Int, Int)
+                                ┬──
+                                ╰─ 🛑 another associated value of case 'p' is also keyed '_1' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label
+                case q(Int, _0: String)
+                            ┬─────────
+                            ╰─ 🛑 another associated value of case 'q' is also keyed '_0' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label
+            }
+            """
+        }
+    }
+
     /// Cases that differ only in their labels would share one choice and one schema name: refused at compile time.
     @Test func casesOfOneNameAreRejected() {
         assertMacro {

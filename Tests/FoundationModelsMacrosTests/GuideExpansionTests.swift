@@ -70,16 +70,16 @@ struct GuideExpansionTests {
                     FoundationModels.GenerationSchema(
                         type: Self.self,
                         properties: [
-                            FoundationModels.GenerationSchema.Property(name: "greeting", description: "A greeting", type: String.self, guides: [.constant("hello")]),
-                            FoundationModels.GenerationSchema.Property(name: "color", type: String.self, guides: [.anyOf(["red", "green", "blue"])]),
+                            FoundationModels.GenerationSchema.Property(name: "greeting", description: "A greeting", type: String.self, guides: [FoundationModels.GenerationGuide<String>.constant("hello")]),
+                            FoundationModels.GenerationSchema.Property(name: "color", type: String.self, guides: [FoundationModels.GenerationGuide<String>.anyOf(["red", "green", "blue"])]),
                             FoundationModels.GenerationSchema.Property(name: "word", type: String.self, guides: [FoundationModels.GenerationGuide<String>._pattern(/[a-z]+/, source: "[a-z]+")]),
-                            FoundationModels.GenerationSchema.Property(name: "lower", type: Int.self, guides: [.minimum(1)]),
-                            FoundationModels.GenerationSchema.Property(name: "upper", type: Double.self, guides: [.maximum(9.5)]),
-                            FoundationModels.GenerationSchema.Property(name: "age", description: "The age of the cat", type: Int.self, guides: [.range(0 ... 20)]),
-                            FoundationModels.GenerationSchema.Property(name: "exactly", type: [String].self, guides: [.count(3)]),
-                            FoundationModels.GenerationSchema.Property(name: "between", type: [String].self, guides: [.count(1 ... 3)]),
-                            FoundationModels.GenerationSchema.Property(name: "bounded", type: [String].self, guides: [.minimumCount(1), .maximumCount(10)]),
-                            FoundationModels.GenerationSchema.Property(name: "code", description: "Digits", type: [Int].self, guides: [.element(.range(0 ... 9)), .count(4)]),
+                            FoundationModels.GenerationSchema.Property(name: "lower", type: Int.self, guides: [FoundationModels.GenerationGuide<Int>.minimum(1)]),
+                            FoundationModels.GenerationSchema.Property(name: "upper", type: Double.self, guides: [FoundationModels.GenerationGuide<Double>.maximum(9.5)]),
+                            FoundationModels.GenerationSchema.Property(name: "age", description: "The age of the cat", type: Int.self, guides: [FoundationModels.GenerationGuide<Int>.range(0 ... 20)]),
+                            FoundationModels.GenerationSchema.Property(name: "exactly", type: [String].self, guides: [FoundationModels.GenerationGuide<[String]>.count(3)]),
+                            FoundationModels.GenerationSchema.Property(name: "between", type: [String].self, guides: [FoundationModels.GenerationGuide<[String]>.count(1 ... 3)]),
+                            FoundationModels.GenerationSchema.Property(name: "bounded", type: [String].self, guides: [FoundationModels.GenerationGuide<[String]>.minimumCount(1), FoundationModels.GenerationGuide<[String]>.maximumCount(10)]),
+                            FoundationModels.GenerationSchema.Property(name: "code", description: "Digits", type: [Int].self, guides: [FoundationModels.GenerationGuide<[Int]>.element(.range(0 ... 9)), FoundationModels.GenerationGuide<[Int]>.count(4)]),
                         ]
                     )
                 }
@@ -182,7 +182,7 @@ struct GuideExpansionTests {
                         properties: [
                             FoundationModels.GenerationSchema.Property(name: "sku", description: "SKU", type: String.self, guides: [FoundationModels.GenerationGuide<String>._pattern(/[A-Z]{3}-\d{4}/, source: "[A-Z]{3}-\\d{4}")]),
                             FoundationModels.GenerationSchema.Property(name: "path", type: String?.self, guides: [FoundationModels.GenerationGuide<String>._pattern(#/a/b"c/#, source: "a/b\"c")]),
-                            FoundationModels.GenerationSchema.Property(name: "words", type: [String].self, guides: [.element(FoundationModels.GenerationGuide<String>._pattern(/\w+/, source: "\\w+"))]),
+                            FoundationModels.GenerationSchema.Property(name: "words", type: [String].self, guides: [FoundationModels.GenerationGuide<[String]>.element(FoundationModels.GenerationGuide<String>._pattern(/\w+/, source: "\\w+"))]),
                         ]
                     )
                 }
@@ -248,7 +248,7 @@ struct GuideExpansionTests {
                     FoundationModels.GenerationSchema(
                         type: Self.self,
                         properties: [
-                            FoundationModels.GenerationSchema.Property(name: "days", description: "A list of day-by-day plans.", type: [DayPlan].self, guides: [.count(3)]),
+                            FoundationModels.GenerationSchema.Property(name: "days", description: "A list of day-by-day plans.", type: [DayPlan].self, guides: [FoundationModels.GenerationGuide<[DayPlan]>.count(3)]),
                         ]
                     )
                 }
@@ -313,9 +313,9 @@ struct GuideExpansionTests {
                     FoundationModels.GenerationSchema(
                         type: Self.self,
                         properties: [
-                            FoundationModels.GenerationSchema.Property(name: "topics", description: Descriptions.topics, type: [String].self, guides: [.maximumCount(Limits.topics)]),
-                            FoundationModels.GenerationSchema.Property(name: "score", type: Int.self, guides: [.range(0 ... maxScore)]),
-                            FoundationModels.GenerationSchema.Property(name: "category", type: String.self, guides: [.anyOf(Category.allNames)]),
+                            FoundationModels.GenerationSchema.Property(name: "topics", description: Descriptions.topics, type: [String].self, guides: [FoundationModels.GenerationGuide<[String]>.maximumCount(Limits.topics)]),
+                            FoundationModels.GenerationSchema.Property(name: "score", type: Int.self, guides: [FoundationModels.GenerationGuide<Int>.range(0 ... maxScore)]),
+                            FoundationModels.GenerationSchema.Property(name: "category", type: String.self, guides: [FoundationModels.GenerationGuide<String>.anyOf(Category.allNames)]),
                         ]
                     )
                 }

@@ -65,6 +65,22 @@ enum GenerableMacroFixtures {
         case none
     }
 
+    /// Instance properties named like the static schema and the partial mirror, which Swift lets stand beside them.
+    @Generable
+    struct FieldsNamedLikeMembers {
+        var generationSchema: String
+        var PartiallyGenerated: Int
+    }
+
+    /// An enum with the schema's name as a computed instance property, and labels that are keywords.
+    @Generable
+    enum Move: Equatable {
+        case step(`in`: String, `default`: Int)
+        case stay
+
+        var generationSchema: String { "not the schema" }
+    }
+
     @Generable
     enum Mood: Equatable {
         case cheerful, calm

@@ -78,6 +78,27 @@ struct GenerableMacroRuntimeTests {
         #expect(node.properties.map(\.isOptional) == [false, true])
     }
 
+    /// A field named `generationSchema` or `PartiallyGenerated` is the user's own: the macro still declares the
+    /// static schema and the partial mirror beside it.
+    @Test func fieldsNamedLikeGeneratedMembersKeepTheSchemaAndTheMirror() throws {
+        typealias Fields = GenerableMacroFixtures.FieldsNamedLikeMembers
+        guard case .object(let node) = Fields.generationSchema.root else {
+            Issue.record("the schema is not an object")
+            return
+        }
+        #expect(node.properties.map(\.name) == ["generationSchema", "PartiallyGenerated"])
+        let value = try Fields(GeneratedContent(json: #"{"generationSchema": "a", "PartiallyGenerated": 2}"#))
+        #expect(value.generationSchema == "a" && value.PartiallyGenerated == 2)
+        let partial = try Fields.PartiallyGenerated(GeneratedContent(json: #"{"generationSchema": "a"#))
+        #expect(partial.generationSchema == "a" && partial.PartiallyGenerated == nil)
+
+        typealias Move = GenerableMacroFixtures.Move
+        #expect(Move.generationSchema.jsonSchemaString.contains("step"))
+        let move = Move.step(in: "north", default: 3)
+        #expect(try Move(move.generatedContent) == move)
+        #expect(move.generationSchema == "not the schema")
+    }
+
     @Test func publicTypeConformsFromOutsideTheDeclaration() throws {
         let summary = try PublicSummary(GeneratedContent(properties: ["text": "Short."]))
         #expect(summary.asPartiallyGenerated().text == "Short.")
