@@ -16,7 +16,7 @@ package final class LoadedModel: Sendable {
     private let commaTokens = Mutex<[Int32]?>(nil)
     /// Compiled schemas, most recently used kept: each with its choice points and calibration tables, so
     /// dropping a schema drops everything derived from it.
-    private let compiled = Mutex(LeastRecentlyUsedCache<SchemaDocument, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
+    private let compiled = Mutex(LeastRecentlyUsedCache<SchemaKey, CompiledSchema>(capacity: LoadedModel.compiledSchemaCapacity))
     /// The most compiled schemas a model keeps.
     package static let compiledSchemaCapacity = 64
     /// The bytes of states and masks the compiled schemas of a model are trimmed to, the schemas used longest ago
@@ -133,7 +133,8 @@ package final class LoadedModel: Sendable {
 
     /// The compiled constraint for a schema, cached per model so masks computed for one request serve the next.
     package func constraint(for document: SchemaDocument) throws -> TokenConstraint {
-        if let cached = compiled.withLock({ $0.value(forKey: document) }) { return cached.constraint }
+        let key = SchemaKey(document)
+        if let cached = compiled.withLock({ $0.value(forKey: key) }) { return cached.constraint }
         let constraint = TokenConstraint(grammar: try Grammar(compiling: document), vocabulary: vocabulary)
         // Build the masks up front (once per schema and model: ~2–40 ms on SmolLM2), so no token of a
         // generation waits for a state's first mask; huge or recursive grammars stop at the bound.
@@ -149,9 +150,9 @@ package final class LoadedModel: Sendable {
         // calibration tables are found by the constraint's identity, so a replaced one would lose them.
         return withExtendedLifetime(held) {
             compiled.withLock { cache in
-                if let stored = cache.value(forKey: document) { return stored.constraint }
-                _ = cache.insert(schema, forKey: document)
-                _ = cache.trim(toCost: compiledSchemaByteBudget, keeping: document) { sizes[ObjectIdentifier($0)] ?? 0 }
+                if let stored = cache.value(forKey: key) { return stored.constraint }
+                _ = cache.insert(schema, forKey: key)
+                _ = cache.trim(toCost: compiledSchemaByteBudget, keeping: key) { sizes[ObjectIdentifier($0)] ?? 0 }
                 return constraint
             }
         }

@@ -27,6 +27,10 @@ struct GrammarAcceptanceTests {
         ("choices longer", .string(.choices(["art", "artist"])), #""artist""#, true),
         ("choices prefix", .string(.choices(["art", "artist"])), #""arti""#, false),
         ("choices other", .string(.choices(["art", "artist"])), #""bob""#, false),
+        // JSON tells these apart, though Swift's `==` finds them equal.
+        ("choices precomposed", .string(.choices(["caf\u{E9}", "cafe\u{301}"])), "\"caf\u{E9}\"", true),
+        ("choices decomposed", .string(.choices(["caf\u{E9}", "cafe\u{301}"])), "\"cafe\u{301}\"", true),
+        ("choices decomposed only", .string(.choices(["cafe\u{301}"])), "\"caf\u{E9}\"", false),
         ("choices escaped", .string(.choices(["say \"hi\"", "a\\b"])), #""say \"hi\"""#, true),
         ("choices escaped 2", .string(.choices(["say \"hi\"", "a\\b"])), #""a\\b""#, true),
         ("object", person, #"{"name":"Ada","age":36,"tags":["x"]}"#, true),

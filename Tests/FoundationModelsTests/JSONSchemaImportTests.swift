@@ -140,6 +140,17 @@ struct JSONSchemaImportTests {
          ["false"], ["{}", #"{"x":1}"#]),
     ]
 
+    /// Enum members that differ only in a canonically equivalent spelling are two members, as JSON compares
+    /// strings by code points: both can be generated, and a unique list of two can hold them.
+    @Test func enumMembersSwiftFindsEqualStayApart() throws {
+        let precomposed = "\"caf\u{E9}\"", decomposed = "\"cafe\u{301}\""
+        let single = try Self.matcher(#"{"enum":["caf\u00e9","cafe\u0301"]}"#)
+        #expect(single.acceptsCompletely(precomposed) && single.acceptsCompletely(decomposed))
+        let pair = try Self.matcher(#"{"type":"array","items":{"enum":["caf\u00e9","cafe\u0301"]},"minItems":2,"maxItems":2,"uniqueItems":true}"#)
+        #expect(pair.acceptsCompletely("[\(precomposed),\(decomposed)]"))
+        #expect(!pair.acceptsCompletely("[\(precomposed),\(precomposed)]"))
+    }
+
     @Test(arguments: cases)
     func grammarFollowsTheSchema(_ testCase: (String, String, [String], [String])) throws {
         let (what, schema, accepted, rejected) = testCase

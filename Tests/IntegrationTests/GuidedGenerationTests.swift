@@ -125,6 +125,20 @@ struct GuidedGenerationTests {
         }
     }
 
+    /// JSON tells "café" with U+00E9 and with "e" and U+0301 apart, though Swift's `==` does not: each schema is
+    /// compiled for its own spelling, even after the other's was, in one process.
+    @Test func schemasThatDifferOnlyInCanonicallyEquivalentSpellingsEachGetTheirOwn() async throws {
+        for choice in ["caf\u{E9}", "cafe\u{301}", "caf\u{E9}"] {
+            let value = DynamicGenerationSchema(name: "Drink", anyOf: [choice])
+            let root = DynamicGenerationSchema(name: "Order", properties: [.init(name: "drink", schema: value)])
+            let schema = try GenerationSchema(root: root, dependencies: [])
+            let session = LanguageModelSession(model: DefaultModel.model)
+            let content = try await session.respond(to: "Order a drink.", schema: schema, options: GenerationOptions(samplingMode: .greedy)).content
+            let drink = try content.value(String.self, forProperty: "drink")
+            #expect(Array(drink.unicodeScalars) == Array(choice.unicodeScalars))
+        }
+    }
+
     @Test func structuredStreamingYieldsConsistentPrefixesWithOneID() async throws {
         let session = LanguageModelSession(model: DefaultModel.model)
         let stream = session.streamResponse(to: Self.inputs[0], generating: Seed000.ContentTaggingResult.self,

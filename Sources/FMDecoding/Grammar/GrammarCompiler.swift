@@ -197,7 +197,9 @@ struct GrammarCompiler {
             guard !choices.isEmpty else {
                 throw GrammarError(.unsatisfiable, construct: "choices", "a string guide has no choices")
             }
-            for choice in Set(choices) { addLiteral(ByteNFA.jsonQuoted(choice), from: from, to: to) }
+            // Told apart by their bytes, as JSON tells strings apart: "é" and "e\u{301}" are two choices, though
+            // Swift's `==` finds them equal.
+            for literal in Set(choices.map(ByteNFA.jsonQuoted)) { addLiteral(literal, from: from, to: to) }
         case .pattern(let pattern):
             let regex = try RegexParser.parse(pattern)
             // Said here: an empty language would otherwise surface as a value that can never end.

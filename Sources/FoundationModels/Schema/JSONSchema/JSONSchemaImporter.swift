@@ -655,14 +655,15 @@ struct JSONSchemaImporter {
             }
             return valid
         }
-        // Hashed, since an enum may list hundreds of thousands of members: strings by Swift's equality, as
-        // the choices are compared later, the rest by their text with keys sorted (numbers by value).
+        // Hashed, since an enum may list hundreds of thousands of members: strings by their code points, as JSON
+        // compares them ("é" and "e\u{301}" are two members, though Swift's `==` finds them equal), the rest by
+        // their text with keys sorted (numbers by value).
         var unique: [JSONSchemaValue] = []
-        var seenStrings: Set<String> = []
+        var seenStrings: Set<[UInt8]> = []
         var seenOthers: Set<String> = []
         for value in values {
             let isNew = if case .string(let text) = value {
-                seenStrings.insert(text).inserted
+                seenStrings.insert(Array(text.utf8)).inserted
             } else {
                 seenOthers.insert(value.unorderedCanonicalText).inserted
             }
