@@ -42,6 +42,22 @@ struct RegexPatternTests {
         }
     }
 
+    /// Two escaped UTF-16 halves are one scalar, as ECMAScript (and so JSON Schema) reads them, in a class too;
+    /// a half alone is refused by name.
+    @Test func escapedSurrogatePairsAreOneScalar() throws {
+        let matcher = try SchemaNode.string(.pattern(#"^\ud83d\ude00+[\ud83d\ude01-\ud83d\ude03]$"#)).document.matcher()
+        #expect(matcher.acceptsCompletely("\"\u{1F600}\u{1F600}\u{1F602}\""))
+        #expect(!matcher.acceptsCompletely("\"\u{1F600}\u{1F604}\""))
+        for pattern in [#"\ud83d"#, #"\ud83dx"#, #"\ude00"#, #"\ud83d\u0041"#] {
+            do {
+                _ = try Grammar(compiling: SchemaNode.string(.pattern(pattern)).document)
+                Issue.record("/\(pattern)/ should be rejected")
+            } catch {
+                #expect(error.construct.contains("surrogate"), "\(error.construct)")
+            }
+        }
+    }
+
     static let unsupported: [(String, String)] = [
         (#"(a)\1"#, "backreference"),
         (#"a(?=b)"#, "lookahead"),

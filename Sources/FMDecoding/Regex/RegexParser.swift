@@ -292,6 +292,10 @@ struct RegexParser {
                 return single(value)
             }
             let value = try parseHex(count: 4)
+            // Two escaped UTF-16 halves (`\ud83d\ude00`) are one scalar, as ECMAScript reads them.
+            if (0xD800...0xDBFF).contains(value), let low = escapedLowSurrogate() {
+                return single(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00))
+            }
             guard Unicode.Scalar(value) != nil else {
                 throw unsupported("surrogate escape `\\u\(String(value, radix: 16))`", "lone surrogates are not scalars")
             }
@@ -302,6 +306,18 @@ struct RegexParser {
             }
             return single(scalar.value)
         }
+    }
+
+    /// The low surrogate of a `\uXXXX` escape that follows, read past; `nil`, with nothing read, when none does.
+    private mutating func escapedLowSurrogate() -> UInt32? {
+        let start = index
+        guard peek == "\\", index + 1 < scalars.count, scalars[index + 1] == "u" else { return nil }
+        index += 2
+        guard let low = try? parseHex(count: 4), (0xDC00...0xDFFF).contains(low) else {
+            index = start
+            return nil
+        }
+        return low
     }
 
     private mutating func parseHex(count: Int) throws(GrammarError) -> UInt32 {
