@@ -46,7 +46,7 @@ struct StructExpansion: GenerableExpansion {
                         names.insert(isStatic ? "static \(name)" : name)
                     }
                 }
-            } else if let nested = member.decl.asProtocol(NamedDeclSyntax.self),
+            } else if let nested = member.decl.asProtocol((any NamedDeclSyntax).self),
                       member.decl.is(StructDeclSyntax.self) || member.decl.is(EnumDeclSyntax.self)
                         || member.decl.is(ClassDeclSyntax.self) || member.decl.is(ActorDeclSyntax.self)
                         || member.decl.is(TypeAliasDeclSyntax.self) {
@@ -246,8 +246,12 @@ struct StructExpansion: GenerableExpansion {
     /// `Equatable` and `Hashable` when the type declares them, so snapshots compare as the values do (every
     /// mirror property is an optional of a type that has them too).
     private var mirroredConformances: String {
-        let declared = Set((declaration.inheritanceClause?.inheritedTypes ?? []).map { inherited -> String in
-            let name = inherited.type.trimmedDescription
+        // A composition (`Codable & Hashable`) declares each of its parts.
+        let inherited = (declaration.inheritanceClause?.inheritedTypes ?? []).flatMap { inherited -> [TypeSyntax] in
+            inherited.type.as(CompositionTypeSyntax.self)?.elements.map(\.type) ?? [inherited.type]
+        }
+        let declared = Set(inherited.map { type -> String in
+            let name = type.trimmedDescription
             return name.hasPrefix("Swift.") ? String(name.dropFirst("Swift.".count)) : name
         })
         if declared.contains("Hashable") { return ", Equatable, Hashable" }

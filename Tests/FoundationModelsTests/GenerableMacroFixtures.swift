@@ -37,6 +37,12 @@ enum GenerableMacroFixtures {
         }
     }
 
+    /// Declares Hashable inside a composition.
+    @Generable
+    struct Pin: Codable & Hashable {
+        var name: String
+    }
+
     /// An enum with associated values that holds itself.
     @Generable
     indirect enum Outline: Equatable {

@@ -21,6 +21,9 @@ struct GenerableMacroRuntimeTests {
         #expect(partial.name == "bea")
         #expect(partial != same, "snapshots of different responses have different ids")
         #expect(Set([partial, partial]).count == 1)
+        // Hashable declared inside a composition is mirrored too.
+        let pin = try GenerableMacroFixtures.Pin.PartiallyGenerated(GeneratedContent(json: #"{"name":"a"#))
+        #expect(Set([pin, pin]).count == 1)
     }
 
     /// A recursive enum's schema refers to itself by name instead of recursing without end.
