@@ -155,7 +155,7 @@ package struct CalibrationStore: Sendable {
     ///
     /// - Parameter modelFiles: The model's file and its adapter's, if any.
     static func key(tableKey: String, modelFiles: [String], schema: SchemaDocument, levers: QualityLevers) -> String {
-        ([Self.formatVersion, executableIdentity] + modelFiles.map(fileIdentity) + [levers.fingerprint, schema.canonicalText, tableKey])
+        ([Self.formatVersion, executableIdentity] + modelFiles.map(fileIdentity) + [levers.fingerprint, canonical(schema), tableKey])
             .joined(separator: "\u{1C}")
     }
 
@@ -174,5 +174,12 @@ package struct CalibrationStore: Sendable {
               let size = (attributes[.size] as? NSNumber)?.int64Value else { return "missing:" + path }
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         return "\(path)|\(size)|\(modified)"
+    }
+
+    /// The schema as text that is the same in every process: definitions in name order (a dictionary's order
+    /// changes from one process to the next).
+    static func canonical(_ schema: SchemaDocument) -> String {
+        ([String(reflecting: schema.root)] + schema.definitions.sorted { $0.key < $1.key }.map { "\($0.key)=\(String(reflecting: $0.value))" })
+            .joined(separator: "\u{1D}")
     }
 }

@@ -317,12 +317,12 @@ struct EnumExpansion: GenerableExpansion {
     // MARK: Helpers
 
     /// `label` as a call's argument label: without backticks where none are needed there (a keyword such as
-    /// `in` or `default` is a plain label, and escaping it draws a warning), kept for `inout` and for a raw
-    /// identifier such as `` `two words` ``.
+    /// `in` or `default` is a plain label, and escaping it draws a warning), kept for `inout`, for `` `_` ``
+    /// (bare, it would mean no label) and for a raw identifier such as `` `two words` ``.
     static func argumentLabel(_ label: String) -> String {
         let name = label.trimmingBackticks
         let isPlain = name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
-        return isPlain && name != "inout" ? name : label
+        return isPlain && name != "inout" && name != "_" ? name : label
     }
 
     /// `T.self`, parenthesised when the spelling needs it.

@@ -44,7 +44,7 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .duplicateCaseName(let name):
             return "more than one case is named '\(name)'; @Generable names each answer by its case, so give the cases distinct names"
         case .duplicateAssociatedValueKey(let caseName, let key):
-            return "another associated value of case '\(caseName)' is also keyed '\(key)' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label"
+            return "two associated values of case '\(caseName)' are keyed '\(key)' (@Generable keys an unlabeled value by its position: _0, _1, …); label them apart"
         case .destructuringPattern(let pattern):
             return "@Generable cannot name the properties bound by '\(pattern)'; declare each property on its own (for example 'var a: Int' and 'var b: Int')"
         }

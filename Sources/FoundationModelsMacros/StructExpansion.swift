@@ -29,8 +29,8 @@ struct StructExpansion: GenerableExpansion {
     }
 
     /// The names `members` declare that an expansion would otherwise declare again: instance properties by name,
-    /// static ones as `static name`, nested types and type aliases by name, any initializer as `init`, and the
-    /// content initializer also as `init(_:)`.
+    /// static ones as `static name`, nested types and type aliases as `type name`, any initializer as `init`, and
+    /// the content initializer also as `init(_:)`.
     ///
     /// Swift lets a static and an instance member share a name, so only a static `generationSchema` stands in
     /// for the generated one, and only a nested type for `PartiallyGenerated`: an instance property of either

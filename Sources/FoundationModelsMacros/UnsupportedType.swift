@@ -27,13 +27,13 @@ enum UnsupportedType {
     static func reason(for type: TypeSyntax) -> String? {
         // `Optional` is not `Generable`: it marks a property that may be left out, one level deep.
         if let wrapped = PropertyType.optionalWrapped(of: type) {
-            if PropertyType.optionalWrapped(of: wrapped) != nil || wrapped.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            if isOptional(wrapped) {
                 return "an optional of an optional has no schema; use one '?'"
             }
             return reason(for: wrapped)
         }
         if let element = PropertyType.arrayElement(of: type) {
-            if PropertyType.optionalWrapped(of: element) != nil || element.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            if isOptional(element) {
                 return "an array's elements cannot be optional; leave out the '?' of the elements (the array itself may be optional)"
             }
             return reason(for: element)
@@ -72,6 +72,14 @@ enum UnsupportedType {
             return reason
         }
         return nil
+    }
+
+    /// Whether `type` is an optional, written in parentheses or not (`Int?`, `(Int?)`, `Optional<Int>`, `Int!`).
+    private static func isOptional(_ type: TypeSyntax) -> Bool {
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
+            return isOptional(only.type)
+        }
+        return PropertyType.optionalWrapped(of: type) != nil || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
     }
 
     /// Names that user types commonly take too; alone, without generic arguments, they are left to the type

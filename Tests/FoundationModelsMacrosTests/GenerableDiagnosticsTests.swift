@@ -180,6 +180,7 @@ struct GenerableDiagnosticsTests {
                 var spelled: Optional<Int?>
                 var gaps: [Int?]
                 var maybeGaps: [String?]?
+                var wrapped: (Int?)?
             }
             """
         } diagnostics: {
@@ -198,6 +199,9 @@ struct GenerableDiagnosticsTests {
                 var maybeGaps: [String?]?
                                ┬─────────
                                ╰─ 🛑 @Generable property 'maybeGaps' has type '[String?]?', which cannot be generated: an array's elements cannot be optional; leave out the '?' of the elements (the array itself may be optional)
+                var wrapped: (Int?)?
+                             ┬──────
+                             ╰─ 🛑 @Generable property 'wrapped' has type '(Int?)?', which cannot be generated: an optional of an optional has no schema; use one '?'
             }
             """
         }
@@ -220,10 +224,10 @@ struct GenerableDiagnosticsTests {
             enum Pair {
                 case p(_1: Int, Int)
                                 ┬──
-                                ╰─ 🛑 another associated value of case 'p' is also keyed '_1' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label
+                                ╰─ 🛑 two associated values of case 'p' are keyed '_1' (@Generable keys an unlabeled value by its position: _0, _1, …); label them apart
                 case q(Int, _0: String)
                             ┬─────────
-                            ╰─ 🛑 another associated value of case 'q' is also keyed '_0' (@Generable keys an unlabeled value by its position: _0, _1, …); give this one another label
+                            ╰─ 🛑 two associated values of case 'q' are keyed '_0' (@Generable keys an unlabeled value by its position: _0, _1, …); label them apart
             }
             """
         }

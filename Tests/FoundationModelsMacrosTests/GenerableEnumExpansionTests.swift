@@ -268,6 +268,79 @@ struct GenerableEnumExpansionTests {
         }
     }
 
+    /// Labels are passed as a call spells them: a keyword plainly (escaped, it draws a warning), `inout` and `_`
+    /// escaped.
+    @Test func labelsAreSpelledAsACallNeedsThem() {
+        assertMacro {
+            """
+            @Generable
+            enum Move {
+                case step(`in`: String, `default`: Int, `inout`: Int, `_`: Int)
+            }
+            """
+        } expansion: {
+            #"""
+            enum Move {
+                case step(`in`: String, `default`: Int, `inout`: Int, `_`: Int)
+
+                nonisolated static var generationSchema: FoundationModels.GenerationSchema {
+                    FoundationModels.GenerationSchema._building(Self.self) { name in
+                        let root = FoundationModels.DynamicGenerationSchema(
+                            name: name,
+                            anyOf: [
+                                FoundationModels.DynamicGenerationSchema(
+                                    name: name + ".step",
+                                    properties: [
+                                        FoundationModels.DynamicGenerationSchema.Property(
+                                            name: "step",
+                                            schema: FoundationModels.DynamicGenerationSchema(
+                                                name: name + ".step.payload",
+                                                properties: [
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "in", schema: FoundationModels.DynamicGenerationSchema(type: String.self)),
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "default", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "inout", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
+                                                    FoundationModels.DynamicGenerationSchema.Property(name: "_", schema: FoundationModels.DynamicGenerationSchema(type: Int.self)),
+                                                ]
+                                            )
+                                        ),
+                                    ]
+                                ),
+                            ]
+                        )
+                        // The alternatives are built from the enum's own cases, so they cannot conflict.
+                        return try! FoundationModels.GenerationSchema(root: root, dependencies: [])
+                    }
+                }
+            }
+
+            extension Move: nonisolated FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    guard case .structure(let properties, let orderedKeys) = content.kind,
+                        let caseName = orderedKeys.first,
+                        let payload = properties[caseName]
+                    else {
+                        throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: "expected an object with one key naming a case of Move"))
+                    }
+                    switch caseName {
+                    case "step":
+                        self = .step(in: try payload.value(forProperty: "in"), default: try payload.value(forProperty: "default"), `inout`: try payload.value(forProperty: "inout"), `_`: try payload.value(forProperty: "_"))
+                    default:
+                        throw Swift.DecodingError.dataCorrupted(Swift.DecodingError.Context(codingPath: [], debugDescription: "unexpected case '\(caseName)'"))
+                    }
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    switch self {
+                    case .step(let value0, let value1, let value2, let value3):
+                        let payload = FoundationModels.GeneratedContent(properties: ["in": value0, "default": value1, "inout": value2, "_": value3])
+                        return FoundationModels.GeneratedContent(properties: ["step": payload])
+                    }
+                }
+            }
+            """#
+        }
+    }
+
     @Test func recursiveEnum() {
         assertMacro {
             """

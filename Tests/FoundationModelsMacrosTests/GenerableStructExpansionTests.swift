@@ -568,6 +568,47 @@ struct GenerableStructExpansionTests {
         }
     }
 
+    /// A static `generationSchema` and a type named `PartiallyGenerated` that the user wrote stand: the macro
+    /// declares neither again.
+    @Test func userWrittenSchemaAndMirrorAreKept() {
+        assertMacro {
+            """
+            @Generable
+            struct Fixed {
+                var name: String
+                static var generationSchema: GenerationSchema { GenerationSchema(type: Self.self, properties: []) }
+                typealias PartiallyGenerated = Fixed
+            }
+            """
+        } expansion: {
+            """
+            struct Fixed {
+                var name: String
+                static var generationSchema: GenerationSchema { GenerationSchema(type: Self.self, properties: []) }
+                typealias PartiallyGenerated = Fixed
+
+                nonisolated init(name: String) {
+                    self.name = name
+                }
+            }
+
+            extension Fixed: nonisolated FoundationModels.Generable {
+                nonisolated init(_ content: FoundationModels.GeneratedContent) throws {
+                    self.name = try content.value(forProperty: "name")
+                }
+
+                nonisolated var generatedContent: FoundationModels.GeneratedContent {
+                    FoundationModels.GeneratedContent(
+                        properties: [
+                            "name": self.name,
+                        ]
+                    )
+                }
+            }
+            """
+        }
+    }
+
     @Test func userWrittenInitializerIsKept() {
         assertMacro {
             """

@@ -52,6 +52,29 @@ struct GenerationSchemaTests {
         ]))
     }
 
+    /// Choice guides meet by code points, as JSON compares strings: "café" with U+00E9 and with "e" and U+0301 are
+    /// two values, though Swift's `==` finds them equal.
+    @Test func choiceGuidesMeetByCodePoints() throws {
+        struct Drink: Generable {
+            static var generationSchema: GenerationSchema {
+                GenerationSchema(type: Drink.self, properties: [
+                    .init(name: "both", type: String.self, guides: [.anyOf(["caf\u{E9}", "tea"]), .anyOf(["cafe\u{301}", "tea"])]),
+                    .init(name: "same", type: String.self, guides: [.anyOf(["cafe\u{301}", "tea"]), .constant("cafe\u{301}")]),
+                ])
+            }
+            init(_ content: GeneratedContent) throws {}
+            var generatedContent: GeneratedContent { .null }
+        }
+        let document = try Drink.generationSchema.decodingDocument()
+        guard case .object(let properties) = document.root, properties.count == 2,
+              case .string(.choices(let both)) = properties[0].schema, case .string(.choices(let same)) = properties[1].schema else {
+            Issue.record("unexpected schema: \(document.root)")
+            return
+        }
+        #expect(both == ["tea"])
+        #expect(same.map { Array($0.unicodeScalars) } == [Array("cafe\u{301}".unicodeScalars)])
+    }
+
     @Test func everyGuideLowers() throws {
         struct AllGuides: Generable {
             static var generationSchema: GenerationSchema {

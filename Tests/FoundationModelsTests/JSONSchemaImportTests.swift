@@ -149,6 +149,8 @@ struct JSONSchemaImportTests {
         let pair = try Self.matcher(#"{"type":"array","items":{"enum":["caf\u00e9","cafe\u0301"]},"minItems":2,"maxItems":2,"uniqueItems":true}"#)
         #expect(pair.acceptsCompletely("[\(precomposed),\(decomposed)]"))
         #expect(!pair.acceptsCompletely("[\(precomposed),\(precomposed)]"))
+        let lists = try Self.matcher(#"{"enum":[["caf\u00e9"],["cafe\u0301"]]}"#)
+        #expect(lists.acceptsCompletely("[\(precomposed)]") && lists.acceptsCompletely("[\(decomposed)]"))
     }
 
     @Test(arguments: cases)

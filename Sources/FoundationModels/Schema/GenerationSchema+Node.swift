@@ -234,12 +234,15 @@ extension GenerationSchema.Node {
         case .string(var guides):
             for constraint in constraints {
                 switch constraint {
+                // Choices match by their code points, as the generated JSON does: "é" and "e\u{301}" are two values.
                 case .constant(let value):
-                    guides.choices = guides.choices.map { $0.contains(value) ? [value] : [] } ?? [value]
+                    guides.choices = guides.choices.map { $0.contains { $0.unicodeScalars.elementsEqual(value.unicodeScalars) } ? [value] : [] } ?? [value]
                     guides.isConstant = true
                 case .anyOf(let values):
                     // Several choice lists intersect, keeping the earlier list's order.
-                    guides.choices = guides.choices.map { existing in existing.filter(values.contains) } ?? values
+                    guides.choices = guides.choices.map { existing in
+                        existing.filter { choice in values.contains { $0.unicodeScalars.elementsEqual(choice.unicodeScalars) } }
+                    } ?? values
                 case .pattern(let pattern):
                     guides.pattern = pattern
                 default:

@@ -655,17 +655,17 @@ struct JSONSchemaImporter {
             }
             return valid
         }
-        // Hashed, since an enum may list hundreds of thousands of members: strings by their code points, as JSON
-        // compares them ("é" and "e\u{301}" are two members, though Swift's `==` finds them equal), the rest by
-        // their text with keys sorted (numbers by value).
+        // Hashed, since an enum may list hundreds of thousands of members, by their code points, as JSON compares
+        // strings ("é" and "e\u{301}" are two members, though Swift's `==` finds them equal): strings as they are,
+        // the rest by their text with keys sorted (numbers by value).
         var unique: [JSONSchemaValue] = []
         var seenStrings: Set<[UInt8]> = []
-        var seenOthers: Set<String> = []
+        var seenOthers: Set<[UInt8]> = []
         for value in values {
             let isNew = if case .string(let text) = value {
                 seenStrings.insert(Array(text.utf8)).inserted
             } else {
-                seenOthers.insert(value.unorderedCanonicalText).inserted
+                seenOthers.insert(Array(value.unorderedCanonicalText.utf8)).inserted
             }
             if isNew { unique.append(value) }
         }

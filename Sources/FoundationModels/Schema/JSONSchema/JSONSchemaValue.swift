@@ -61,8 +61,8 @@ enum JSONSchemaValue: Sendable {
     /// Compact canonical JSON: no whitespace, keys in their order, numbers without exponent or trailing zeros.
     var canonicalText: String { text(sortingKeys: false) }
 
-    /// Compact canonical JSON with every object's keys sorted: the same text for values that compare equal
-    /// (strings apart, which compare by Swift's equality and are written as their scalars).
+    /// Compact canonical JSON with every object's keys sorted: the same text for values that compare equal, with
+    /// strings written as their scalars (so compare the texts by their code points, not with Swift's `==`).
     var unorderedCanonicalText: String { text(sortingKeys: true) }
 
     private func text(sortingKeys: Bool) -> String {
