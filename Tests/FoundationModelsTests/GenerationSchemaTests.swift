@@ -52,6 +52,40 @@ struct GenerationSchemaTests {
         ]))
     }
 
+    /// A `Decimal` bound with more digits than a `Double` holds is never moved outward: the minimum rounds up and
+    /// the maximum down, so a value the decoder writes meets the guide as written.
+    @Test func decimalBoundsRoundInward() throws {
+        struct Price: Generable {
+            static var generationSchema: GenerationSchema {
+                GenerationSchema(type: Price.self, properties: [
+                    .init(name: "above", type: Decimal.self, guides: [.range(Decimal(string: "0.30000000000000000001")!...Decimal(string: "0.4")!)]),
+                    .init(name: "below", type: Decimal.self, guides: [.maximum(Decimal(string: "0.29999999999999999999")!)]),
+                    .init(name: "wide", type: Decimal.self, guides: [.minimum(Decimal(string: "123456789012345.123")!)]),
+                ])
+            }
+            init(_ content: GeneratedContent) throws {}
+            var generatedContent: GeneratedContent { .null }
+        }
+        let document = try Price.generationSchema.decodingDocument()
+        guard case .object(let properties) = document.root, properties.count == 3,
+              case .number(let aboveMinimum?, let aboveMaximum?) = properties[0].schema,
+              case .number(nil, let belowMaximum?) = properties[1].schema,
+              case .number(let wideMinimum?, nil) = properties[2].schema else {
+            Issue.record("unexpected schema: \(document.root)")
+            return
+        }
+        #expect(Decimal(string: "\(aboveMinimum)")! >= Decimal(string: "0.30000000000000000001")!)
+        #expect(Decimal(string: "\(aboveMaximum)")! == Decimal(string: "0.4")!)
+        #expect(Decimal(string: "\(belowMaximum)")! <= Decimal(string: "0.29999999999999999999")!)
+        #expect(Decimal(string: "\(wideMinimum)")! >= Decimal(string: "123456789012345.123")!)
+        // A range that no Double's text fits inside is empty, and refused rather than widened.
+        let tight = GenerationSchema.Property(name: "v", type: Decimal.self,
+                                              guides: [.range(Decimal(string: "0.29999999999999999999")!...Decimal(string: "0.29999999999999999999")!)])
+        #expect(throws: (any Error).self) {
+            try GenerationSchema(type: Price.self, properties: [tight]).decodingDocument()
+        }
+    }
+
     /// Choice guides meet by code points, as JSON compares strings: "café" with U+00E9 and with "e" and U+0301 are
     /// two values, though Swift's `==` finds them equal.
     @Test func choiceGuidesMeetByCodePoints() throws {

@@ -70,6 +70,11 @@ struct JSONSchemaImportTests {
         ("integer multipleOf", #"{"type":"integer","minimum":0,"maximum":20,"multipleOf":5}"#,
          ["0", "5", "20"], ["3", "25"]),
         ("a number multipleOf 1/n generates integers", #"{"type":"number","multipleOf":0.5}"#, ["2", "-7"], ["2.5"]),
+        ("a number multipleOf 1 is whole", #"{"type":"number","multipleOf":1,"minimum":0.5,"maximum":2.5}"#, ["1", "2"], ["0.86", "1.75", "3"]),
+        ("an untyped multipleOf 1 is whole", #"{"multipleOf":1}"#, ["21"], ["21.75"]),
+        ("multipleOf 1 in allOf", #"{"type":"number","allOf":[{"multipleOf":0.5},{"multipleOf":1}]}"#, ["4"], ["4.5"]),
+        // 1 / 1e-5 is 99999.99999999999 in a Double, and 1e-5 is still 1/100000.
+        ("a number multipleOf 1e-5 generates integers", #"{"type":"number","multipleOf":1e-5,"minimum":0,"maximum":3}"#, ["2"], ["2.5", "4"]),
         ("exclusive integer bounds", #"{"type":"integer","exclusiveMinimum":0,"exclusiveMaximum":3}"#,
          ["1", "2"], ["0", "3"]),
         ("exclusive number bounds", #"{"type":"number","exclusiveMinimum":0.5}"#, ["0.50000001", "1"], ["0.5", "0.4"]),

@@ -225,6 +225,13 @@ private struct Lowering {
         return .string(.matching(patterns: patterns, minimumLength: minimum, maximumLength: maximum))
     }
 
+    /// Whether `divisor` is 1/n for a whole n, as a `Double` reads it: `1 / 1e-5` is 99999.99999999999, so n is
+    /// the nearest whole number and the test is whether 1/n gives the divisor back.
+    private static func isReciprocalOfWholeNumber(_ divisor: Double) -> Bool {
+        let whole = (1 / divisor).rounded()
+        return whole >= 1 && whole.isFinite && 1 / whole == divisor
+    }
+
     /// Integers, and numbers whose `multipleOf` makes them whole (generated as integers).
     private func lowerInteger(_ bounds: GenerationSchema.NumericBounds, at path: String) throws -> SchemaNode {
         // A lower bound at or past `Int.max` (or an upper one at `Int.min`) saturates, and stepping past an
@@ -267,7 +274,7 @@ private struct Lowering {
             // multiples in the range are valid values the decoder does not write.
             if let divisor = bounds.multipleOf, divisor > 0, divisor < 1 {
                 // A divisor that is neither whole nor 1/n is refused for itself, whatever the range.
-                guard (1 / divisor) == (1 / divisor).rounded() else {
+                guard Self.isReciprocalOfWholeNumber(divisor) else {
                     throw SchemaLoweringError(
                         code: .unsupportedGuide,
                         message: "The multipleOf \(divisor) at \(path) is neither a whole number nor 1/n of one.")
@@ -281,7 +288,7 @@ private struct Lowering {
         let step: Int
         if divisor > 0, divisor == divisor.rounded(), divisor < 1e15 {
             step = Int(divisor)
-        } else if divisor > 0, divisor < 1, (1 / divisor) == (1 / divisor).rounded() {
+        } else if divisor > 0, divisor < 1, Self.isReciprocalOfWholeNumber(divisor) {
             // Every integer is a multiple of 1/n; fractional multiples are not generated.
             return .integer(minimum: minimum, maximum: maximum)
         } else {

@@ -606,7 +606,8 @@ struct JSONSchemaImporter {
             guard divisor > 0 else {
                 throw JSONSchemaImportError(path: "\(path)/multipleOf", keyword: "multipleOf", message: "\"multipleOf\" must be positive")
             }
-            if divisor != 1 { bounds.multipleOf = divisor }
+            // A multiple of 1 is any integer: nothing more to say of an integer, but it makes a number whole.
+            if divisor != 1 || !integer { bounds.multipleOf = divisor }
         }
         if let low = bounds.minimum, let high = bounds.maximum {
             let empty: Bool
