@@ -280,7 +280,7 @@ struct SystemTurn: Sendable {
         switch failure {
         case .promptOverflow(let tokenCount):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: tokenCount, debugDescription:
-                "The prompt needs \(tokenCount) tokens; the context window holds \(contextSize)."))
+                "The conversation (instructions, earlier turns and this prompt) needs \(tokenCount) tokens; the context window holds \(contextSize)."))
         case .contextOverflow(let message):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
         case .truncated(let message, let atContextEnd):
