@@ -120,7 +120,8 @@ package struct GenerationOutcome: Sendable {
 
 /// A failure inside the generation loop, mapped to `GenerationError` by the session.
 package enum GenerationFailure: Error, Sendable {
-    /// The prompt alone needs `tokenCount` tokens, more than the context window holds.
+    /// The rendered conversation (instructions, tools, response format, earlier turns and the prompt) needs
+    /// `tokenCount` tokens, which leaves no room in the context window for a response.
     case promptOverflow(tokenCount: Int)
     case contextOverflow(String)
     /// Guided output ended before its value closed; `atContextEnd` when the context window ran out.

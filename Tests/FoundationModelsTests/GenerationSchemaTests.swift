@@ -61,16 +61,19 @@ struct GenerationSchemaTests {
                     .init(name: "above", type: Decimal.self, guides: [.range(Decimal(string: "0.30000000000000000001")!...Decimal(string: "0.4")!)]),
                     .init(name: "below", type: Decimal.self, guides: [.maximum(Decimal(string: "0.29999999999999999999")!)]),
                     .init(name: "wide", type: Decimal.self, guides: [.minimum(Decimal(string: "123456789012345.123")!)]),
+                    // Float literals reach Decimal through a Double, and stay the number written.
+                    .init(name: "literal", type: Decimal.self, guides: [.range(0.23...19.99)]),
                 ])
             }
             init(_ content: GeneratedContent) throws {}
             var generatedContent: GeneratedContent { .null }
         }
         let document = try Price.generationSchema.decodingDocument()
-        guard case .object(let properties) = document.root, properties.count == 3,
+        guard case .object(let properties) = document.root, properties.count == 4,
               case .number(let aboveMinimum?, let aboveMaximum?) = properties[0].schema,
               case .number(nil, let belowMaximum?) = properties[1].schema,
-              case .number(let wideMinimum?, nil) = properties[2].schema else {
+              case .number(let wideMinimum?, nil) = properties[2].schema,
+              case .number(let literalMinimum?, let literalMaximum?) = properties[3].schema else {
             Issue.record("unexpected schema: \(document.root)")
             return
         }
@@ -78,6 +81,7 @@ struct GenerationSchemaTests {
         #expect(Decimal(string: "\(aboveMaximum)")! == Decimal(string: "0.4")!)
         #expect(Decimal(string: "\(belowMaximum)")! <= Decimal(string: "0.29999999999999999999")!)
         #expect(Decimal(string: "\(wideMinimum)")! >= Decimal(string: "123456789012345.123")!)
+        #expect(literalMinimum == 0.23 && literalMaximum == 19.99)
         // A range that no Double's text fits inside is empty, and refused rather than widened.
         let tight = GenerationSchema.Property(name: "v", type: Decimal.self,
                                               guides: [.range(Decimal(string: "0.29999999999999999999")!...Decimal(string: "0.29999999999999999999")!)])

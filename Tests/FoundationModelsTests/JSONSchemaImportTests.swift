@@ -75,6 +75,10 @@ struct JSONSchemaImportTests {
         ("multipleOf 1 in allOf", #"{"type":"number","allOf":[{"multipleOf":0.5},{"multipleOf":1}]}"#, ["4"], ["4.5"]),
         // 1 / 1e-5 is 99999.99999999999 in a Double, and 1e-5 is still 1/100000.
         ("a number multipleOf 1e-5 generates integers", #"{"type":"number","multipleOf":1e-5,"minimum":0,"maximum":3}"#, ["2"], ["2.5", "4"]),
+        ("enum members that are multiples of 1e-5", #"{"enum":[1,2.000001],"multipleOf":1e-5}"#, ["1"], ["2.000001"]),
+        ("allOf of multipleOf 1e-5 and 1", #"{"type":"number","allOf":[{"multipleOf":1e-5},{"multipleOf":1}]}"#, ["3"], ["3.5"]),
+        ("anyOf leaves out a multiple of 1 with no whole number in range",
+         #"{"anyOf":[{"type":"number","multipleOf":1,"minimum":0.5,"maximum":0.9},{"type":"string"}]}"#, [#""a""#], ["0.7"]),
         ("exclusive integer bounds", #"{"type":"integer","exclusiveMinimum":0,"exclusiveMaximum":3}"#,
          ["1", "2"], ["0", "3"]),
         ("exclusive number bounds", #"{"type":"number","exclusiveMinimum":0.5}"#, ["0.50000001", "1"], ["0.5", "0.4"]),
@@ -144,6 +148,13 @@ struct JSONSchemaImportTests {
          #"{"anyOf":[{"type":"object","required":["x"],"properties":{"x":false}},{"type":"boolean"}]}"#,
          ["false"], ["{}", #"{"x":1}"#]),
     ]
+
+    /// A divisor that is 1/n neither as a Double's division reads it nor as a decimal (1/49 written to 17 digits)
+    /// is refused, rather than generating integers most of which are not its multiples.
+    @Test func aDivisorThatIsNotOneOverNIsRefused() {
+        #expect(throws: (any Error).self) { try Self.matcher(#"{"type":"number","multipleOf":0.02040816326530612}"#) }
+        #expect(throws: (any Error).self) { try Self.matcher(#"{"type":"number","multipleOf":0.3}"#) }
+    }
 
     /// Enum members that differ only in a canonically equivalent spelling are two members, as JSON compares
     /// strings by code points: both can be generated, and a unique list of two can hold them.

@@ -26,6 +26,13 @@ extension Decimal {
     /// `0.3`, letting `0.3` through a minimum it is below).
     func doubleBound(roundingUp up: Bool) -> Double {
         var bound = doubleValue
+        // A value that came from a Double (a float literal such as `19.99` is stored as 19.98999999999999488) is
+        // that Double: rounding it inward would leave out the number the user wrote. Several Doubles next to one
+        // another convert to one Decimal, so the one written shortest is taken.
+        if bound.isFinite {
+            let near = (-4...4).map { steps in (0..<abs(steps)).reduce(bound) { value, _ in steps < 0 ? value.nextDown : value.nextUp } }
+            if let written = near.filter({ Decimal($0) == self }).min(by: { "\($0)".count < "\($1)".count }) { return written }
+        }
         // A Double's description is its shortest text, which Decimal reads exactly.
         while bound.isFinite, let text = Decimal(string: "\(bound)"), up ? text < self : text > self {
             bound = up ? bound.nextUp : bound.nextDown

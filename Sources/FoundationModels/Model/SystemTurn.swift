@@ -280,7 +280,7 @@ struct SystemTurn: Sendable {
         switch failure {
         case .promptOverflow(let tokenCount):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: tokenCount, debugDescription:
-                "The conversation (instructions, earlier turns and this prompt) needs \(tokenCount) tokens; the context window holds \(contextSize)."))
+                "The conversation as the model reads it (instructions, tools, response format, earlier turns and this prompt) needs \(tokenCount) tokens, which leaves no room for a response in the \(contextSize)-token context window."))
         case .contextOverflow(let message):
             LanguageModelError.contextSizeExceeded(.init(contextSize: contextSize, tokenCount: contextSize, debugDescription: message))
         case .truncated(let message, let atContextEnd):

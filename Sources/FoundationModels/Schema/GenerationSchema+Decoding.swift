@@ -225,11 +225,9 @@ private struct Lowering {
         return .string(.matching(patterns: patterns, minimumLength: minimum, maximumLength: maximum))
     }
 
-    /// Whether `divisor` is 1/n for a whole n, as a `Double` reads it: `1 / 1e-5` is 99999.99999999999, so n is
-    /// the nearest whole number and the test is whether 1/n gives the divisor back.
+    /// Whether `divisor` is 1/n for a whole n: whether 1 is a whole multiple of it.
     private static func isReciprocalOfWholeNumber(_ divisor: Double) -> Bool {
-        let whole = (1 / divisor).rounded()
-        return whole >= 1 && whole.isFinite && 1 / whole == divisor
+        divisor <= 1 && JSONSchemaMultiple.isMultiple(1, of: divisor) == true
     }
 
     /// Integers, and numbers whose `multipleOf` makes them whole (generated as integers).

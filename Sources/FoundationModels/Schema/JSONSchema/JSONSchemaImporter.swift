@@ -611,7 +611,9 @@ struct JSONSchemaImporter {
         }
         if let low = bounds.minimum, let high = bounds.maximum {
             let empty: Bool
-            if integer {
+            // A multiple of 1 is an integer, whatever the type says.
+            let whole = integer || bounds.multipleOf == 1
+            if whole {
                 let first = bounds.isMinimumExclusive ? low.rounded(.down) + 1 : low.rounded(.up)
                 let last = bounds.isMaximumExclusive ? high.rounded(.up) - 1 : high.rounded(.down)
                 empty = first > last
@@ -621,7 +623,7 @@ struct JSONSchemaImporter {
             if empty {
                 throw JSONSchemaImportError.unsatisfiable(
                     path: path, keyword: bounds.isMinimumExclusive ? "exclusiveMinimum" : "minimum",
-                    message: "The bounds allow no \(integer ? "integer" : "number")")
+                    message: "The bounds allow no \(integer ? "integer" : whole ? "multiple of 1" : "number")")
             }
         }
         return bounds

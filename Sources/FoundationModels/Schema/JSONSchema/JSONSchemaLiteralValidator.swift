@@ -128,12 +128,7 @@ struct JSONSchemaLiteralValidator {
         if case .number(let bound)? = schema["exclusiveMinimum"] { checks.append { number > bound } }
         if case .number(let bound)? = schema["exclusiveMaximum"] { checks.append { number < bound } }
         if case .number(let divisor)? = schema["multipleOf"] {
-            checks.append {
-                guard divisor > 0 else { return nil }
-                let quotient = number / divisor
-                guard quotient.isFinite else { return nil }
-                return quotient == quotient.rounded()
-            }
+            checks.append { JSONSchemaMultiple.isMultiple(number, of: divisor) }
         }
         return checks
     }

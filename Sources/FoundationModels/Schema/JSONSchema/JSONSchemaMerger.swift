@@ -348,8 +348,8 @@ struct JSONSchemaMerger {
         case "multipleOf":
             let (first, second) = try numbers()
             if first > 0, second > 0 {
-                if (first / second).rounded() == first / second { return x }
-                if (second / first).rounded() == second / first { return y }
+                if JSONSchemaMultiple.isMultiple(first, of: second) == true { return x }
+                if JSONSchemaMultiple.isMultiple(second, of: first) == true { return y }
                 if first == first.rounded(), second == second.rounded(), first < 1e9, second < 1e9 {
                     let (p, q) = (Int(first), Int(second))
                     return .number(Double(p / Self.gcd(p, q) * q))
