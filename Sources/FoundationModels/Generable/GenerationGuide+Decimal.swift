@@ -30,7 +30,12 @@ extension Decimal {
         // that Double: rounding it inward would leave out the number the user wrote. Several Doubles next to one
         // another convert to one Decimal, so the one written shortest is taken.
         if bound.isFinite {
-            let near = (-4...4).map { steps in (0..<abs(steps)).reduce(bound) { value, _ in steps < 0 ? value.nextDown : value.nextUp } }
+            var near = [bound]
+            var (below, above) = (bound, bound)
+            for _ in 0..<4 {
+                (below, above) = (below.nextDown, above.nextUp)
+                near += [below, above]
+            }
             if let written = near.filter({ Decimal($0) == self }).min(by: { "\($0)".count < "\($1)".count }) { return written }
         }
         // A Double's description is its shortest text, which Decimal reads exactly.

@@ -227,6 +227,11 @@ extension GenerationSchema {
 }
 
 extension GenerationSchema.Node {
+    /// The `choices` that `values` also hold, compared by code points.
+    private static func choices(_ choices: [String], among values: [String]) -> [String] {
+        choices.filter { choice in values.contains { $0.unicodeScalars.elementsEqual(choice.unicodeScalars) } }
+    }
+
     /// This node with guide constraints applied; constraints that don't fit the node's kind are ignored.
     package func applying(_ constraints: [GuideConstraint]) -> Self {
         guard !constraints.isEmpty else { return self }
@@ -236,13 +241,11 @@ extension GenerationSchema.Node {
                 switch constraint {
                 // Choices match by their code points, as the generated JSON does: "é" and "e\u{301}" are two values.
                 case .constant(let value):
-                    guides.choices = guides.choices.map { $0.contains { $0.unicodeScalars.elementsEqual(value.unicodeScalars) } ? [value] : [] } ?? [value]
+                    guides.choices = guides.choices.map { Self.choices($0, among: [value]).isEmpty ? [] : [value] } ?? [value]
                     guides.isConstant = true
                 case .anyOf(let values):
                     // Several choice lists intersect, keeping the earlier list's order.
-                    guides.choices = guides.choices.map { existing in
-                        existing.filter { choice in values.contains { $0.unicodeScalars.elementsEqual(choice.unicodeScalars) } }
-                    } ?? values
+                    guides.choices = guides.choices.map { Self.choices($0, among: values) } ?? values
                 case .pattern(let pattern):
                     guides.pattern = pattern
                 default:
