@@ -40,16 +40,7 @@ struct PropertyType {
     var guidedType: TypeSyntax? {
         let value = nonOptional
         if Self.arrayElement(of: value) != nil { return value }
-        let name: String?
-        if let identifier = value.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
-            name = identifier.name.text
-        } else if let member = value.as(MemberTypeSyntax.self), member.genericArgumentClause == nil,
-                  ["Swift", "Foundation"].contains(member.baseType.as(IdentifierTypeSyntax.self)?.name.text) {
-            name = member.name.text
-        } else {
-            name = nil
-        }
-        return name.map { Self.guidedStandardTypes.contains($0) } == true ? value : nil
+        return UnsupportedType.standardName(of: value).map { Self.guidedStandardTypes.contains($0) } == true ? value : nil
     }
 
     /// The standard types that guides exist for.

@@ -88,7 +88,7 @@ enum UnsupportedType {
 
     /// The name of a standard type the spelling may denote: `Name` or `Name<…>` alone, or qualified by `Swift`
     /// or `Foundation`.
-    private static func standardName(of type: TypeSyntax) -> String? {
+    static func standardName(of type: TypeSyntax) -> String? {
         if let identifier = type.as(IdentifierTypeSyntax.self) {
             let name = identifier.name.text
             if commonUserNames.contains(name), identifier.genericArgumentClause == nil { return nil }
