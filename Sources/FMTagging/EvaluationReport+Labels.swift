@@ -35,6 +35,20 @@ extension EvaluationReport {
     /// The label a field is counted under when a result was generated without it: not a failed record, so
     /// apart from ``failureLabel`` (and from ``EvaluationReport/failures``).
     public static let missingLabel = "<missing>"
+
+    /// Whether a label is spelled like ``failureLabel`` or ``missingLabel``, after any number of leading
+    /// backslashes: such gold labels are refused, and predicted ones are escaped (``reportedLabel(_:)``).
+    public static func isReservedSpelling(_ label: String) -> Bool {
+        let name = label.drop { $0 == "\\" }
+        return name == failureLabel || name == missingLabel
+    }
+
+    /// A predicted label as the report counts it. A model's answer spelled like ``failureLabel`` or
+    /// ``missingLabel`` (a free-string field can write `<error>`) gets one more leading backslash, so it is counted
+    /// as the wrong label it is, not as a failed record or a missing field; every other label is itself.
+    public static func reportedLabel(_ label: String) -> String {
+        isReservedSpelling(label) ? "\\" + label : label
+    }
 }
 
 extension EvaluationReport.FieldScore {

@@ -45,6 +45,11 @@ public struct EvaluationReport: Sendable, Codable {
     public var overallAccuracy: Double?
     /// Set scores, when the gold is a set.
     public var set: SetScore?
+    /// How many lines of the labelled file have no gold answer that can be scored, and are not in this report;
+    /// `nil` when every line has one.
+    public var unlabelled: Int?
+    /// How many labelled lines a limit on the examples scored (`fm eval --limit`) left out; `nil` when none.
+    public var pastLimit: Int?
 
     /// Normalises a tag for set comparison: lowercase, hyphens and underscores as spaces, spaces collapsed.
     public static func normalizeTag(_ tag: String) -> String {

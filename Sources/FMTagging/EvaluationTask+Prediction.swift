@@ -6,13 +6,16 @@ extension EvaluationTask {
     /// the result's own (``ScoredFields/init(result:)``). For several fields it keeps
     /// only the gold's fields: others are never scored, so they must not make answers differ. A result with no
     /// label for a single-label gold (a schema of lists only) is ``EvaluationReport/missingLabel``: it did
-    /// generate, so it is a wrong answer the report counts as missing, not a failed generation.
+    /// generate, so it is a wrong answer the report counts as missing, not a failed generation. A label spelled
+    /// like those names is escaped (``EvaluationReport/reportedLabel(_:)``).
     public static func prediction(shapedLike gold: LabelledExample.Gold, in result: GeneratedContent,
                                   scoring: ScoredFields?) -> LabelledExample.Gold? {
         let scoring = scoring ?? ScoredFields(result: result)
         return switch gold {
-        case .single: .single(predictedLabel(in: result, field: scoring.label) ?? EvaluationReport.missingLabel)
-        case .fields(let values): .fields(predictedFields(in: result).filter { values[$0.key] != nil })
+        case .single: .single(predictedLabel(in: result, field: scoring.label).map(EvaluationReport.reportedLabel)
+                              ?? EvaluationReport.missingLabel)
+        case .fields(let values):
+            .fields(predictedFields(in: result).filter { values[$0.key] != nil }.mapValues(EvaluationReport.reportedLabel))
         case .set: .set(predictedSet(in: result, field: scoring.list))
         }
     }

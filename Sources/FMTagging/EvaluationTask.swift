@@ -70,6 +70,14 @@ public enum EvaluationTask {
             return object.properties.first(where: { $0.name == field })?.node
         }
         func allows(_ value: String, in field: String) -> Bool { allows(value, as: node(of: field)) }
+        // A Boolean field writes `true`; a field of labels that only include "true" writes the string `"true"`.
+        func isBoolean(_ field: String) -> Bool {
+            switch node(of: field).flatMap(schema.resolving) {
+            case .boolean?: true
+            case .anyOf(let union)?: union.choices.contains { schema.resolving($0) == .boolean }
+            default: false
+            }
+        }
         // Whether every label may be an item of the list `field`.
         func allowsItems(_ labels: [String], in field: String) -> Bool {
             guard case .array(let array)? = node(of: field).flatMap(schema.resolving) else { return true }
@@ -89,7 +97,7 @@ public enum EvaluationTask {
         case .fields(let values):
             for name in root.propertyNames {
                 guard let value = values[name], allows(value, in: name) else { return nil }
-                members.append(quoted(name) + ":" + (value == "true" || value == "false" ? value : quoted(value)))
+                members.append(quoted(name) + ":" + (isBoolean(name) && (value == "true" || value == "false") ? value : quoted(value)))
             }
         case .set(let labels):
             if names.contains("labels") {

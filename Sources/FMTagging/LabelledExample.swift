@@ -90,7 +90,7 @@ public struct LabelledExample: Sendable {
                 unlabelled.append("Record \(id)'s \"\(key)\" field \"\(name)\" is not a string, number or Boolean.")
             case .failure(.emptyObject): unlabelled.append("Record \(id)'s \"\(key)\" object is empty.")
             case .failure(.reserved(let label)):
-                unlabelled.append("Record \(id)'s \"\(key)\" holds \"\(label)\", the name a report gives a failed record or a missing field.")
+                unlabelled.append("Record \(id)'s \"\(key)\" holds \"\(label)\", which a report reserves for a failed record or a missing field.")
             case .failure(.missing):
                 if case .failure(let failure) = record.text, failure.code != "missing-text" {
                     unlabelled.append(failure.message)
@@ -166,13 +166,12 @@ extension LabelledExample {
     static func gold(from value: GeneratedContent?, writtenAs written: String? = nil) -> Result<Gold, GoldProblem> {
         guard let parsed = value else { return .failure(.missing) }
         let value = written.map { JSONLiteral.integersAsWritten(in: parsed, json: $0) } ?? parsed
-        let reserved = [EvaluationReport.failureLabel, EvaluationReport.missingLabel]
         let scalars: [GeneratedContent] = switch value.kind {
         case .array(let values): values
         case .structure(let properties, let keys): keys.compactMap { properties[$0] }
         default: [value]
         }
-        if let label = scalars.lazy.compactMap(\.scalarText).first(where: reserved.contains) { return .failure(.reserved(label)) }
+        if let label = scalars.lazy.compactMap(\.scalarText).first(where: EvaluationReport.isReservedSpelling) { return .failure(.reserved(label)) }
         switch value.kind {
         // An empty label names no class (a blank cell in a spreadsheet export), and would become a choice "".
         case .string where value.isBlankScalar: return .failure(.empty)

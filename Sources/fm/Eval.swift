@@ -118,7 +118,8 @@ extension FM {
             }
             if let predictions {
                 let scored = try Self.predictions(in: predictions, for: examples)
-                let report = EvaluationReport(gold: examples.map(\.gold), predictions: scored)
+                let report = notingLinesNotScored(EvaluationReport(gold: examples.map(\.gold), predictions: scored),
+                                                  unlabelled: unlabelled.count, labelled: all.count)
                 try self.report(report)
                 try writeHTML(examples: examples, predictions: scored, report: report, model: "results read from \(predictions)",
                               schema: schema, decoding: "as recorded")
@@ -169,9 +170,18 @@ extension FM {
                 // A failed record counts as wrong: say why, so a low score is not read as the model's answers.
                 Console.note("warning: \(failures.count) of \(examples.count) texts failed and are scored as wrong: \(Self.firstFew(failures, separator: " "))\n")
             }
-            let report = EvaluationReport(gold: examples.map(\.gold), predictions: predictions)
+            let report = notingLinesNotScored(EvaluationReport(gold: examples.map(\.gold), predictions: predictions),
+                                              unlabelled: unlabelled.count, labelled: all.count)
             try self.report(report)
             try await writeReports(examples: examples, predictions: predictions, report: report, configuration: configuration)
+        }
+
+        /// The report with the lines of the file it leaves out, so a saved report does not read as the whole file's.
+        private func notingLinesNotScored(_ report: EvaluationReport, unlabelled: Int, labelled: Int) -> EvaluationReport {
+            var report = report
+            if unlabelled > 0 { report.unlabelled = unlabelled }
+            if labelled > report.count { report.pastLimit = labelled - report.count }
+            return report
         }
 
         private func report(_ report: EvaluationReport) throws {
@@ -200,8 +210,11 @@ extension FM.Eval {
     static func predictions(in path: String, for examples: [LabelledExample]) throws -> [LabelledExample.Gold?] {
         let data = Array(try InputFile.read(path))
         // A failed record's error line holds its place (as a missing result), so the next result with its id
-        // pairs with the next example.
-        var results: [String: [(result: GeneratedContent?, error: String, text: String?)]] = [:]
+        // pairs with the next example. Lines are queued by id and text, so pairing stays linear when every line
+        // shares one id.
+        typealias Line = (result: GeneratedContent?, error: String, text: String?)
+        var results: [String: [String?: ArraySlice<Line>]] = [:]
+        var remaining: [String: Int] = [:]
         var unreadable: [String] = []
         var notUTF8: [String] = []
         for (number, line) in TaggingRecord.lines(in: data) {
@@ -232,14 +245,16 @@ extension FM.Eval {
                let resultText = JSONLiteral.members(in: text)?.last(where: { $0.key == "result" })?.value {
                 result = JSONLiteral.integersAsWritten(in: parsed, json: resultText)
             }
-            results[id, default: []].append((result, message, written))
+            results[id, default: [:]][written, default: []].append((result, message, written))
+            remaining[id, default: 0] += 1
         }
         let unmatched = Set(results.keys).subtracting(examples.map(\.record.id)).sorted()
         if !unmatched.isEmpty {
             // Usually a results file of another input or of --limit's other part: say so, since the report
             // counts only the missing side (as failed records).
             let shown = firstFew(unmatched, separator: ", ")
-            let counted = unmatched.count == 1 ? "1 line in \(path) matches" : "\(unmatched.count) lines in \(path) match"
+            let lines = unmatched.reduce(0) { $0 + (remaining[$1] ?? 0) }
+            let counted = lines == 1 ? "1 line in \(path) matches" : "\(lines) lines in \(path) match"
             Console.note("warning: \(counted) no scored line (ids \(shown))\n")
         }
         func warn(lines numbers: [String], are what: String) {
@@ -269,14 +284,13 @@ extension FM.Eval {
         var otherFields: [String: [String]] = [:]
         let predictions = examples.map { example -> LabelledExample.Gold? in
             let id = example.record.id
-            guard let lines = results[id], !lines.isEmpty else { return nil }
+            guard let left = remaining[id], left > 0 else { return nil }
             let text = try? example.record.text.get()
-            guard let index = lines.firstIndex(where: { $0.text == text }) ?? lines.firstIndex(where: { $0.text == nil }) else {
+            guard let line = results[id]?[text]?.popFirst() ?? results[id]?[String?.none]?.popFirst() else {
                 otherTexts.append(id)
                 return nil
             }
-            let line = lines[index]
-            results[id]?.remove(at: index)
+            remaining[id] = left - 1
             guard let result = line.result else {
                 reasons.append(line.error)
                 return nil
@@ -325,7 +339,7 @@ extension FM.Eval {
         // Lines left over for ids whose examples all have their line: a second answer to the same text (two runs
         // concatenated) is not scored, and the report should not look as if it were.
         let examined = Set(examples.map(\.record.id)).subtracting(otherTexts)
-        let surplus = results.filter { examined.contains($0.key) && !$0.value.isEmpty }.keys.sorted()
+        let surplus = remaining.filter { examined.contains($0.key) && $0.value > 0 }.keys.sorted()
         if !surplus.isEmpty {
             let counted = surplus.count == 1 ? "1 id has" : "\(surplus.count) ids have"
             Console.note("warning: \(counted) more lines in \(path) than scored records with that id (ids \(firstFew(surplus, separator: ", "))); the extra lines are not scored\n")

@@ -46,6 +46,8 @@ struct BrowserRenderingTests {
         for lines in facts.lines { #expect(lines.overlappingXLabels == 0, "month labels collide: \(lines.xLabels)") }
         // A text with an unbroken run (a URL, base64) wraps inside its column instead of widening the table.
         #expect(facts.widestText <= 521, "a quoted text is \(facts.widestText) px wide")
+        // Nor does an unbroken label squeeze the text beside it to a few letters a line.
+        #expect(facts.narrowestText == 0 || facts.narrowestText >= 200, "a quoted text is \(facts.narrowestText) px narrow")
         return facts
     }
 
@@ -133,6 +135,14 @@ struct BrowserRenderingTests {
         #expect(facts.misclassifiedRows == labels.count + 1)
         #expect(facts.values["failure-count"] == "1")
         #expect(facts.sections == ["scores", "field-0", "misclassified"])
+    }
+
+    /// A label of 195 letters without a space, gold on one row and predicted on another, wraps in its own cell.
+    @Test func anUnbrokenLabelWrapsInItsCell() async throws {
+        let long = String(repeating: "averyveryverylonglabelwithoutanyspaces_", count: 5)
+        let facts = try await Self.render(Self.page([.single("short"), .single(long)], [.single(long), .single("short")],
+                                                    schema: #"{"type":"object"}"#), name: "eval-unbroken-label")
+        #expect(facts.misclassifiedRows == 2)
     }
 
     @Test func severalFields() async throws {

@@ -50,6 +50,9 @@ import Testing
         let fields = EvaluationPage.misclassifiedCells(gold: .fields(["a": "x", "b": "<y>"]), prediction: .fields(["a": "x", "b": "z"]))
         #expect(fields?[1].contains("<span class=\"wrong\">b: z</span>") == true)
         #expect(fields?[0].contains("b: &lt;y&gt;") == true, "labels are escaped")
+        // A field the result lacks is wrong, even where the gold value is written like the placeholder.
+        let dash = EvaluationPage.misclassifiedCells(gold: .fields(["f": "—"]), prediction: .fields([:]))
+        #expect(dash?[1] == "<span class=\"wrong\">f: —</span>")
     }
 
     /// A result without a gold field gets a "missing" column of its own: the "failed" column stays the records

@@ -1,5 +1,6 @@
 import FMTagging
 import Foundation
+import FoundationModels
 import Testing
 
 @Suite struct EvaluationReportTests {
@@ -54,6 +55,61 @@ import Testing
         #expect(report.tableText.contains(EvaluationReport.missingLabel))
         let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         #expect(json.contains(EvaluationReport.missingLabel))
+    }
+
+    /// A model's answer spelled like the failure or missing-field names is the wrong label it is: neither a
+    /// failed record nor a missing field, and a label of the macro average.
+    @Test func aLabelSpelledLikeAFailureIsALabel() throws {
+        func predicted(_ json: String) throws -> LabelledExample.Gold? {
+            EvaluationTask.prediction(shapedLike: .single("a"), in: try GeneratedContent(json: json), scoring: nil)
+        }
+        let error = try predicted(#"{"label":"<error>"}"#)
+        #expect(error == .single("\\<error>"))
+        #expect(try predicted(#"{"label":"\\\\<missing>"}"#) == .single("\\\\\\<missing>"))
+        #expect(try predicted(#"{"label":"<error> "}"#) == .single("<error> "))
+        let report = EvaluationReport(gold: [.single("a"), .single("b")], predictions: [error, .single("b")])
+        let field = try #require(report.fields.first)
+        #expect(report.failures == 0)
+        #expect(field.failures(gold: "a") == 0)
+        #expect(field.labels == ["\\<error>", "a", "b"])
+        #expect(abs(field.macroF1 - 1.0 / 3.0) < 1e-12)
+        let fields = EvaluationTask.prediction(shapedLike: .fields(["tone": "calm"]),
+                                               in: try GeneratedContent(json: #"{"tone":"<missing>"}"#), scoring: nil)
+        #expect(fields == .fields(["tone": "\\<missing>"]))
+        #expect(EvaluationReport(gold: [.fields(["tone": "calm"])], predictions: [fields]).fields.first?.missing == 0)
+    }
+
+    /// The score table names every field whole, and a label's line breaks and direction controls are written as
+    /// escapes, so neither breaks the table's lines nor reverses the cells after it; long labels are cut.
+    @Test func tableTextKeepsItsLines() throws {
+        let gold: [LabelledExample.Gold] = [.fields(["customer_satisfaction_rating": "a\nb", "customer_satisfaction_reason": "x"]),
+                                            .fields(["customer_satisfaction_rating": "c\u{202E}d", "customer_satisfaction_reason": "x"])]
+        let long = String(repeating: "w", count: 400)
+        let text = EvaluationReport(gold: gold, predictions: [.fields(["customer_satisfaction_rating": long,
+                                                                       "customer_satisfaction_reason": "x"]), gold[1]]).tableText
+        #expect(text.contains("customer_satisfaction_rating    50.0%"), "\(text)")
+        #expect(text.contains("customer_satisfaction_reason   100.0%"), "\(text)")
+        #expect(!text.contains("\u{202E}"))
+        #expect(text.contains("a\\nb") && text.contains("c\\u{202E}d"), "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count < 200 }, "\(text)")
+        #expect(text.contains(String(repeating: "w", count: 23) + "…"), "\(text)")
+        // Two gold labels and thirteen predicted ones make fifteen columns: too many for a terminal.
+        let many = EvaluationReport(gold: (0..<15).map { .single($0 < 2 ? "g\($0)" : "g0") },
+                                    predictions: (0..<15).map { .single("p\($0)") })
+        #expect(many.tableText.contains("label: 17 labels; confusion matrix in --json"), "\(many.tableText)")
+    }
+
+    /// The lines of a file a report leaves out are part of it, so a saved report does not read as the whole file's.
+    @Test func linesNotScoredAreReported() throws {
+        var report = EvaluationReport(gold: [.single("a")], predictions: [.single("a")])
+        #expect(!report.tableText.contains("not scored"))
+        report.unlabelled = 2
+        report.pastLimit = 5
+        #expect(report.tableText.hasPrefix(
+            "examples: 1   failed: 0   lines without a gold answer, not scored: 2   labelled lines past the limit, not scored: 5"))
+        let decoded = try JSONDecoder().decode(EvaluationReport.self, from: try JSONEncoder().encode(report))
+        #expect(decoded.unlabelled == 2 && decoded.pastLimit == 5)
     }
 
     /// A tag that normalises to nothing (`"-"`, `"_ "`) is no tag: neither a hit, a miss nor an extra.

@@ -1,5 +1,5 @@
 import FMCache
-import FMTagging
+@testable import FMTagging
 import FoundationModels
 import Testing
 
@@ -67,6 +67,20 @@ struct ExampleIndexTests {
         let tags = EvaluationTask.schema(for: [LabelledExample(record: TaggingRecord(id: "1", text: .success("x")),
                                                                gold: .set((0..<50).map { "tag-\($0)" }))])
         #expect(EvaluationTask.result(for: .set(["Food-Safety"]), in: tags)?.jsonString == #"{"tags": ["food safety"]}"#)
+    }
+
+    /// A field whose labels mix `true`/`false` with others is a field of strings: its example answers write
+    /// `"true"`, as the decoder must, and so cast the votes a choice among those strings counts.
+    @Test func trueAmongOtherLabelsIsAString() throws {
+        let examples = ["true", "false", "unknown"].enumerated().map { index, value in
+            LabelledExample(record: TaggingRecord(id: "\(index)", text: .success("t\(index)")),
+                            gold: .fields(["confirmed": value, "flag": index == 2 ? "true" : value]))
+        }
+        let schema = EvaluationTask.schema(for: examples)
+        let result = try #require(EvaluationTask.result(for: .fields(["confirmed": "true", "flag": "true"]), in: schema))
+        #expect(result.jsonString == #"{"confirmed": "true", "flag": true}"#)
+        #expect(ExampleIndex.choiceLiterals(of: result)["confirmed"] == [Array(#""true""#.utf8)])
+        #expect(ExampleIndex.choiceLiterals(of: result)["flag"] == [Array("true".utf8)])
     }
 
     /// Lines that cannot be examples (a label outside the schema, no text, another schema's result) are named,

@@ -224,7 +224,7 @@ import Testing
             "Record l's \"labels\" list holds an empty label.",
             "Record n has no \"labels\" string, list or object.",
             "Record s has no \"labels\" string, list or object. It has \"label\", which fewer lines of the file have; --label-key chooses the field.",
-            "Record t's \"labels\" holds \"<error>\", the name a report gives a failed record or a missing field.",
+            "Record t's \"labels\" holds \"<error>\", which a report reserves for a failed record or a missing field.",
         ])
         // The names a report counts failures and missing fields under are not labels: as gold, a failed record
         // would count as right.
@@ -232,11 +232,15 @@ import Testing
             {"id":"a","text":"hi","label":"<error>"}
             {"id":"b","text":"hi","label":{"topic":"x","tone":"<missing>"}}
             {"id":"c","text":"hi","label":"error"}
+            {"id":"d","text":"hi","label":"\\\\<error>"}
+            {"id":"e","text":"hi","label":"<error>x"}
             """.utf8))
-        #expect(reserved.examples.map(\.gold) == [.single("error")])
+        #expect(reserved.examples.map(\.gold) == [.single("error"), .single("<error>x")])
+        // A predicted `<error>` is reported as `\<error>` (EvaluationReport.reportedLabel), so that spelling is refused too.
         #expect(reserved.unlabelled == [
-            "Record a's \"label\" holds \"<error>\", the name a report gives a failed record or a missing field.",
-            "Record b's \"label\" holds \"<missing>\", the name a report gives a failed record or a missing field.",
+            "Record a's \"label\" holds \"<error>\", which a report reserves for a failed record or a missing field.",
+            "Record b's \"label\" holds \"<missing>\", which a report reserves for a failed record or a missing field.",
+            "Record d's \"label\" holds \"\\<error>\", which a report reserves for a failed record or a missing field.",
         ])
         let keyed = LabelledExample.parseReportingUnlabelled(input: input, labelKey: "gold")
         #expect(keyed.examples.isEmpty)

@@ -69,6 +69,8 @@ public struct PageFacts: Sendable, Decodable {
     public var scriptsAndLoads: Int
     /// The widest quoted text in a table (`span.text`), in CSS pixels; 0 without one.
     public var widestText: Double
+    /// The narrowest quoted text in a table (`span.text`), in CSS pixels; 0 without one.
+    public var narrowestText: Double
 
     /// The expression that measures a page; evaluate it with ``HeadlessBrowser/render(_:evaluating:width:)``.
     public static let expression = """
@@ -117,7 +119,8 @@ public struct PageFacts: Sendable, Decodable {
             stabilityRows: all(document, 'table.stability tbody tr').length,
             values,
             scriptsAndLoads: all(document, 'script, [src], link[href], object, iframe, embed').length,
-            widestText: Math.max(0, ...all(document, 'span.text').map(e => box(e).width))
+            widestText: Math.max(0, ...all(document, 'span.text').map(e => box(e).width)),
+            narrowestText: all(document, 'span.text').length ? Math.min(...all(document, 'span.text').map(e => box(e).width)) : 0
           };
         })()
         """

@@ -696,6 +696,16 @@ struct ReportCommandTests {
         let scored = try Self.run(["eval", input.path, "--predictions", results.path])
         #expect(scored.status == 0, "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 line in \(results.path) matches no scored line (ids 9)"), "\(scored.stderr)")
+        // The report says what it leaves out, in its text and its JSON.
+        #expect(scored.stdout.contains("lines without a gold answer, not scored: 2"), "\(scored.stdout)")
+        let limited = try Self.run(["eval", input.path, "--predictions", results.path, "--limit", "1", "--json"])
+        #expect(limited.stdout.contains(#""pastLimit":1"#) && limited.stdout.contains(#""unlabelled":2"#), "\(limited.stdout)")
+        // Lines are counted, not ids.
+        let repeated = directory.appendingPathComponent("repeated.jsonl")
+        try Data((#"{"id":"1","result":{"label":"spam"}}\#n"# + String(repeating: #"{"id":"9","result":{"label":"ham"}}\#n"#, count: 3)).utf8)
+            .write(to: repeated)
+        let counted = try Self.run(["eval", input.path, "--predictions", repeated.path])
+        #expect(counted.stderr.contains("warning: 3 lines in \(repeated.path) match no scored line (ids 9)"), "\(counted.stderr)")
         #expect(scored.stderr.contains("warning: 1 line of \(results.path) is not an fm tag output line"), "\(scored.stderr)")
         #expect(scored.stderr.contains("warning: 1 scored example has no line in \(results.path) (ids 3); counted as failed"), "\(scored.stderr)")
         #expect(scored.stdout.contains("examples: 2   failed: 1"), "\(scored.stdout)")

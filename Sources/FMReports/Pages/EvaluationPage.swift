@@ -84,6 +84,14 @@ public struct EvaluationPage: Sendable {
             case .set: isFreeTags ? "free tags" : "multi-label"
             }
         }).sorted().joined(separator: ", ")
+        // Lines of the file this report leaves out, so it does not read as the whole file's.
+        var notScored: [(name: String, value: String)] = []
+        if let unlabelled = report.unlabelled {
+            notScored.append(("Not scored", "<span id=\"unlabelled-count\">\(unlabelled)</span> lines without a gold answer"))
+        }
+        if let pastLimit = report.pastLimit {
+            notScored.append(("Past the limit", "<span id=\"past-limit-count\">\(pastLimit)</span> labelled lines not scored"))
+        }
         return "<header><h1>Evaluation of \(Markup.escape(name))</h1><p class=\"subtitle\">fm eval · \(Markup.escape(date))</p>"
             + HTMLPage.summary([
                 ("Data", Markup.escape(summary.dataFile)),
@@ -92,6 +100,7 @@ public struct EvaluationPage: Sendable {
                 ("Task", Markup.escape(shapes)),
                 ("Examples", "<span id=\"example-count\">\(report.count)</span>"),
                 ("Failed", "<span id=\"failure-count\">\(report.failures)</span>\(failed)"),
+            ] + notScored + [
                 ("Schema", "<details><summary>JSON Schema</summary><pre>\(Markup.escape(summary.schema))</pre></details>"),
                 ("Date", Markup.escape(date)),
             ]) + "</header>\n"
@@ -295,8 +304,8 @@ public struct EvaluationPage: Sendable {
             guard keys.contains(where: { predicted[$0] != values[$0] }) else { return nil }
             let goldCell = keys.map { "\(Markup.escape($0)): \(Markup.escape(values[$0] ?? ""))" }.joined(separator: "<br>")
             let predictedCell = keys.map { key in
-                let value = predicted[key] ?? "—"
-                let shown = "\(Markup.escape(key)): \(Markup.escape(value))"
+                let value = predicted[key]
+                let shown = "\(Markup.escape(key)): \(Markup.escape(value ?? "—"))"
                 return value == values[key] ? "<span class=\"right\">\(shown)</span>" : "<span class=\"wrong\">\(shown)</span>"
             }.joined(separator: "<br>")
             return [goldCell, predictedCell]

@@ -109,6 +109,8 @@ package struct HTMLPage: Sendable {
         th{background:var(--panel);font-weight:600}
         .num{text-align:right;font-variant-numeric:tabular-nums}
         span.text{display:block;max-width:520px;overflow-wrap:anywhere}
+        table.misclassified td{overflow-wrap:anywhere}
+        table.misclassified span.text{min-width:16em}
         .tag{display:inline-block;padding:0 7px;border-radius:10px;margin:1px 2px;font-size:12px;background:#eef1f4}
         .tag.hit{background:#dafbe1}
         .tag.miss{background:#ffebe9;text-decoration:line-through}
