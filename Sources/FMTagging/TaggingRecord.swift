@@ -52,6 +52,18 @@ public struct TaggingRecord: Sendable {
                 code: "malformed-json", message: "Line \(lineNumber) is not a JSON object fm can read:\(reason)")))
         }
         guard parsed.isComplete, case .structure(let properties, let keys) = parsed.kind else {
+            // A line cut short (the last line of a file whose writer was stopped) keeps its id when that was
+            // written whole, so its error line can be matched to the record.
+            if case .structure(let partial, _) = parsed.kind {
+                let id: String? = switch partial["id"]?.kind {
+                case .string(let text)? where partial["id"]?.isComplete == true: text
+                case .number(let value)? where partial["id"]?.isComplete == true && value.rounded() == value && abs(value) < 1e15:
+                    String(Int(value))
+                default: nil
+                }
+                return TaggingRecord(id: id ?? fallbackID, text: .failure(.init(
+                    code: "malformed-json", message: "Line \(lineNumber) is not a whole JSON object: it ends before the object closes.")))
+            }
             return TaggingRecord(id: fallbackID, text: .failure(.init(code: "malformed-json", message: "Line \(lineNumber) is not a JSON object.")))
         }
         var id = fallbackID

@@ -46,6 +46,16 @@ extension FM {
             if resume, let output = outputFile, InputFile.exists(output), !InputFile.isRegularFile(output) {
                 throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
             }
+            if outputFile == nil, InputFile.isRegularFile("/dev/stdout") {
+                // Standard output sent into what is read (`fm tag --file x.jsonl >> x.jsonl`): records are read as
+                // they are tagged, so the job would read its own output lines as more records, without end.
+                let standardInput = texts.isEmpty && inputFile == nil ? "/dev/stdin" : nil
+                for (name, path) in [("--file input", inputFile), ("standard input", standardInput),
+                                     ("--examples file", tagging.examples), ("--schema file", tagging.schema)] {
+                    guard let path, InputFile.isSameFile(path, "/dev/stdout") else { continue }
+                    throw ValidationError("Standard output is sent to the \(name); the job would read or overwrite its own output. Give --output another file.")
+                }
+            }
             if let output = outputFile {
                 // Standard input read from the output file (`fm tag -o x.jsonl < x.jsonl`) is the input too: it is
                 // read whole before the output is cut, but a job stopped early would leave the input cut to its lines.

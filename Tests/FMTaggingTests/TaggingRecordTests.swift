@@ -137,6 +137,19 @@ import Testing
         #expect(TaggingRecord.parse(line: Array(#"{"id":"a\"b","n":1e999}"#.utf8), lineNumber: 5).id == "5", "an escaped id is not guessed")
     }
 
+    /// A line cut short (a writer stopped mid-line) says so, and keeps its id when that was written whole.
+    @Test func aLineCutShortKeepsItsID() {
+        let cut = TaggingRecord.parse(line: Array(#"{"id":"j2","text":"truncated json line""#.utf8), lineNumber: 4)
+        #expect(cut.id == "j2")
+        guard case .failure(let failure) = cut.text else { Issue.record("the line was read"); return }
+        #expect(failure.code == "malformed-json")
+        #expect(failure.message == "Line 4 is not a whole JSON object: it ends before the object closes.")
+        #expect(TaggingRecord.parse(line: Array(#"{"text":"t","id":42,"#.utf8), lineNumber: 2).id == "42")
+        #expect(TaggingRecord.parse(line: Array(#"{"text":"t","id":42"#.utf8), lineNumber: 2).id == "2", "42 may be the start of 420")
+        #expect(TaggingRecord.parse(line: Array(#"{"text":"t","id":"ab"#.utf8), lineNumber: 3).id == "3", "an id cut short is no id")
+        #expect(TaggingRecord.parse(line: Array(#"[1, 2"#.utf8), lineNumber: 5).id == "5")
+    }
+
     /// A file is scored as one kind of answer, the one more of its lines give: a label among objects of fields
     /// would otherwise become a field of its own, with that one label as its only choice and always right.
     @Test func labelledParsingScoresOneKindOfGold() {

@@ -154,6 +154,13 @@ struct ReportCommandTests {
                                       executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(fromOutput.status == 64 && fromOutput.stderr.contains("is the standard input"), "\(fromOutput.stderr)")
         #expect(try Data(contentsOf: input) == before)
+        // Standard output appended to the input would be read back as more records, without end.
+        for arguments in [#"tag --file "$1" >> "$1""#, #"tag < "$1" >> "$1""#] {
+            let loop = try Self.run(["-c", #"exec "$0" "# + arguments, TagCommandTests.fm.path, input.path],
+                                    executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(loop.status == 64 && loop.stderr.contains("Standard output is sent to the"), "\(arguments): \(loop.stderr)")
+            #expect(try Data(contentsOf: input) == before)
+        }
         let fromNothing = try Self.run(["-c", #"exec "$0" tag --output /dev/null < /dev/null"#, TagCommandTests.fm.path],
                                        executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(!fromNothing.stderr.contains("is the standard input"), "\(fromNothing.stderr)")

@@ -244,7 +244,7 @@ struct TagCommandTests {
         #expect(first.status == 2 && first.stderr.contains("fm tag: 4 records failed"), "\(first.status) \(first.stderr)")
         let records = try Self.lines(outputURL)
         try #require(records.count == 6, "one line per input record")
-        #expect(records.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
+        #expect(records.map { $0["id"] as? String } == ["good-1", "broken", "empty", "long", "5", "good-2"])
         for index in [0, 5] {
             #expect(records[index]["result"] != nil && records[index]["error"] == nil, "\(records[index])")
         }
@@ -263,7 +263,7 @@ struct TagCommandTests {
         #expect(resumed.status == 2 && resumed.stderr.contains("fm tag: 4 records failed"), "\(resumed.status) \(resumed.stderr)")
         #expect(resumed.stderr.contains("2 of 6 records already done"), "\(resumed.stderr)")
         let after = try Self.lines(outputURL)
-        #expect(after.map { $0["id"] as? String } == ["good-1", "2", "empty", "long", "5", "good-2"])
+        #expect(after.map { $0["id"] as? String } == ["good-1", "broken", "empty", "long", "5", "good-2"])
         #expect(after.first?["marker"] as? Bool == true, "the finished record was kept, not redone")
 
         // Another input with the same ids (its good-2 is another text) would have its records answered by these
@@ -286,7 +286,7 @@ struct TagCommandTests {
         let fewerURL = directory.appendingPathComponent("fewer.jsonl")
         try Data((lines[0] + "\n").utf8).write(to: fewerURL)
         let fewer = try Self.run(["tag", "--file", fewerURL.path, "--output", outputURL.path, "--resume", "--no-cache"])
-        #expect(fewer.status == 1 && fewer.stderr.contains("holds 1 line for id 2, and this input has no record with that id"),
+        #expect(fewer.status == 1 && fewer.stderr.contains("holds 1 line for id 5, and this input has no record with that id"),
                 "\(fewer.status) \(fewer.stderr)")
         #expect(try Data(contentsOf: outputURL) == before)
     }
