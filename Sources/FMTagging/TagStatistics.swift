@@ -117,16 +117,23 @@ public struct TagStatistics: Sendable {
         var month: String?
         if let date = properties["date"] {
             if case .string(let text) = date.kind, Self.isYearAndMonth(text.utf8.prefix(7)) {
-                let prefix = String(text.prefix(7))
+                // The seven bytes checked, not seven Characters: a combining mark after them would join the last.
+                let prefix = String(decoding: text.utf8.prefix(7), as: UTF8.self)
                 month = prefix
                 monthCounts[prefix, default: 0] += 1
             } else {
                 undatedRecords += 1
             }
         }
-        guard let result = properties["result"] else {
+        guard var result = properties["result"] else {
             errors += 1
             return
+        }
+        // An integer past 2^53 − 1 is counted as written: read as a Double, two such values would meet in a third
+        // that no record holds.
+        if line.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
+           let written = JSONLiteral.members(in: line)?.last(where: { $0.key == "result" })?.value {
+            result = JSONLiteral.integersAsWritten(in: result, json: written)
         }
         // A schema whose root is a list or a single value (`fm tag --schema` allows both) counts under `result`.
         var fields: [(key: String, value: GeneratedContent)] = []
@@ -136,6 +143,9 @@ public struct TagStatistics: Sendable {
         default: fields = [("result", result)]
         }
         var all: Set<String> = []
+        // Two members can reach one dotted name (`"meta.topic"` beside `"meta": {"topic"}`): a record counts once
+        // for each of its tags under that name.
+        var groupedByField: [String: Set<String>] = [:]
         for (key, value) in fields {
             var tags: [String] = []
             switch value.kind {
@@ -145,18 +155,19 @@ public struct TagStatistics: Sendable {
                 guard let text = value.scalarText else { continue }
                 tags = [text]
             }
-            var grouped: Set<String> = []
             for tag in tags {
                 let spelling = EvaluationReport.normalizeTag(tag)
                 let group = Self.normalize(tag)
                 guard !group.isEmpty else { continue }
                 spellings[group, default: [:]][spelling, default: 0] += 1
-                grouped.insert(group)
+                groupedByField[key, default: []].insert(group)
+                if case .array = value.kind { all.insert(group) }
             }
+        }
+        for (key, grouped) in groupedByField {
             for group in grouped {
                 keyedTagCounts[key, default: [:]][group, default: 0] += 1
                 if let month { keyedMonthTagCounts[key, default: [:]][month, default: [:]][group, default: 0] += 1 }
-                if case .array = value.kind { all.insert(group) }
             }
         }
         let paired = all.count <= Self.pairedTagLimit
@@ -180,7 +191,8 @@ public struct TagStatistics: Sendable {
             var memberOrder: [String] = []
             var memberValues: [String: [GeneratedContent]] = [:]
             var scalars: [GeneratedContent] = []
-            for element in elements {
+            // Lists within lists, at any depth, are one list: their values and objects are counted, not dropped.
+            for element in flattened(elements) {
                 switch element.kind {
                 case .structure(let members, let order):
                     for key in order {
@@ -189,7 +201,6 @@ public struct TagStatistics: Sendable {
                         // A member that is itself a list adds its elements to the member's one list.
                         if case .array(let inner) = member.kind { memberValues[key, default: []] += inner } else { memberValues[key, default: []].append(member) }
                     }
-                case .array(let inner): scalars += inner
                 default: scalars.append(element)
                 }
             }
@@ -199,6 +210,13 @@ public struct TagStatistics: Sendable {
             return
         default:
             fields.append((path, value))
+        }
+    }
+
+    /// The elements of a list with every list among them replaced by its own elements, at any depth.
+    private static func flattened(_ elements: [GeneratedContent]) -> [GeneratedContent] {
+        elements.flatMap { element -> [GeneratedContent] in
+            if case .array(let inner) = element.kind { flattened(inner) } else { [element] }
         }
     }
 
@@ -228,14 +246,16 @@ public struct TagStatistics: Sendable {
         let tagCounts = self.tagCounts
         for field in tagCounts.keys.sorted() {
             lines.append("")
-            lines.append("\(field):")
-            for (tag, count) in Self.top(tagCounts[field] ?? [:], limit: limit) { lines.append("  \(count)\t\(tag)") }
+            // Line breaks, tabs, terminal escapes and direction controls in a name are written as escapes: raw,
+            // they would forge rows or recolour the terminal.
+            lines.append("\(field.shownInColumn):")
+            for (tag, count) in Self.top(tagCounts[field] ?? [:], limit: limit) { lines.append("  \(count)\t\(tag.shownInColumn)") }
         }
         let pairs = topPairs(limit: limit)
         if !pairs.isEmpty {
             lines.append("")
             lines.append("co-occurring tags:")
-            for pair in pairs { lines.append("  \(pair.count)\t\(pair.first) + \(pair.second)") }
+            for pair in pairs { lines.append("  \(pair.count)\t\(pair.first.shownInColumn) + \(pair.second.shownInColumn)") }
         }
         if !monthCounts.isEmpty {
             lines.append("")

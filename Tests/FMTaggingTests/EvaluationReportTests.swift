@@ -293,5 +293,42 @@ import Testing
         #expect(statistics.tagCounts["rating"] == ["5": 1, "4": 1])
         #expect(statistics.tagCounts["scores"] == ["1": 1, "2": 2])
         #expect(statistics.tagCounts["result"] == ["4": 1])
+        // Integers a Double cannot hold stay apart, as written.
+        statistics.add(line: #"{"id":"4","result":{"big":12345678901234567890}}"#)
+        statistics.add(line: #"{"id":"5","result":{"big":[12345678901234567891]}}"#)
+        #expect(statistics.tagCounts["big"] == ["12345678901234567890": 1, "12345678901234567891": 1])
+    }
+
+    /// A record counts once per tag under a name two of its members reach, and lists within lists (of values or
+    /// of objects) are counted at any depth.
+    @Test func statisticsCountEachRecordOnceAndEveryDepth() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"meta.topic":"x","meta":{"topic":"x"}}}"#)
+        statistics.add(line: #"{"id":"2","result":{"items.name":["a"],"items":[{"name":"a"}]}}"#)
+        #expect(statistics.records == 2)
+        #expect(statistics.tagCounts["meta.topic"] == ["x": 1])
+        #expect(statistics.tagCounts["items.name"] == ["a": 1])
+        statistics.add(line: #"{"id":"3","result":{"l":[[{"name":"deep"}]],"m":[["p",["q",["r"]]]]}}"#)
+        #expect(statistics.tagCounts["l.name"] == ["deep": 1])
+        #expect(statistics.tagCounts["m"] == ["p": 1, "q": 1, "r": 1])
+        #expect(statistics.cooccurrences("p", "r") == 1)
+    }
+
+    /// A month is the seven bytes checked: a combining mark after them does not make another month.
+    @Test func statisticsMonthsAreTheirBytes() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"a":"x"},"date":"2024-05\u0301-01"}"#)
+        statistics.add(line: #"{"id":"2","result":{"a":"x"},"date":"2024-05-02"}"#)
+        #expect(statistics.monthCounts == ["2024-05": 2])
+    }
+
+    /// Line breaks, tabs, terminal escapes and direction controls in tags and names are written as escapes, so
+    /// the text report's rows are the records' own.
+    @Test func statisticsTextEscapesControls() {
+        var statistics = TagStatistics()
+        statistics.add(line: #"{"id":"1","result":{"tags":["evil\n  99\tfake","x\u001b[31mred","\u202eabc"],"fi\neld":"v"}}"#)
+        let text = statistics.text(limit: 10)
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{202E}") && !text.contains("\t99"), "\(text)")
+        #expect(text.contains("evil\\n 99\\tfake") && text.contains("x\\u{1B}[31mred") && text.contains("fi\\neld:"), "\(text)")
     }
 }
