@@ -24,6 +24,14 @@ extension FM {
             if top <= 0 { throw ValidationError("--top must be positive.") }
             for file in files where file != "-" && !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read once.") }
+            // One file named twice (`a.jsonl ./a.jsonl`, or `- < a.jsonl` beside `a.jsonl`) would count its records twice.
+            let paths = files.map { $0 == "-" ? "/dev/stdin" : $0 }.filter { InputFile.isRegularFile($0) }
+            for (index, path) in paths.enumerated() {
+                if let other = paths[..<index].first(where: { InputFile.isSameFile($0, path) }) {
+                    let named = { (path: String) in path == "/dev/stdin" ? "standard input" : path }
+                    throw ValidationError("\(named(other)) and \(named(path)) are one file; its records would be counted twice.")
+                }
+            }
             if let html {
                 // Standard input read from the report's file (`fm stats --html x < x`) is an input too. Only a regular
                 // file: a terminal is one device behind /dev/stdin and /dev/stdout alike.

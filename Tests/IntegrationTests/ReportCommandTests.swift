@@ -122,6 +122,7 @@ struct ReportCommandTests {
             // `-` is a standard stream elsewhere; as a report's path it would be a file named "-".
             (["eval", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
             (["stats", input.path, "--html", "-"], "--html needs a file name; - (standard output) is not one here"),
+            (["stats", input.path, directory.path + "/./in.jsonl"], "are one file; its records would be counted twice"),
             (["eval", input.path, "--predictions", directory.path + "/none.jsonl"], "No --predictions file at"),
             (["eval", input.path, "--label-key", "text"], "'text' is the record's text"),
             (["eval", input.path, "--label-key", ""], "an empty name is none"),
