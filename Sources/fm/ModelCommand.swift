@@ -23,6 +23,12 @@ extension FM {
             return entry
         }
 
+        /// The entries `names` stand for, each once (`tiny TINY` or `default medium` name one model), in order.
+        static func entries(_ names: [String]) throws -> [ModelCatalog.Entry] {
+            var seen = Set<String>()
+            return try names.map(entry).filter { seen.insert($0.name).inserted }
+        }
+
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the catalogue and what is installed.")
 
@@ -33,7 +39,8 @@ extension FM {
                     case .installed: state = "installed"
                     case .missing: state = "-"
                     case .incomplete(let bytes): state = "incomplete (\(bytes) of \(entry.byteCount) bytes)"
-                    case .damaged: state = "corrupt (no GGUF header)"
+                    case .damaged: state = "corrupt (no usable GGUF header)"
+                    case .directory: state = "a directory is in the way"
                     }
                     let marker = entry.name == ModelCatalog.defaultName ? "*" : " "
                     let size = String(format: "%6.0f MB", Double(entry.byteCount) / 1e6)
@@ -61,8 +68,13 @@ extension FM {
             @Flag(name: .shortAndLong, help: "Print only errors.")
             var quiet = false
 
+            func validate() throws {
+                // --force replaces installed files without looking at them, and every download is checked anyway.
+                if force, verify { throw ValidationError("--force and --verify cannot be combined: --force downloads again and verifies the download.") }
+            }
+
             func run() throws {
-                let entries = try (names.isEmpty ? ["default"] : names).map(Model.entry)
+                let entries = try Model.entries(names.isEmpty ? ["default"] : names)
                 for entry in entries {
                     if !force, entry.installState == .installed {
                         if verify {
@@ -75,7 +87,7 @@ extension FM {
                         if !quiet { print("\(entry.name) is installed at \(entry.fileURL.path)") }
                         continue
                     }
-                    if !force, let problem = entry.installProblem {
+                    if !force, entry.installState != .directory, let problem = entry.installProblem {
                         Console.note("\(entry.fileURL.path) \(problem); downloading it again.\n")
                     }
                     try download(entry, force: true)
@@ -102,7 +114,7 @@ extension FM {
             var names: [String]
 
             func run() throws {
-                for entry in try names.map(Model.entry) {
+                for entry in try Model.entries(names) {
                     do {
                         let removed = try ModelInstaller.remove(entry)
                         print(removed ? "removed \(entry.name)" : "\(entry.name) was not installed")

