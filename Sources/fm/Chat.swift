@@ -63,12 +63,22 @@ extension FM {
                 do { transcript = try JSONDecoder().decode(Transcript.self, from: data) } catch {
                     throw CommandFailure("\(resume) is not a chat saved with --save: \(Self.reason(error))")
                 }
-                session = LanguageModelSession(model: model, tools: tools, transcript: transcript)
+                session = LanguageModelSession(model: model, tools: tools, transcript: Self.describing(tools, in: transcript))
             } else {
                 // Without tools, instructions that mention them would have the model talk about the weather.
                 let standard = tools.isEmpty
                     ? "You are a helpful assistant." : "You are a helpful assistant. Use the tools to answer questions about the weather."
                 session = LanguageModelSession(model: model, tools: tools, instructions: instructions ?? standard)
+            }
+            // Instructions that fill the window on their own would fail every message alike, each blamed on the
+            // message (tool definitions count: they are part of the system prompt).
+            let instructionEntries = session.transcript.prefix { if case .instructions = $0 { true } else { false } }
+            if let needed = try? await model.tokenCount(for: Array(instructionEntries)), needed >= model.contextSize {
+                let what = tools.isEmpty ? "" : " with the getWeather tool's definition"
+                if let resume {
+                    throw CommandFailure("The instructions saved in \(resume) take \(needed) tokens\(what), and the model's context window holds \(model.contextSize); the chat cannot go on.")
+                }
+                throw ValidationError("--instructions take \(needed) tokens\(what), and the model's context window holds \(model.contextSize); shorten them.")
             }
             session.prewarm()
             try Console.write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
@@ -144,27 +154,41 @@ extension FM {
         /// and whether the reply came (an error is shown, and the chat goes on).
         private func reply(to line: String, in session: LanguageModelSession, model: SystemLanguageModel,
                            tools: [any Tool]) async throws -> (session: LanguageModelSession, replied: Bool) {
+            var printed = false
             do {
-                try await stream(line, in: session)
+                try await stream(line, in: session, printed: &printed)
                 return (session, true)
             } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
-                let tooLong = "\nError: the message does not fit the model's context window even without earlier turns.\n"
-                let shortened: (transcript: Transcript, dropped: Int)?
-                do { shortened = try await Self.condensed(session.transcript, adding: line, model: model) } catch {
+                let shortened: (transcript: Transcript, dropped: Int)
+                do {
+                    switch try await Self.condensed(session.transcript, adding: line, model: model) {
+                    case .shorter(let transcript, let dropped): shortened = (transcript, dropped)
+                    case .messageTooLong:
+                        try Console.write("\nError: the message does not fit the model's context window even without earlier turns.\n")
+                        return (session, false)
+                    case .replyTooLong:
+                        // The message fit: it was the reply that ran out of room, and there is no turn to drop for it.
+                        let above = printed ? "; the text above is what was written before that" : ""
+                        try Console.write("\nError: the reply did not fit the model's context window after the message\(above).\n")
+                        return (session, false)
+                    }
+                } catch {
                     try Console.write("\nError: \(Self.message(error))\n")
                     return (session, false)
                 }
-                guard let shortened else {
-                    try Console.write(tooLong)
-                    return (session, false)
-                }
                 let dropped = shortened.dropped
+                let turns = "the \(dropped) earliest turn\(dropped == 1 ? "" : "s")"
+                // A reply cut off mid-stream stays on screen: it is ended and marked, so the retry reads as a new one.
+                let cut = printed
+                if cut {
+                    try Console.write("\n[the reply was cut off: the conversation no longer fit the context window; answering again without \(turns)]\n")
+                }
                 let shorter = LanguageModelSession(model: model, tools: tools, transcript: shortened.transcript)
                 do {
-                    try await stream(line, in: shorter)
+                    try await stream(line, in: shorter, printed: &printed)
                 } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
                     // The reply itself outgrew what was left: the conversation stays as it was.
-                    try Console.write("\nError: the reply did not fit the model's context window after the message, even without earlier turns.\n")
+                    try Console.write("\nError: the reply did not fit the model's context window after the message, even without \(turns).\n")
                     return (session, false)
                 } catch let failure as CommandFailure {
                     throw failure
@@ -172,7 +196,7 @@ extension FM {
                     try Console.write("\nError: \(Self.message(error))\n")
                     return (session, false)
                 }
-                try Console.write("[the conversation no longer fit the context window: dropped the \(dropped) earliest turn\(dropped == 1 ? "" : "s")]\n")
+                if !cut { try Console.write("[the conversation no longer fit the context window: dropped \(turns)]\n") }
                 return (shorter, true)
             } catch let failure as CommandFailure {
                 throw failure
@@ -183,14 +207,18 @@ extension FM {
         }
 
         /// Streams one reply as it is written, then the tools it called. A failed reply leaves the transcript
-        /// as it was (the session rolls it back), so the chat goes on.
-        private func stream(_ line: String, in session: LanguageModelSession) async throws {
+        /// as it was (the session rolls it back), so the chat goes on. `printed` says whether any of its text was
+        /// written, which a failure leaves on screen.
+        private func stream(_ line: String, in session: LanguageModelSession, printed wrote: inout Bool) async throws {
             let start = session.transcript.count
             let tokensBefore = session.usage.output.totalTokenCount
             var printed = ""
             for try await snapshot in session.streamResponse(to: line, options: sampling.generationOptions) {
                 let text = snapshot.content
-                if text.hasPrefix(printed) { try Console.write(String(text.dropFirst(printed.count))) }
+                if text.hasPrefix(printed), text.count > printed.count {
+                    try Console.write(String(text.dropFirst(printed.count)))
+                    wrote = true
+                }
                 printed = text
             }
             try Console.write("\n")
@@ -206,11 +234,21 @@ extension FM {
             }
         }
 
+        /// What dropping earlier turns can do for a message whose reply overflowed the context window.
+        enum Condensing {
+            /// The conversation without its `dropped` earliest turns, in which the message is to be asked again.
+            case shorter(Transcript, dropped: Int)
+            /// The instructions and the message alone do not fit.
+            case messageTooLong
+            /// The instructions and the message fit, with no earlier turn to drop: the reply ran out of room.
+            case replyTooLong
+        }
+
         /// `transcript` without its earliest turns (a turn starts at a prompt), keeping the instructions, until it
         /// and the `next` message take at most half the context window (leaving the other half for replies), or
-        /// without all of them when only that makes the message fit; and how many turns were dropped. `nil` when
-        /// the instructions and the message alone do not fit, so that no turn is dropped for nothing.
-        static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> (transcript: Transcript, dropped: Int)? {
+        /// without all of them when only that makes the message fit. No turn is dropped for nothing: when the
+        /// instructions and the message alone do not fit, or there is no turn to drop, it says which.
+        static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> Condensing {
             let entries = Array(transcript)
             let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
             var turns: [[Transcript.Entry]] = []
@@ -218,6 +256,10 @@ extension FM {
                 if case .prompt = entry { turns.append([entry]) } else if turns.isEmpty { turns.append([entry]) } else { turns[turns.count - 1].append(entry) }
             }
             let message = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: next))]))
+            if turns.isEmpty {
+                let needed = try await model.tokenCount(for: Array(instructions) + [message])
+                return needed < model.contextSize ? .replyTooLong : .messageTooLong
+            }
             var dropped = 0
             while !turns.isEmpty {
                 turns.removeFirst()
@@ -225,10 +267,29 @@ extension FM {
                 let kept = Array(instructions) + turns.joined()
                 let needed = try await model.tokenCount(for: Transcript(entries: kept + [message]))
                 if needed <= model.contextSize / 2 || (turns.isEmpty && needed < model.contextSize) {
-                    return (Transcript(entries: kept), dropped)
+                    return .shorter(Transcript(entries: kept), dropped: dropped)
                 }
             }
-            return nil
+            return .messageTooLong
+        }
+
+        /// `transcript` with instructions that describe `tools`: the model reads the tool definitions from the
+        /// instructions entry, and a saved chat's are those of the chat that saved it, not this one's.
+        static func describing(_ tools: [any Tool], in transcript: Transcript) -> Transcript {
+            let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
+            var entries = Array(transcript)
+            var described = false
+            for index in entries.indices {
+                guard case .instructions(var instructions) = entries[index] else { continue }
+                // Once: the model reads every instructions entry's definitions.
+                instructions.toolDefinitions = described ? [] : definitions
+                entries[index] = .instructions(instructions)
+                described = true
+            }
+            if !described, !definitions.isEmpty {
+                entries.insert(.instructions(Transcript.Instructions(segments: [], toolDefinitions: definitions)), at: 0)
+            }
+            return Transcript(entries: entries)
         }
 
         private static func message(_ error: any Error) -> String {

@@ -647,6 +647,91 @@ struct ReportCommandTests {
         #expect(failed.stdout.contains("does not fit the model's context window"), "\(failed.stdout.suffix(300))")
     }
 
+    /// A reply that runs into the end of the window mid-stream, in a chat with earlier turns to drop, is ended
+    /// and marked as cut before it is asked again, instead of the retry running on from the cut text.
+    @Test func chatMarksAReplyCutByTheContextWindowBeforeAskingAgain() async throws {
+        let model = SystemLanguageModel.default
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sentence = "The river runs past the old mill and the green hills."
+        func transcript(_ sentences: Int, padding: Int = 0) -> [Transcript.Entry] {
+            var entries: [Transcript.Entry] = [.instructions(Transcript.Instructions(
+                segments: [.text(.init(content: "You are a helpful assistant."))], toolDefinitions: []))]
+            for turn in 0..<4 {
+                let filler = Array(repeating: sentence, count: sentences).joined(separator: " ")
+                    + (turn == 3 ? String(repeating: " a", count: padding) : "")
+                entries.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: "Turn \(turn). \(filler)"))])))
+                entries.append(.response(Transcript.Response(segments: [.text(.init(content: "Noted, turn \(turn)."))])))
+            }
+            return entries
+        }
+        // 80 tokens left: the message fits, and a reply counting to 300 runs out of room after a few numbers.
+        let target = model.contextSize - 80
+        let perSentence = try await model.tokenCount(for: transcript(11)) - model.tokenCount(for: transcript(10))
+        let sentences = (target - model.contextSize / 8) / perSentence
+        var padding = 0
+        while try await model.tokenCount(for: transcript(sentences, padding: padding)) < target { padding += 1 }
+        try #require(try await model.tokenCount(for: transcript(sentences, padding: padding)) == target)
+        let saved = directory.appendingPathComponent("near.json")
+        try JSONEncoder().encode(Transcript(entries: transcript(sentences, padding: padding))).write(to: saved)
+
+        // The limit ends the retry, which has room to count on; the first reply runs out of room before it.
+        let chat = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "200", "--resume", saved.path],
+                                input: "Write the numbers from 1 to 300 separated by commas.\n", mergingStandardError: true)
+        #expect(chat.status == 0 && !chat.stdout.contains("Error:"), "\(chat.stdout)")
+        let parts = chat.stdout.components(separatedBy: "[the reply was cut off: the conversation no longer fit the context window; answering again without the ")
+        try #require(parts.count == 2, "\(chat.stdout)")
+        // The cut text, on a line of its own, and after the note the retried reply.
+        let cut = parts[0].components(separatedBy: "> ").last ?? ""
+        #expect(cut.hasSuffix("\n") && !cut.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(chat.stdout)")
+        let retried = parts[1].drop { $0 != "\n" }.components(separatedBy: "> ").first ?? ""
+        #expect(!retried.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(chat.stdout)")
+    }
+
+    /// `fm chat` says what did not fit the context window: a reply that ran out of room after a message that fit
+    /// is not blamed on the message, and instructions that fill the window alone are refused at the start instead
+    /// of failing every message.
+    @Test func chatSaysWhatDidNotFitTheContextWindow() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let message = String(repeating: "lorem ipsum dolor sit amet ", count: 395) + " Write the numbers from 1 to 300 separated by commas.\n"
+        let cut = try Self.run(["chat", "--no-tools", "--greedy"], input: message)
+        #expect(cut.status == 1, "\(cut.stderr)")
+        #expect(cut.stdout.contains("Error: the reply did not fit the model's context window after the message; the text above"), "\(cut.stdout.suffix(300))")
+        #expect(!cut.stdout.contains("does not fit"), "\(cut.stdout.suffix(300))")
+
+        let huge = String(repeating: "Be nice. ", count: 5000)
+        let refused = try Self.run(["chat", "--no-tools", "--instructions", huge], input: "Hi\n")
+        #expect(refused.status == 64 && refused.stderr.contains("--instructions take "), "\(refused.stderr.prefix(300))")
+        #expect(refused.stderr.contains("and the model's context window holds"), "\(refused.stderr.prefix(300))")
+        #expect(!refused.stdout.contains("Chatting with"), "\(refused.stdout.prefix(300))")
+        // Saved with such instructions, the chat cannot go on: a failure, not an option to change.
+        let saved = directory.appendingPathComponent("huge.json")
+        try JSONEncoder().encode(Transcript(entries: [.instructions(Transcript.Instructions(
+            segments: [.text(.init(content: huge))], toolDefinitions: []))])).write(to: saved)
+        let resumed = try Self.run(["chat", "--no-tools", "--resume", saved.path], input: "Hi\n")
+        #expect(resumed.status == 1 && resumed.stderr.contains("The instructions saved in \(saved.path) take "), "\(resumed.stderr.prefix(300))")
+        #expect(!resumed.stdout.contains("Chatting with"), "\(resumed.stdout.prefix(300))")
+    }
+
+    /// A resumed chat describes its own tools to the model, not those of the chat that saved the transcript.
+    @Test func resumedChatDescribesItsOwnTools() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let withTools = directory.appendingPathComponent("tools.json")
+        let withoutTools = directory.appendingPathComponent("none.json")
+        // An empty chat saves its instructions, with the tool definitions of its tools.
+        #expect(try Self.run(["chat", "--save", withTools.path]).status == 0)
+        #expect(try Self.run(["chat", "--no-tools", "--save", withoutTools.path]).status == 0)
+        let logging = ["FM_LOG_PROMPTS": "1"]
+        let dropped = try Self.run(["chat", "--no-tools", "--greedy", "--max-tokens", "2", "--resume", withTools.path],
+                                   input: "Hi\n", environment: logging)
+        #expect(dropped.stderr.contains("--- prompt") && !dropped.stderr.contains("getWeather"), "\(dropped.stderr)")
+        let added = try Self.run(["chat", "--greedy", "--max-tokens", "2", "--resume", withoutTools.path], input: "Hi\n", environment: logging)
+        #expect(added.stdout.contains("(tool: getWeather)"), "\(added.stdout)")
+        #expect(added.stderr.contains("- getWeather: Get the current weather"), "\(added.stderr)")
+    }
+
     /// An answer that runs into the end of the context window is printed before the error, as `--stream` prints
     /// it, instead of being lost with it.
     @Test func respondPrintsAnAnswerCutByTheContextWindow() async throws {
