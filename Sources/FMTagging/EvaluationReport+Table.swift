@@ -24,9 +24,9 @@ extension EvaluationReport {
         }
         for field in fields {
             let labels = field.confusion.keys.sorted()
-            // Columns are every label gold or predicted (and failures, missing fields): a dozen fit a terminal.
+            // Columns are every label gold or predicted (and failures, missing fields): a dozen labels fit a terminal.
             let predicted = Set(field.confusion.values.flatMap(\.keys)).union(labels).sorted()
-            guard predicted.count <= 12 else {
+            guard field.labels.count <= 12 else {
                 lines.append("\(field.field.shownInColumn): \(field.labels.count) labels; confusion matrix in --json")
                 continue
             }
@@ -59,7 +59,7 @@ extension String {
             case 0x0A: shown += "\\n"
             case 0x0D: shown += "\\r"
             case 0x09: shown += "\\t"
-            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
                 shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: shown.unicodeScalars.append(scalar)
             }

@@ -70,11 +70,13 @@ public enum EvaluationTask {
             return object.properties.first(where: { $0.name == field })?.node
         }
         func allows(_ value: String, in field: String) -> Bool { allows(value, as: node(of: field)) }
-        // A Boolean field writes `true`; a field of labels that only include "true" writes the string `"true"`.
-        func isBoolean(_ field: String) -> Bool {
-            switch node(of: field).flatMap(schema.resolving) {
+        // A Boolean field (or `"enum": [true, false]`, `"const": true`) writes `true`; a field of labels that only
+        // include "true" writes the string `"true"`.
+        func isBoolean(_ node: GenerationSchema.Node?) -> Bool {
+            switch node.flatMap(schema.resolving) {
             case .boolean?: true
-            case .anyOf(let union)?: union.choices.contains { schema.resolving($0) == .boolean }
+            case .constant(let literal)?: literal == "true" || literal == "false"
+            case .anyOf(let union)?: union.choices.contains { isBoolean($0) }
             default: false
             }
         }
@@ -97,7 +99,7 @@ public enum EvaluationTask {
         case .fields(let values):
             for name in root.propertyNames {
                 guard let value = values[name], allows(value, in: name) else { return nil }
-                members.append(quoted(name) + ":" + (isBoolean(name) && (value == "true" || value == "false") ? value : quoted(value)))
+                members.append(quoted(name) + ":" + (isBoolean(node(of: name)) && (value == "true" || value == "false") ? value : quoted(value)))
             }
         case .set(let labels):
             if names.contains("labels") {

@@ -55,10 +55,14 @@ public struct TaggingRecord: Sendable {
             // A line cut short (the last line of a file whose writer was stopped) keeps its id when that was
             // written whole, so its error line can be matched to the record.
             if case .structure(let partial, _) = parsed.kind {
+                // A value is complete only once something follows it, so a number is never read half written.
+                let whole = partial["id"]?.isComplete == true
                 let id: String? = switch partial["id"]?.kind {
-                case .string(let text)? where partial["id"]?.isComplete == true: text
-                case .number(let value)? where partial["id"]?.isComplete == true && value.rounded() == value && abs(value) < 1e15:
-                    String(Int(value))
+                case .string(let text)? where whole: text
+                case .number(let value)? where whole && value.rounded() == value && abs(value) < 1e15: String(Int(value))
+                // Past 2^53 as written, when the members up to the cut can be read.
+                case .number? where whole: JSONLiteral.integer(ofKey: "id", in: trimmed).map(String.init)
+                case .bool(let value)? where whole: String(value)
                 default: nil
                 }
                 return TaggingRecord(id: id ?? fallbackID, text: .failure(.init(

@@ -71,9 +71,12 @@ extension FM {
                 session = LanguageModelSession(model: model, tools: tools, instructions: instructions ?? standard)
             }
             // Instructions that fill the window on their own would fail every message alike, each blamed on the
-            // message (tool definitions count: they are part of the system prompt).
+            // message (tool definitions count: they are part of the system prompt). Only the user's or a saved
+            // chat's can: counting the default ones would load the model before the prompt, where prewarming
+            // loads it while the user types. A template that cannot count them leaves the check to the messages.
             let instructionEntries = session.transcript.prefix { if case .instructions = $0 { true } else { false } }
-            if let needed = try? await model.tokenCount(for: Array(instructionEntries)), needed >= model.contextSize {
+            if instructions != nil || resume != nil,
+               let needed = try? await model.tokenCount(for: Array(instructionEntries)), needed >= model.contextSize {
                 let what = tools.isEmpty ? "" : " with the getWeather tool's definition"
                 if let resume {
                     throw CommandFailure("The instructions saved in \(resume) take \(needed) tokens\(what), and the model's context window holds \(model.contextSize); the chat cannot go on.")
@@ -212,14 +215,14 @@ extension FM {
         private func stream(_ line: String, in session: LanguageModelSession, printed wrote: inout Bool) async throws {
             let start = session.transcript.count
             let tokensBefore = session.usage.output.totalTokenCount
-            var printed = ""
+            var shown = ""
             for try await snapshot in session.streamResponse(to: line, options: sampling.generationOptions) {
                 let text = snapshot.content
-                if text.hasPrefix(printed), text.count > printed.count {
-                    try Console.write(String(text.dropFirst(printed.count)))
+                if text.hasPrefix(shown), text.count > shown.count {
+                    try Console.write(String(text.dropFirst(shown.count)))
                     wrote = true
                 }
-                printed = text
+                shown = text
             }
             try Console.write("\n")
             var calledTools = false

@@ -91,10 +91,12 @@ import Testing
         #expect(text.contains("customer_satisfaction_reason   100.0%"), "\(text)")
         #expect(!text.contains("\u{202E}"))
         #expect(text.contains("a\\nb") && text.contains("c\\u{202E}d"), "\(text)")
+        let separators = EvaluationReport(gold: [.single("p\u{2028}q")], predictions: [.single("p\u{2028}q")]).tableText
+        #expect(separators.contains("p\\u{2028}q") && !separators.contains("\u{2028}"), "\(separators)")
         let lines = text.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count < 200 }, "\(text)")
         #expect(text.contains(String(repeating: "w", count: 23) + "…"), "\(text)")
-        // Two gold labels and thirteen predicted ones make fifteen columns: too many for a terminal.
+        // Two gold labels and fifteen predicted ones make seventeen labels: too many for a terminal.
         let many = EvaluationReport(gold: (0..<15).map { .single($0 < 2 ? "g\($0)" : "g0") },
                                     predictions: (0..<15).map { .single("p\($0)") })
         #expect(many.tableText.contains("label: 17 labels; confusion matrix in --json"), "\(many.tableText)")

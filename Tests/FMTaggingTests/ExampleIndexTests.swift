@@ -81,6 +81,12 @@ struct ExampleIndexTests {
         #expect(result.jsonString == #"{"confirmed": "true", "flag": true}"#)
         #expect(ExampleIndex.choiceLiterals(of: result)["confirmed"] == [Array(#""true""#.utf8)])
         #expect(ExampleIndex.choiceLiterals(of: result)["flag"] == [Array("true".utf8)])
+        // A user's schema of Boolean choices (`enum` or `const` of true and false) writes them bare, as the decoder does.
+        let user = try GenerationSchema.importing(jsonSchema: #"""
+            {"type":"object","properties":{"confirmed":{"enum":[true,false]},"flag":{"const":true}},"required":["confirmed","flag"]}
+            """#).schema
+        let bare = try #require(EvaluationTask.result(for: .fields(["confirmed": "false", "flag": "true"]), in: user))
+        #expect(bare.jsonString == #"{"confirmed": false, "flag": true}"#)
     }
 
     /// Lines that cannot be examples (a label outside the schema, no text, another schema's result) are named,

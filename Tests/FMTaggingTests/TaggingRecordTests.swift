@@ -148,6 +148,8 @@ import Testing
         #expect(TaggingRecord.parse(line: Array(#"{"text":"t","id":42"#.utf8), lineNumber: 2).id == "2", "42 may be the start of 420")
         #expect(TaggingRecord.parse(line: Array(#"{"text":"t","id":"ab"#.utf8), lineNumber: 3).id == "3", "an id cut short is no id")
         #expect(TaggingRecord.parse(line: Array(#"[1, 2"#.utf8), lineNumber: 5).id == "5")
+        #expect(TaggingRecord.parse(line: Array(#"{"id":12345678901234567890,"text":"t""#.utf8), lineNumber: 6).id == "12345678901234567890")
+        #expect(TaggingRecord.parse(line: Array(#"{"id":true,"text":"t"#.utf8), lineNumber: 7).id == "true")
     }
 
     /// A file is scored as one kind of answer, the one more of its lines give: a label among objects of fields
