@@ -67,6 +67,14 @@ package enum JSONLiteral {
         return String(written)
     }
 
+    /// The member `key` of the JSON object `line` (`fm tag`'s `result`) with its integers past 2^53 − 1 named as
+    /// written (``integersAsWritten(in:json:)``); `value` itself when the line holds no such integer.
+    package static func member(_ key: String, parsedAs value: GeneratedContent, asWrittenIn line: String) -> GeneratedContent {
+        guard line.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
+              let written = members(in: line)?.last(where: { $0.key == key })?.value else { return value }
+        return integersAsWritten(in: value, json: written)
+    }
+
     /// `value` with each number that ``exactInteger(_:)`` names by its text, at any depth, replaced by that text as
     /// a string, read from `json`, the value as written: gold and predicted labels then name it alike. Of repeated
     /// keys the last counts, as in `GeneratedContent`.

@@ -125,16 +125,13 @@ public struct TagStatistics: Sendable {
                 undatedRecords += 1
             }
         }
-        guard var result = properties["result"] else {
+        guard let parsed = properties["result"] else {
             errors += 1
             return
         }
         // An integer past 2^53 − 1 is counted as written: read as a Double, two such values would meet in a third
         // that no record holds.
-        if line.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
-           let written = JSONLiteral.members(in: line)?.last(where: { $0.key == "result" })?.value {
-            result = JSONLiteral.integersAsWritten(in: result, json: written)
-        }
+        let result = JSONLiteral.member("result", parsedAs: parsed, asWrittenIn: line)
         // A schema whose root is a list or a single value (`fm tag --schema` allows both) counts under `result`.
         var fields: [(key: String, value: GeneratedContent)] = []
         switch result.kind {

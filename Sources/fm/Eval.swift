@@ -239,12 +239,8 @@ extension FM.Eval {
                 message = error?.jsonString ?? ""
             }
             let written: String? = if case .string(let text)? = properties["text"]?.kind { text } else { nil }
-            var result = properties["result"]
             // A predicted integer label past 2^53 − 1 is named by its text, as the gold one is (in a field or a list too).
-            if let parsed = result, text.utf8.hasDigitRun(of: TaggingRecord.longestExactDigits + 1),
-               let resultText = JSONLiteral.members(in: text)?.last(where: { $0.key == "result" })?.value {
-                result = JSONLiteral.integersAsWritten(in: parsed, json: resultText)
-            }
+            let result = properties["result"].map { JSONLiteral.member("result", parsedAs: $0, asWrittenIn: text) }
             results[id, default: [:]][written, default: []].append((result, message, written))
             remaining[id, default: 0] += 1
         }
