@@ -11,8 +11,8 @@ extension FM {
                 Type a message and press return; an empty line or /quit ends the chat. Ask about the weather \
                 in a city to see a tool call. /transcript prints the conversation, /tokens its token count. \
                 --save writes the transcript as JSON after every reply; --resume continues a saved one. A chat that \
-                outgrows the context window goes on without its earliest turns. A failed message is shown and the \
-                chat goes on; read from a pipe or a file, the chat then exits 1 at its end.
+                outgrows the context window goes on without its earliest turns (--save still keeps them). A failed \
+                message is shown and the chat goes on; read from a pipe or a file, the chat then exits 1 at its end.
                 """
         )
 
@@ -74,7 +74,8 @@ extension FM {
             // message (tool definitions count: they are part of the system prompt). Only the user's or a saved
             // chat's can: counting the default ones would load the model before the prompt, where prewarming
             // loads it while the user types. A template that cannot count them leaves the check to the messages.
-            let instructionEntries = session.transcript.prefix { if case .instructions = $0 { true } else { false } }
+            let opening = Array(session.transcript)
+            let instructionEntries = opening.prefix(Self.instructionCount(opening))
             if instructions != nil || resume != nil,
                let needed = try? await model.tokenCount(for: Array(instructionEntries)), needed >= model.contextSize {
                 let what = tools.isEmpty ? "" : " with the getWeather tool's definition"
@@ -87,6 +88,8 @@ extension FM {
             try Console.write("Chatting with \(model.modelURL.lastPathComponent)\(tools.isEmpty ? "" : " (tool: getWeather)"). Empty line or /quit to end.\n")
             // A chat fed from a pipe or a file is a script: one of its messages failing must show in the exit status.
             var failures = 0
+            // Turns dropped to fit the context window: the model no longer reads them, but --save keeps them.
+            var earlier: [Transcript.Entry] = []
             while true {
                 try Console.write("> ")
                 guard let read = Self.readMessage() else { break }
@@ -112,15 +115,16 @@ extension FM {
                         failures += 1
                     }
                 default:
-                    let (next, replied) = try await reply(to: line, in: session, model: model, tools: tools)
+                    let (next, replied, dropped) = try await reply(to: line, in: session, model: model, tools: tools)
                     session = next
+                    earlier += dropped
                     if !replied { failures += 1 }
                     // Saved after every reply, so an interrupted chat keeps what was said.
-                    if let save { try write(session.transcript, to: save) }
+                    if let save { try write(Self.whole(session.transcript, after: earlier), to: save) }
                 }
             }
             if let save {
-                try write(session.transcript, to: save)
+                try write(Self.whole(session.transcript, after: earlier), to: save)
                 try Console.write("Saved the transcript to \(save).\n")
             }
             if failures > 0, isatty(STDIN_FILENO) == 0 {
@@ -154,13 +158,13 @@ extension FM {
         /// Streams the reply to `line`, and returns the session to go on with: `session`, or, when the
         /// conversation no longer fits the context window, a new one that keeps the instructions and the most
         /// recent turns (what Apple suggests for `exceededContextWindowSize`), in which the line is asked again;
-        /// and whether the reply came (an error is shown, and the chat goes on).
-        private func reply(to line: String, in session: LanguageModelSession, model: SystemLanguageModel,
-                           tools: [any Tool]) async throws -> (session: LanguageModelSession, replied: Bool) {
+        /// whether the reply came (an error is shown, and the chat goes on); and the entries of the turns dropped.
+        private func reply(to line: String, in session: LanguageModelSession, model: SystemLanguageModel, tools: [any Tool])
+            async throws -> (session: LanguageModelSession, replied: Bool, dropped: [Transcript.Entry]) {
             var printed = false
             do {
                 try await stream(line, in: session, printed: &printed)
-                return (session, true)
+                return (session, true, [])
             } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
                 let shortened: (transcript: Transcript, dropped: Int)
                 do {
@@ -168,16 +172,16 @@ extension FM {
                     case .shorter(let transcript, let dropped): shortened = (transcript, dropped)
                     case .messageTooLong:
                         try Console.write("\nError: the message does not fit the model's context window even without earlier turns.\n")
-                        return (session, false)
+                        return (session, false, [])
                     case .replyTooLong:
                         // The message fit: it was the reply that ran out of room, and there is no turn to drop for it.
                         let above = printed ? "; the text above is what was written before that" : ""
                         try Console.write("\nError: the reply did not fit the model's context window after the message\(above).\n")
-                        return (session, false)
+                        return (session, false, [])
                     }
                 } catch {
                     try Console.write("\nError: \(Self.message(error))\n")
-                    return (session, false)
+                    return (session, false, [])
                 }
                 let dropped = shortened.dropped
                 let turns = "the \(dropped) earliest turn\(dropped == 1 ? "" : "s")"
@@ -192,20 +196,24 @@ extension FM {
                 } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
                     // The reply itself outgrew what was left: the conversation stays as it was.
                     try Console.write("\nError: the reply did not fit the model's context window after the message, even without \(turns).\n")
-                    return (session, false)
+                    return (session, false, [])
                 } catch let failure as CommandFailure {
                     throw failure
                 } catch {
                     try Console.write("\nError: \(Self.message(error))\n")
-                    return (session, false)
+                    return (session, false, [])
                 }
                 if !cut { try Console.write("[the conversation no longer fit the context window: dropped \(turns)]\n") }
-                return (shorter, true)
+                // The shorter transcript is the instructions and the latest turns, so what it lacks sits between them.
+                let old = Array(session.transcript)
+                let instructionCount = Self.instructionCount(old)
+                let keptTurns = Array(shortened.transcript).count - instructionCount
+                return (shorter, true, Array(old[instructionCount ..< old.count - keptTurns]))
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
                 try Console.write("\nError: \(Self.message(error))\n")
-                return (session, false)
+                return (session, false, [])
             }
         }
 
@@ -253,7 +261,7 @@ extension FM {
         /// instructions and the message alone do not fit, or there is no turn to drop, it says which.
         static func condensed(_ transcript: Transcript, adding next: String, model: SystemLanguageModel) async throws -> Condensing {
             let entries = Array(transcript)
-            let instructions = entries.prefix { if case .instructions = $0 { true } else { false } }
+            let instructions = entries.prefix(instructionCount(entries))
             var turns: [[Transcript.Entry]] = []
             for entry in entries.dropFirst(instructions.count) {
                 if case .prompt = entry { turns.append([entry]) } else if turns.isEmpty { turns.append([entry]) } else { turns[turns.count - 1].append(entry) }
@@ -274,6 +282,20 @@ extension FM {
                 }
             }
             return .messageTooLong
+        }
+
+        /// How many entries at the start of `entries` are instructions.
+        static func instructionCount(_ entries: [Transcript.Entry]) -> Int {
+            entries.prefix { if case .instructions = $0 { true } else { false } }.count
+        }
+
+        /// The whole conversation to save: `transcript`'s instructions, the `earlier` turns dropped to fit the
+        /// context window, then the turns the model still reads.
+        static func whole(_ transcript: Transcript, after earlier: [Transcript.Entry]) -> Transcript {
+            guard !earlier.isEmpty else { return transcript }
+            let entries = Array(transcript)
+            let instructionCount = instructionCount(entries)
+            return Transcript(entries: entries.prefix(instructionCount) + earlier + entries.dropFirst(instructionCount))
         }
 
         /// `transcript` with instructions that describe `tools`: the model reads the tool definitions from the

@@ -612,7 +612,7 @@ struct ReportCommandTests {
     }
 
     /// `fm chat` with no model fails at once instead of answering every message with an error and exiting 0; a
-    /// chat that no longer fits the context window drops its earliest turns and answers.
+    /// chat that no longer fits the context window drops its earliest turns and answers, and `--save` keeps them.
     @Test func chatChecksTheModelAndOutgrowsItsContextWindow() throws {
         let missing = try Self.run(["chat"], input: "hello\n", environment: ["FM_MODEL_PATH": "/nonexistent/model.gguf"])
         #expect(missing.status != 0, "\(missing.stdout)")
@@ -635,10 +635,14 @@ struct ReportCommandTests {
         #expect(chat.status == 0, "\(chat.stderr)")
         #expect(chat.stdout.contains("no longer fit the context window: dropped the"), "\(chat.stdout)")
         #expect(!chat.stdout.contains("Error:"), "\(chat.stdout)")
-        let kept = try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: saved))
+        // The saved chat is the whole conversation: the turns the model no longer reads, then the new one.
+        let kept = Array(try JSONDecoder().decode(Transcript.self, from: Data(contentsOf: saved)))
+        #expect(kept.count == entries.count + 2, "\(kept.count) entries")
+        #expect(zip(kept, entries).allSatisfy { $0.description == $1.description }, "the earlier turns changed")
         guard case .instructions = kept.first else { Issue.record("the instructions were dropped"); return }
-        #expect(kept.count < entries.count, "\(kept.count) entries")
         guard case .response = kept.last else { Issue.record("the new reply was not saved"); return }
+        guard case .prompt(let asked) = kept[kept.count - 2] else { Issue.record("the new message was not saved"); return }
+        #expect(asked.description.contains("Say hi."), "\(asked)")
 
         // A chat read from a pipe is a script: a message that failed shows in the exit status, after the others.
         let tooLong = String(repeating: "river ", count: 40_000)
