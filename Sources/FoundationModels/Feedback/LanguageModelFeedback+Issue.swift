@@ -21,10 +21,11 @@ extension LanguageModelFeedback {
             case triggeredGuardrailUnexpectedly
         }
 
+        // Not public: Apple's issue shows only its initializer, so code that read these would not build there.
         /// The kind of problem.
-        public let category: Category
+        let category: Category
         /// A description of the problem.
-        public let explanation: String?
+        let explanation: String?
 
         /// Creates an issue.
         public init(category: Category, explanation: String? = nil) {

@@ -271,7 +271,8 @@ extension Transcript {
         /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
         public var assetIDs: [String]
         /// What the executor reported about the response — for the on-device model, `assetIDs` and `finishReason`.
-        public var metadata: [String: any Codable & Sendable & Equatable]
+        /// Read-only, as on Apple's platforms, where code that set it would not build.
+        public internal(set) var metadata: [String: any Codable & Sendable & Equatable]
         /// The response's content.
         public var segments: [Segment]
 
@@ -303,8 +304,8 @@ extension Transcript {
 
     /// The format a response must conform to.
     public struct ResponseFormat: Sendable, Equatable, Codable, CustomStringConvertible {
-        /// The format's name: the generated type's name, or the schema's.
-        public var name: String
+        /// The format's name: the generated type's name, or the schema's. Read-only, as on Apple's platforms.
+        public internal(set) var name: String
         /// The schema the response conforms to.
         let schema: GenerationSchema
 
