@@ -50,7 +50,8 @@ enum ChatMessages {
                             throw APIError.invalid("\(call.path).type", "Only 'function' tool calls are supported, not '\(type)'.")
                         }
                         let function = try call.required("function").object()
-                        try function.checkMembers(allowed: ["name", "arguments"], in: "a tool call's 'function'")
+                        // OpenAI's Python client sends back its own parse of the arguments, which are read instead.
+                        try function.checkMembers(allowed: ["name", "arguments", "parsed_arguments"], in: "a tool call's 'function'")
                         let name = try function.required("name").string()
                         let argumentsText = try function.required("arguments").string()
                         guard let arguments = try? GeneratedContent(json: argumentsText), arguments.isComplete else {
@@ -130,7 +131,8 @@ enum ChatMessages {
         let allowed: Set<String>
         switch role {
         case "system", "developer", "user": allowed = ["role", "content", "name"]
-        case "assistant": allowed = ["role", "content", "name", "refusal", "tool_calls"]
+        // `parsed` is OpenAI's Python client's own parse of the content (from `parse()`), sent back with the message.
+        case "assistant": allowed = ["role", "content", "name", "refusal", "tool_calls", "parsed"]
         // OpenAI's own examples send a tool message's `name` (the function's).
         case "tool": allowed = ["role", "content", "tool_call_id", "name"]
         default: return

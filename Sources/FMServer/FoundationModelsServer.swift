@@ -179,9 +179,10 @@ public struct FoundationModelsServer: Sendable {
         }
         let body = ResponseBody { writer in
             defer { ticket.release() }
-            for index in 0..<parsed.choiceCount {
-                try await writer.write(Self.event(response.chunk(index: index, delta: [("role", .text("assistant")), ("content", .text(""))])))
-            }
+            // A choice opens with its role at its first words or call, as OpenAI's do: `content` is "" before
+            // words and null before calls, which a client's joined message keeps (null for an answer of calls).
+            var opened = Array(repeating: false, count: parsed.choiceCount)
+            let openingWords: [(String, GeneratedContent)] = [("role", .text("assistant")), ("content", .text(""))]
             var calls = Array(repeating: [ToolCallText](), count: parsed.choiceCount)
             var usages = Array(repeating: ChatUsage(), count: parsed.choiceCount)
             var reasons = Array(repeating: String?.none, count: parsed.choiceCount)
@@ -193,17 +194,30 @@ public struct FoundationModelsServer: Sendable {
                     switch event {
                     case .text(let fragment):
                         if !fragment.isEmpty {
+                            if !opened[index] {
+                                opened[index] = true
+                                try await writer.write(Self.event(response.chunk(index: index, delta: openingWords)))
+                            }
                             try await writer.write(Self.event(response.chunk(index: index, delta: [("content", .text(fragment))])))
                         }
                     case .toolCall(let id, let name, let arguments):
                         let call = ToolCallText(id: id, name: name, arguments: arguments)
-                        try await writer.write(Self.event(response.chunk(index: index, delta: [("tool_calls", .array([call.json(index: calls[index].count)]))])))
+                        var delta: [(String, GeneratedContent)] = [("tool_calls", .array([call.json(index: calls[index].count)]))]
+                        if !opened[index] {
+                            opened[index] = true
+                            delta = [("role", .text("assistant")), ("content", .null)] + delta
+                        }
+                        try await writer.write(Self.event(response.chunk(index: index, delta: delta)))
                         calls[index].append(call)
                     case .usage(let prompt, let cached, let completion):
                         usages[index] = ChatUsage(prompt: prompt, cached: cached, completion: completion)
                     case .finish(let reason):
                         reasons[index] = reason
                     case .logprobs(let tokens):
+                        if !opened[index] {
+                            opened[index] = true
+                            try await writer.write(Self.event(response.chunk(index: index, delta: openingWords)))
+                        }
                         // The engine reports them with the whole answer, so they follow its text in a chunk of their own.
                         try await writer.write(Self.event(response.chunk(index: index, delta: [], logprobs: tokens)))
                     }
@@ -214,6 +228,8 @@ public struct FoundationModelsServer: Sendable {
                 let usage = ChatUsage(combining: usages)
                 metrics.recordTokens(prompt: usage.prompt, cached: usage.cached, completion: parsed.generatedTokens(of: usages))
                 for index in 0..<parsed.choiceCount {
+                    // An empty answer still has its role.
+                    if !opened[index] { try await writer.write(Self.event(response.chunk(index: index, delta: openingWords))) }
                     let reason = Self.finishReason(calls: calls[index], reported: reasons[index], usage: usages[index], request: parsed)
                     try await writer.write(Self.event(response.chunk(index: index, delta: [], finishReason: reason)))
                 }

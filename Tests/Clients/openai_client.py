@@ -1,11 +1,14 @@
-"""The official `openai` Python package against `fm serve`: chat, stream, stop, n, logprobs, json_schema, tools and errors.
+"""The official `openai` Python package against `fm serve`: chat, stream, stop, n, logprobs, json_schema, tools, the
+client's parse and stream helpers, and errors.
 
 Usage: python3 openai_client.py BASE_URL API_KEY. Exits non-zero with the failed check on any mismatch.
 """
 import json
 import sys
+import typing
 
 import openai
+import pydantic
 
 base_url, api_key = sys.argv[1], sys.argv[2]
 client = openai.OpenAI(base_url=base_url + "/v1", api_key=api_key, max_retries=0)
@@ -95,6 +98,37 @@ followup = ask + [choice.message.model_dump(exclude_none=True)] + [
 answer = client.chat.completions.create(model=model, messages=followup, tools=tools, tool_choice="none",
                                         temperature=0, max_tokens=40)
 assert answer.choices[0].message.content, answer
+
+# The client's own helpers: a parsed answer and a streamed strict tool call go back into the conversation as the
+# client returns them, with its `parsed` and `parsed_arguments` members.
+class Fruit(pydantic.BaseModel):
+    fruit: typing.Literal["apple", "pear", "plum"]
+    count: int
+
+parsed = client.chat.completions.parse(model=model, messages=[{"role": "user", "content": "I ate two pears."}],
+                                       response_format=Fruit, temperature=0, max_tokens=40)
+assert isinstance(parsed.choices[0].message.parsed, Fruit), parsed
+again = client.chat.completions.parse(
+    model=model, messages=[{"role": "user", "content": "I ate two pears."}, parsed.choices[0].message,
+                           {"role": "user", "content": "And now three plums."}],
+    response_format=Fruit, temperature=0, max_tokens=40)
+assert isinstance(again.choices[0].message.parsed, Fruit), again
+
+class GetWeather(pydantic.BaseModel):
+    city: str
+
+with client.chat.completions.stream(model=model, messages=ask, tools=[openai.pydantic_function_tool(GetWeather)],
+                                    tool_choice="required", temperature=0, max_tokens=64) as stream:
+    final = stream.get_final_completion()
+streamed_call = final.choices[0].message
+# A streamed answer of calls has no words, as a whole one: `content` is null, not "".
+assert streamed_call.content is None and streamed_call.tool_calls, streamed_call
+assert isinstance(streamed_call.tool_calls[0].function.parsed_arguments, GetWeather), streamed_call
+answered = client.chat.completions.create(
+    model=model, messages=ask + [streamed_call] + [
+        {"role": "tool", "tool_call_id": each.id, "content": "31 degrees and sunny."} for each in streamed_call.tool_calls],
+    temperature=0, max_tokens=24)
+assert answered.choices[0].message.content, answered
 
 # Errors arrive as the client's typed exceptions, with the server's message.
 try:
