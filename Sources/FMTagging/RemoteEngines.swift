@@ -48,7 +48,8 @@ public final class RemoteEngines: Sendable {
     }
 
     /// What identifies the results in the cache: every endpoint (any may answer a text), the model name, and
-    /// what the endpoint serves when ``identifyServedModels(cache:)`` learned it.
+    /// what the endpoint serves when ``identifyServedModels(cache:)`` learned it. The order the endpoints are
+    /// listed in does not count: it changes which server a text goes to first, not what answers it.
     public var identity: String {
         let served = served.withLock { $0?.identities } ?? []
         return "remote " + models.indices.map { index in
@@ -56,7 +57,7 @@ public final class RemoteEngines: Sendable {
             let name = "\(model.configuration.endpoint.absoluteString) \(model.configuration.model)"
             guard index < served.count, let serving = served[index] else { return name }
             return name + " serving " + serving
-        }.joined(separator: ", ")
+        }.sorted().joined(separator: ", ")
     }
 
     /// Whether results may be stored under ``identity``: not when an endpoint did not answer, since it counts as

@@ -9,7 +9,9 @@ import Synchronization
 /// while gets its share back (additive increase, multiplicative decrease). A job that asks more of a server than
 /// the server admits thus slows down to what it admits instead of failing the texts it crowded out. A server
 /// that cannot be reached, or refuses the job's requests, is sent one request at a time until it answers again,
-/// so a fleet's dead member does not draw the texts its live ones have no room for.
+/// so a fleet's dead member does not draw the texts its live ones have no room for. A request that gets no
+/// answer in time counts as unreachable when the server never answered the job (it hangs), and otherwise as busy
+/// (it queues requests rather than turning them away, or stopped answering).
 final class ServerThrottle: Sendable {
     /// What a request holds while it is in flight.
     struct Permit: Sendable {
@@ -17,6 +19,8 @@ final class ServerThrottle: Sendable {
         /// been lowered since.
         fileprivate let generation: Int
         fileprivate let id: UInt64
+        /// How many answers the server had given the job when the request was sent.
+        fileprivate let answersBefore: Int
     }
 
     private struct State {
@@ -24,6 +28,8 @@ final class ServerThrottle: Sendable {
         var limit: Int?
         var inFlight = 0
         var answersInARow = 0
+        /// Every answer (or busy turn-away) the server has sent the job: a server that sends none hangs.
+        var answers = 0
         var generation = 0
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Permit?, Never>)] = []
         var lastID: UInt64 = 0
@@ -37,7 +43,7 @@ final class ServerThrottle: Sendable {
             inFlight += 1
             for key in crowds.keys { crowds[key] = max(crowds[key]!, inFlight) }
             crowds[id] = inFlight
-            return Permit(generation: generation, id: id)
+            return Permit(generation: generation, id: id, answersBefore: answers)
         }
     }
 
@@ -55,8 +61,18 @@ final class ServerThrottle: Sendable {
         case answered
         /// The server turned it away as busy.
         case busy
+        /// No answer came in time while the server answered other requests of the job: it queues what it has no
+        /// room for, and is busy as if it had turned the request away, though it has not answered this one.
+        case late
         /// The server could not be reached, or refused the job's requests.
         case unavailable
+    }
+
+    /// Whether the server answered other requests of the job while the one holding `permit` waited, and whether
+    /// it has answered any (read before that request's release): a request that got no answer in time from a
+    /// server that answers others waited in its queue, and one from a server that never answered met one that hangs.
+    func answers(since permit: Permit) -> (others: Bool, ever: Bool) {
+        state.withLock { ($0.answers > permit.answersBefore, $0.answers > 0) }
     }
 
     /// A place for one more request if the server has room now; `nil` otherwise.
@@ -110,7 +126,8 @@ final class ServerThrottle: Sendable {
         let (woken, crowd) = state.withLock { state -> ([(CheckedContinuation<Permit?, Never>, Permit)], Int) in
             let crowd = state.crowds.removeValue(forKey: permit.id) ?? 1
             switch outcome {
-            case .busy:
+            case .busy, .late:
+                if outcome == .busy { state.answers += 1 }
                 state.answersInARow = 0
                 if permit.generation == state.generation {
                     state.limit = max(1, min(state.limit ?? .max, state.inFlight) / 2)
@@ -121,6 +138,7 @@ final class ServerThrottle: Sendable {
                 state.limit = 1
                 state.generation += 1
             case .answered:
+                state.answers += 1
                 guard let limit = state.limit else { break }
                 state.answersInARow += 1
                 if state.answersInARow >= limit {
@@ -137,6 +155,6 @@ final class ServerThrottle: Sendable {
             return (woken, crowd)
         }
         for (continuation, next) in woken { continuation.resume(returning: next) }
-        return outcome == .busy && crowd > 1
+        return (outcome == .busy || outcome == .late) && crowd > 1
     }
 }

@@ -141,13 +141,17 @@ public struct Tagger: Sendable {
                     return .failure(TaggingFailure(code: "cancelled", message: "The job was cancelled before the text was sent."))
                 }
                 let server = untried.remove(at: next.index)
-                let answer = await tagRemotely(text, model: server.model)
-                result = answer
-                let outcome: ServerThrottle.Outcome = switch answer {
+                var answer = await tagRemotely(text, model: server.model)
+                var outcome: ServerThrottle.Outcome = switch answer {
                 case .failure(let failure) where failure.code == TaggingFailure.serverBusy: .busy
                 case .failure(let failure) where failure.passesToNextServer: .unavailable
                 default: .answered
                 }
+                if case .failure(let failure) = answer, failure.code == Self.noAnswerInTime || failure.code == Self.gatewayTimeout {
+                    let answers = server.throttle.answers(since: next.permit)
+                    (answer, outcome) = Self.judged(failure, answeredOthers: answers.others, answeredEver: answers.ever)
+                }
+                result = answer
                 if server.throttle.release(next.permit, outcome) { crowded.append(server) }
                 guard case .failure(let failure) = answer, failure.passesToNextServer else { return answer }
             }
@@ -156,6 +160,32 @@ public struct Tagger: Sendable {
             }
             candidates = crowded
         }
+    }
+
+    /// Internal codes of a request that got no answer in time (the client's wait for the next bytes ran out, or
+    /// the server answered 504), which ``judged(_:answeredOthers:answeredEver:)`` turns into a record's code.
+    private static let noAnswerInTime = "no-answer-in-time"
+    private static let gatewayTimeout = "gateway-timeout"
+
+    /// What a request that got no answer in time means. A server that never answered the job and sent nothing
+    /// for this request hangs: unreachable, so the next server takes the text, or the job stops before its line.
+    /// One that answered others meanwhile queues more than it takes at once, and one that answered earlier but
+    /// not since may be working through requests the job gave up on: busy, so the text goes to the next server,
+    /// or is tried again with fewer requests in flight, and the job stops when it gets no answer even alone there.
+    /// A 504 from a server that answered nothing meanwhile is about the text.
+    private static func judged(_ failure: TaggingFailure, answeredOthers: Bool, answeredEver: Bool)
+        -> (Result<GeneratedContent, TaggingFailure>, ServerThrottle.Outcome) {
+        let slower = " (A slower server needs a longer --endpoint-timeout.)"
+        if failure.code == noAnswerInTime, !answeredEver {
+            return (.failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: failure.message
+                + " It has answered no request of the job." + slower)), .unavailable)
+        }
+        if answeredOthers || failure.code == noAnswerInTime {
+            let meanwhile = answeredOthers ? " It answered other requests of the job meanwhile: it had more of them than it takes at once."
+                : " It answered earlier requests of the job, but none since this one was sent."
+            return (.failure(TaggingFailure(code: TaggingFailure.serverBusy, message: failure.message + meanwhile + slower)), .late)
+        }
+        return (.failure(TaggingFailure(code: "server-error", message: failure.message)), .answered)
     }
 
     /// A place at the first of `servers` (not empty) that has room, or, when none has, the first one's place
@@ -198,7 +228,7 @@ public struct Tagger: Sendable {
             case .contextSizeExceeded: return .failure(TaggingFailure(code: "context-overflow", message: message))
             case .unsupportedGenerationGuide: return .failure(TaggingFailure(code: "unsupported-schema", message: message))
             case .rateLimited: return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: message))
-            case .timeout: return .failure(TaggingFailure(code: "server-error", message: message))
+            case .timeout: return .failure(TaggingFailure(code: Self.noAnswerInTime, message: message))
             default: return .failure(TaggingFailure(code: "generation-failed", message: message))
             }
         } catch let error as GeneratedContent.ParsingError where error.underlyingError is ResponseLimit {
@@ -210,6 +240,9 @@ public struct Tagger: Sendable {
             }
             if case .httpError(status: 503, _) = error {
                 return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: error.debugDescription))
+            }
+            if case .httpError(status: 504, _) = error {
+                return .failure(TaggingFailure(code: Self.gatewayTimeout, message: error.debugDescription))
             }
             // A wrong key, or a model name or route the server does not have: every text would get the same answer.
             // Once the server has answered a text of the job, a refusal is about this text (a proxy's filter).

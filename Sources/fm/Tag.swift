@@ -375,7 +375,7 @@ final class OutputSink {
             // record is that job's.
             if let validLength, validLength > 0, let started = try? String(contentsOfFile: record, encoding: .utf8), started != job {
                 throw CommandFailure("""
-                    Cannot resume \(path): it was started with other settings (model, schema or preset, instructions, \
+                    Cannot resume \(path): it was started with other settings (model or --endpoint servers and their model name, schema or preset, instructions, \
                     examples, generation options or quality switches; \(record) holds a digest of them), and its lines would sit \
                     beside answers made otherwise. Resume with the settings that started it, or choose another --output.
                     """)

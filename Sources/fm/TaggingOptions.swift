@@ -51,6 +51,8 @@ struct TaggingOptions: ParsableArguments {
     var apiKeyEnv: String?
     @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers, 1 to 1024 (default 4).")
     var concurrency: Int?
+    @Option(name: .customLong("endpoint-timeout"), parsing: .unconditional, help: "Seconds an --endpoint server may send nothing before a request counts as unanswered, 1 to 3600 (default 60).")
+    var endpointTimeout: Double?
 
     func validate() throws {
         if endpoint != nil {
@@ -69,6 +71,7 @@ struct TaggingOptions: ParsableArguments {
                     """)
             }
             if let concurrency, concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
+            if let endpointTimeout, !(1...3_600).contains(endpointTimeout) { throw ValidationError("--endpoint-timeout must be between 1 and 3600 seconds.") }
             if let apiKeyEnv {
                 // An empty key is no key: every request would fail alike, each record with an error line.
                 guard let key = ProcessInfo.processInfo.environment[apiKeyEnv] else {
@@ -81,7 +84,8 @@ struct TaggingOptions: ParsableArguments {
             // The servers' requests in flight are --concurrency; a batch width would be silently ignored.
             if parallel != nil { throw ValidationError("--parallel batches texts in the local engine; with --endpoint, set --concurrency.") }
         } else {
-            let serverOnly = [("--concurrency", concurrency != nil), ("--endpoint-model", endpointModel != nil), ("--api-key-env", apiKeyEnv != nil)]
+            let serverOnly = [("--concurrency", concurrency != nil), ("--endpoint-model", endpointModel != nil), ("--api-key-env", apiKeyEnv != nil),
+                              ("--endpoint-timeout", endpointTimeout != nil)]
             if let (option, _) = serverOnly.first(where: \.1) { throw ValidationError("\(option) applies to --endpoint servers; give --endpoint too.") }
         }
         if preset != nil, schema != nil { throw ValidationError("--preset and --schema exclude each other.") }
@@ -158,7 +162,8 @@ struct TaggingOptions: ParsableArguments {
     var remoteEngines: RemoteEngines? {
         guard endpoint != nil, !endpointURLs.isEmpty else { return nil }
         return RemoteEngines(models: endpointURLs.map {
-            ChatCompletionsLanguageModel(endpoint: $0, model: endpointModel ?? "default", apiKeyEnvironmentVariable: apiKeyEnv, enforcesSchemas: true)
+            ChatCompletionsLanguageModel(endpoint: $0, model: endpointModel ?? "default", apiKeyEnvironmentVariable: apiKeyEnv, enforcesSchemas: true,
+                                         requestTimeout: endpointTimeout ?? 60)
         })
     }
 

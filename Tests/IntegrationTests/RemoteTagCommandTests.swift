@@ -261,6 +261,80 @@ struct RemoteTagCommandTests {
         #expect(error["code"] as? String == "response-budget", "\(error)")
     }
 
+    /// A server that takes requests and never answers is one that cannot be reached, not a source of error lines:
+    /// the next server of a fleet takes its texts, and with no other server the job stops before the first line.
+    @Test func aServerThatNeverAnswersHandsItsTextsOnOrStopsTheJob() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-silent")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let silent = try await ScriptedChatServer(script: ScriptedChatServer.silentScript)
+        defer { silent.stop() }
+        let working = try await ScriptedChatServer(script: ScriptedChatServer.swappingModelScript())
+        defer { working.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let fleet = try Self.run(["tag", "first text", "second text", "third text", "--schema", schema.path, "--output", output.path,
+                                  "--no-cache", "--endpoint-timeout", "1", "--concurrency", "2",
+                                  "--endpoint", "\(silent.url.absoluteString),\(working.url.absoluteString)"], cacheHome: directory)
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        let records = try TagCommandTests.lines(output)
+        #expect(records.count == 3 && records.allSatisfy { $0["result"] != nil }, "\(records)")
+
+        let alone = directory.appendingPathComponent("alone.jsonl")
+        let stopped = try Self.run(["tag", "first text", "second text", "--schema", schema.path, "--output", alone.path, "--no-cache",
+                                    "--endpoint-timeout", "1", "--endpoint", silent.url.absoluteString], cacheHome: directory)
+        #expect(stopped.status == 1 && stopped.stderr.contains("It has answered no request of the job")
+                && stopped.stderr.contains("The job stopped at record 1, before its line"), "\(stopped.status) \(stopped.stderr)")
+        #expect(try TagCommandTests.lines(alone).isEmpty)
+    }
+
+    /// A server that queues what it has no room for, so some requests wait past the timeout while it answers
+    /// others, is busy: the job sends it fewer requests at once, and every text gets its answer.
+    @Test func aServerThatQueuesPastTheTimeoutSlowsTheJobDown() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-queue")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ScriptedChatServer(script: ScriptedChatServer.oneAtATimeScript(seconds: 0.25))
+        defer { server.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let texts = (1...10).map { "text \($0)" }
+        let output = directory.appendingPathComponent("out.jsonl")
+        // Ten at once at a server that answers one each 0.25 s: the fifth and later wait past the 1 s timeout.
+        let run = try Self.run(["tag"] + texts + ["--schema", schema.path, "--output", output.path, "--no-cache", "--concurrency", "10",
+                                                  "--endpoint-timeout", "1", "--endpoint", server.url.absoluteString], cacheHome: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try TagCommandTests.lines(output)
+        #expect(records.count == texts.count && records.allSatisfy { $0["result"] != nil }, "\(records)")
+    }
+
+    /// A body that never finishes an answer (an event line without end) is cut off at a bound on its bytes with
+    /// an error line, instead of growing in memory until the resource timeout.
+    @Test func anAnswerPastItsByteBoundIsAnErrorLine() async throws {
+        let directory = try Self.scratchDirectory("fm-remote-huge")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ScriptedChatServer(script: #"""
+            import http.server, sys
+            port = int(sys.argv[1])
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+                    self.wfile.write(b'data: {"choices":[{"index":0,"delta":{"content":"' + b"x" * 400000)
+                    self.wfile.flush()
+                    self.close_connection = True
+                def log_message(self, *args):
+                    pass
+            http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
+            """#)
+        defer { server.stop() }
+        let schema = try Self.topicSchema(in: directory)
+        let output = directory.appendingPathComponent("out.jsonl")
+        let run = try Self.run(["tag", "first text", "--schema", schema.path, "--max-tokens", "8", "--output", output.path, "--no-cache",
+                                "--endpoint", server.url.absoluteString], cacheHome: directory)
+        #expect(run.status == 2, "\(run.status) \(run.stderr)")
+        let records = try TagCommandTests.lines(output)
+        let error = try #require(records.first?["error"] as? [String: Any], "\(records)")
+        #expect((error["message"] as? String)?.contains("bytes without finishing the answer") == true, "\(error)")
+    }
+
     @Test func anEmptyInputReadAsItArrivesAsksNoServer() throws {
         // A server that never answers: asking it what it serves would hold the job until the request timed out.
         let listener = try Listener()

@@ -96,6 +96,51 @@ final class ScriptedChatServer: Sendable {
     http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
     """#
 
+    /// Accepts every chat request and never answers it: a server that hangs (stuck, or stopped). Other requests
+    /// (the model list) get HTTP's 501.
+    static let silentScript = #"""
+    import http.server, sys, time
+    port = int(sys.argv[1])
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            time.sleep(3600)
+        def log_message(self, *args):
+            pass
+    http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    """#
+
+    /// Answers one chat request at a time, each `{"topic":"x"}` after `seconds`, and queues the others (in the
+    /// listening socket's backlog) without a word, as a server with one slot does; a request whose client stopped
+    /// waiting is dropped.
+    static func oneAtATimeScript(seconds: Double) -> String {
+        #"""
+        import http.server, json, select, socket, sys, time
+        port = int(sys.argv[1])
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                if readable and self.connection.recv(1, socket.MSG_PEEK) == b"":
+                    return
+                time.sleep(\#(seconds))
+                payload = json.dumps({"id": "c", "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "{\"topic\":\"x\"}"}}]}).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client stopped waiting
+            def log_message(self, *args):
+                pass
+        class Server(http.server.HTTPServer):
+            request_queue_size = 64  # a queue, not refused connections
+        Server(("127.0.0.1", port), Handler).serve_forever()
+        """#
+    }
+
     /// Answers every request with exactly `head` (status line and headers, with their blank line) and `body`,
     /// whatever they say: for answers no well-behaved server sends.
     static func rawAnswer(head: String, body: String) -> String {

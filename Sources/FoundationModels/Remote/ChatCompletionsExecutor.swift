@@ -117,6 +117,8 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         var state = ChatCompletionsStreamState(isStringRequest: isStringRequest)
         var sawEvents = false
         var eventCount = 0
+        var bodyBytes = 0
+        let byteLimit = Self.byteLimit(eventLimit: eventLimit)
         var sawDone = false
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -131,6 +133,12 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
                         // An error page is only read for its message: keep the first megabyte.
                         if errorBody.count < 1 << 20 { errorBody.append(data.prefix((1 << 20) - errorBody.count)) }
                         continue
+                    }
+                    // Events count only once they end: a line that never does (or a whole body without events)
+                    // would grow in memory until the resource timeout.
+                    bodyBytes += data.count
+                    if bodyBytes > byteLimit {
+                        throw ChatCompletionsError.invalidResponse("The server sent more than \(byteLimit) bytes without finishing the answer.")
                     }
                     let events = parser.feed(data)
                     // Replaced bytes would pass for the model's text; the whole-JSON path refuses them too.
@@ -325,6 +333,11 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
     static func eventLimit(maximumTokens: Int?) -> Int {
         guard let maximumTokens, maximumTokens > 0 else { return 1 << 20 }
         return min(maximumTokens, 1 << 20) * 4 + 64
+    }
+
+    /// The most bytes an answer's body may take: 2 KiB for each event the stream may send, at most 64 MiB.
+    static func byteLimit(eventLimit: Int) -> Int {
+        min(min(eventLimit, 1 << 20) * 2_048, 64 << 20)
     }
 
     /// The error a caller sees for a transport failure.
