@@ -85,7 +85,9 @@ extension GenerationOptions {
         /// The nucleus of the default sampling, which a request that leaves the mode unset samples from.
         package static let defaultProbabilityThreshold = 0.9
 
-        /// Always picks the most likely token: the same input always gives the same output.
+        /// Always picks the most likely token: the same input gives the same output. On Linux the thread count
+        /// and the texts evaluated together move the last bits of the model's sums, so a near-tie can go the other
+        /// way on a busy machine or in a batch; `FM_THREADS` fixes the thread count where runs must repeat bit for bit.
         public static var greedy: SamplingMode { SamplingMode(kind: .greedy) }
 
         /// Samples from the `k` most likely tokens (at least 1: a request with fewer throws); a seed makes the
