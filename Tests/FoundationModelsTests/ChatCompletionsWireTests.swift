@@ -476,6 +476,9 @@ struct ChatCompletionsWireTests {
         #"{"zone":"north","propertyOrdering":true}"#,
         #"{"zone":"north","level":2,"propertyOrdering":true,"extra":1}"#,
         #"["north",2,true]"#,
+        // Half a surrogate pair is no character: read, it would be U+FFFD, which the server did not write.
+        #"{"zone":"caf\udce9","level":2,"propertyOrdering":true}"#,
+        #"{"zone":"\ud83d","level":2,"propertyOrdering":true}"#,
     ])
     func invalidAnswersThrowTheParsingError(_ text: String) throws {
         let validator = try StructuredOutputValidator(schema: WireForecast.generationSchema)

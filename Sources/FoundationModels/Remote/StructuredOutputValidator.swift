@@ -40,7 +40,8 @@ package struct StructuredOutputValidator: Sendable {
     package func validate(_ text: String) throws(GeneratedContent.ParsingError) -> GeneratedContent {
         let parsed: GeneratedContent
         do {
-            parsed = try GeneratedContent(json: text)
+            // A lone surrogate would be read as U+FFFD, a character the server did not send.
+            parsed = try GeneratedContent(jsonRefusingLoneSurrogates: text)
         } catch {
             throw GeneratedContent.ParsingError(rawContent: text, underlyingError: error,
                                                 debugDescription: "The server's answer is not JSON: \(text)")
