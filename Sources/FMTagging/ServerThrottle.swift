@@ -10,8 +10,9 @@ import Synchronization
 /// the server admits thus slows down to what it admits instead of failing the texts it crowded out. A server
 /// that cannot be reached, or refuses the job's requests, is sent one request at a time until it answers again,
 /// so a fleet's dead member does not draw the texts its live ones have no room for. A request that gets no
-/// answer in time counts as unreachable when the server never answered the job (it hangs), and otherwise as busy
-/// (it queues requests rather than turning them away, or stopped answering).
+/// answer in time counts as busy when other requests of the job were at the server with it or the server had
+/// answered earlier ones (it queues requests rather than turning them away, or stopped answering), and as
+/// unreachable when it was alone at a server that never answered the job (it hangs).
 final class ServerThrottle: Sendable {
     /// What a request holds while it is in flight.
     struct Permit: Sendable {
@@ -68,11 +69,13 @@ final class ServerThrottle: Sendable {
         case unavailable
     }
 
-    /// Whether the server answered other requests of the job while the one holding `permit` waited, and whether
-    /// it has answered any (read before that request's release): a request that got no answer in time from a
-    /// server that answers others waited in its queue, and one from a server that never answered met one that hangs.
-    func answers(since permit: Permit) -> (others: Bool, ever: Bool) {
-        state.withLock { ($0.answers > permit.answersBefore, $0.answers > 0) }
+    /// Whether the server answered other requests of the job while the one holding `permit` waited, whether it
+    /// has answered any, and whether other requests of the job were in flight there meanwhile (read before that
+    /// request's release): a request that got no answer in time beside others may have waited in the server's
+    /// queue (behind a first answer still streaming, say), while one alone at a server that never answered met
+    /// one that hangs.
+    func answers(since permit: Permit) -> (others: Bool, ever: Bool, crowded: Bool) {
+        state.withLock { ($0.answers > permit.answersBefore, $0.answers > 0, ($0.crowds[permit.id] ?? 1) > 1) }
     }
 
     /// A place for one more request if the server has room now; `nil` otherwise.

@@ -131,6 +131,10 @@ public struct Tagger: Sendable {
     /// while the limit grows back only with answers, and a request alone at a server is never crowded. So the
     /// text is answered, or turned away when it is the job's only request there (`server-busy`).
     private func tagRemotely(_ text: String, on remote: RemoteEngines) async -> Result<GeneratedContent, TaggingFailure> {
+        // Before a server's place is taken: a text blocked here is no answer of the server's.
+        if let reason = configuration.model.guardrails.violation(in: text, source: .prompt, isStringRequest: false) {
+            return .failure(TaggingFailure(code: "guardrail-violation", message: "The prompt was blocked by the guardrails (\(reason))."))
+        }
         var candidates = remote.serversInTurn()
         while true {
             var result: Result<GeneratedContent, TaggingFailure>?
@@ -148,8 +152,7 @@ public struct Tagger: Sendable {
                 default: .answered
                 }
                 if case .failure(let failure) = answer, failure.code == Self.noAnswerInTime || failure.code == Self.gatewayTimeout {
-                    let answers = server.throttle.answers(since: next.permit)
-                    (answer, outcome) = Self.judged(failure, answeredOthers: answers.others, answeredEver: answers.ever)
+                    (answer, outcome) = Self.judged(failure, answers: server.throttle.answers(since: next.permit))
                 }
                 result = answer
                 if server.throttle.release(next.permit, outcome) { crowded.append(server) }
@@ -163,27 +166,32 @@ public struct Tagger: Sendable {
     }
 
     /// Internal codes of a request that got no answer in time (the client's wait for the next bytes ran out, or
-    /// the server answered 504), which ``judged(_:answeredOthers:answeredEver:)`` turns into a record's code.
+    /// the server answered 504), which ``judged(_:answers:)`` turns into a record's code.
     private static let noAnswerInTime = "no-answer-in-time"
     private static let gatewayTimeout = "gateway-timeout"
 
-    /// What a request that got no answer in time means. A server that never answered the job and sent nothing
-    /// for this request hangs: unreachable, so the next server takes the text, or the job stops before its line.
-    /// One that answered others meanwhile queues more than it takes at once, and one that answered earlier but
-    /// not since may be working through requests the job gave up on: busy, so the text goes to the next server,
-    /// or is tried again with fewer requests in flight, and the job stops when it gets no answer even alone there.
-    /// A 504 from a server that answered nothing meanwhile is about the text.
-    private static func judged(_ failure: TaggingFailure, answeredOthers: Bool, answeredEver: Bool)
+    /// What a request that got no answer in time means. Beside other requests of the job, it may have waited in
+    /// the server's queue (behind an answer still streaming, or while others were answered): busy, so the text
+    /// goes to the next server, or is tried again with fewer requests in flight. Alone at a server that never
+    /// answered the job, it met one that hangs: unreachable, so the next server takes the text, or the job stops
+    /// before its line. Alone at one that answered earlier requests, it met one that stopped answering, or is
+    /// working through requests the job gave up on: busy, and the job stops when even a lone request gets no
+    /// answer. A 504 alone at a server that has answered is about the text.
+    private static func judged(_ failure: TaggingFailure, answers: (others: Bool, ever: Bool, crowded: Bool))
         -> (Result<GeneratedContent, TaggingFailure>, ServerThrottle.Outcome) {
         let slower = " (A slower server needs a longer --endpoint-timeout.)"
-        if failure.code == noAnswerInTime, !answeredEver {
+        if answers.others || answers.crowded {
+            let meanwhile = answers.others ? " It answered other requests of the job meanwhile: it had more of them than it takes at once."
+                : " Other requests of the job were waiting there with it."
+            return (.failure(TaggingFailure(code: TaggingFailure.serverBusy, message: failure.message + meanwhile + slower)), .late)
+        }
+        if !answers.ever {
             return (.failure(TaggingFailure(code: TaggingFailure.serverUnreachable, message: failure.message
                 + " It has answered no request of the job." + slower)), .unavailable)
         }
-        if answeredOthers || failure.code == noAnswerInTime {
-            let meanwhile = answeredOthers ? " It answered other requests of the job meanwhile: it had more of them than it takes at once."
-                : " It answered earlier requests of the job, but none since this one was sent."
-            return (.failure(TaggingFailure(code: TaggingFailure.serverBusy, message: failure.message + meanwhile + slower)), .late)
+        if failure.code == noAnswerInTime {
+            return (.failure(TaggingFailure(code: TaggingFailure.serverBusy, message: failure.message
+                + " It answered earlier requests of the job, but none since this one was sent." + slower)), .late)
         }
         return (.failure(TaggingFailure(code: "server-error", message: failure.message)), .answered)
     }
@@ -206,10 +214,8 @@ public struct Tagger: Sendable {
     /// it is sent and the answer after, as the local model's do.
     private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
         let guardrails = configuration.model.guardrails
-        if let reason = guardrails.violation(in: text, source: .prompt, isStringRequest: false) {
-            return .failure(TaggingFailure(code: "guardrail-violation", message: "The prompt was blocked by the guardrails (\(reason))."))
-        }
         let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text))
+        let started = ContinuousClock.now
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)
             configuration.remoteEngines?.noteAnswered(by: model.configuration.endpoint)
@@ -228,7 +234,13 @@ public struct Tagger: Sendable {
             case .contextSizeExceeded: return .failure(TaggingFailure(code: "context-overflow", message: message))
             case .unsupportedGenerationGuide: return .failure(TaggingFailure(code: "unsupported-schema", message: message))
             case .rateLimited: return .failure(TaggingFailure(code: TaggingFailure.serverBusy, message: message))
-            case .timeout: return .failure(TaggingFailure(code: Self.noAnswerInTime, message: message))
+            case .timeout:
+                // The limit on a whole answer, unlike the wait for its next bytes, says nothing of a silent server.
+                let whole = model.configuration.resourceTimeout
+                if whole > model.configuration.requestTimeout, started.duration(to: .now) >= .seconds(whole) {
+                    return .failure(TaggingFailure(code: "server-error", message: "The answer took longer than the \(Int(whole)) seconds one answer may take."))
+                }
+                return .failure(TaggingFailure(code: Self.noAnswerInTime, message: message))
             default: return .failure(TaggingFailure(code: "generation-failed", message: message))
             }
         } catch let error as GeneratedContent.ParsingError where error.underlyingError is ResponseLimit {

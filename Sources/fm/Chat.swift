@@ -271,17 +271,21 @@ extension FM {
                 let needed = try await model.tokenCount(for: Array(instructions) + [message])
                 return needed < model.contextSize ? .replyTooLong : .messageTooLong
             }
-            var dropped = 0
-            while !turns.isEmpty {
-                turns.removeFirst()
-                dropped += 1
-                let kept = Array(instructions) + turns.joined()
-                let needed = try await model.tokenCount(for: Transcript(entries: kept + [message]))
-                if needed <= model.contextSize / 2 || (turns.isEmpty && needed < model.contextSize) {
-                    return .shorter(Transcript(entries: kept), dropped: dropped)
-                }
+            // The fewest earliest turns to drop, found by halving: a saved chat keeps every turn, so counting the
+            // tokens once per dropped turn would take time with the square of its length. Dropping more never
+            // needs more tokens, so whether a count fits only turns from no to yes as more are dropped.
+            func kept(dropping count: Int) -> [Transcript.Entry] { Array(instructions) + turns.dropFirst(count).joined() }
+            func fits(dropping count: Int) async throws -> Bool {
+                let needed = try await model.tokenCount(for: Transcript(entries: kept(dropping: count) + [message]))
+                return needed <= model.contextSize / 2 || (count == turns.count && needed < model.contextSize)
             }
-            return .messageTooLong
+            guard try await fits(dropping: turns.count) else { return .messageTooLong }
+            var low = 1, high = turns.count
+            while low < high {
+                let middle = (low + high) / 2
+                if try await fits(dropping: middle) { high = middle } else { low = middle + 1 }
+            }
+            return .shorter(Transcript(entries: kept(dropping: low)), dropped: low)
         }
 
         /// How many entries at the start of `entries` are instructions.

@@ -51,7 +51,7 @@ struct TaggingOptions: ParsableArguments {
     var apiKeyEnv: String?
     @Option(name: .long, parsing: .unconditional, help: "Requests in flight at once across the --endpoint servers, 1 to 1024 (default 4).")
     var concurrency: Int?
-    @Option(name: .customLong("endpoint-timeout"), parsing: .unconditional, help: "Seconds an --endpoint server may send nothing before a request counts as unanswered, 1 to 3600 (default 60).")
+    @Option(name: .customLong("endpoint-timeout"), parsing: .unconditional, help: "Seconds an --endpoint server may send nothing before a request counts as unanswered, 1 to 300 (default 60; one answer may take 600 s in all).")
     var endpointTimeout: Double?
 
     func validate() throws {
@@ -71,7 +71,8 @@ struct TaggingOptions: ParsableArguments {
                     """)
             }
             if let concurrency, concurrency < 1 || concurrency > 1_024 { throw ValidationError("--concurrency must be between 1 and 1024.") }
-            if let endpointTimeout, !(1...3_600).contains(endpointTimeout) { throw ValidationError("--endpoint-timeout must be between 1 and 3600 seconds.") }
+            // Below the 600 s one answer may take in all, so a silent server is told from a slow answer.
+            if let endpointTimeout, !(1...300).contains(endpointTimeout) { throw ValidationError("--endpoint-timeout must be between 1 and 300 seconds.") }
             if let apiKeyEnv {
                 // An empty key is no key: every request would fail alike, each record with an error line.
                 guard let key = ProcessInfo.processInfo.environment[apiKeyEnv] else {

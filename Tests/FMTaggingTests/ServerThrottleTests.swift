@@ -24,23 +24,25 @@ struct ServerThrottleTests {
         for permit in permits.prefix(3) { throttle.release(permit, .answered) }
     }
 
-    /// A request that got no answer in time is judged by what the server answered: nothing ever (it hangs),
-    /// others meanwhile (it queues), or earlier only. One that waited while others were answered halves the limit
-    /// as a turn-away does, without counting as an answer itself.
+    /// A request that got no answer in time is judged by what the server answered — nothing ever, others
+    /// meanwhile, or earlier only — and by whether other requests of the job were there with it. One that waited
+    /// beside others halves the limit as a turn-away does, without counting as an answer itself.
     @Test func answersSinceARequestWasSentTellAQueueFromAHang() async throws {
         let throttle = ServerThrottle()
         let first = try await throttle.acquire()
+        #expect(throttle.answers(since: first) == (others: false, ever: false, crowded: false))
         let second = try await throttle.acquire()
-        #expect(throttle.answers(since: first) == (others: false, ever: false))
+        #expect(throttle.answers(since: first) == (others: false, ever: false, crowded: true))
         throttle.release(second, .answered)
-        #expect(throttle.answers(since: first) == (others: true, ever: true))
+        #expect(throttle.answers(since: first) == (others: true, ever: true, crowded: true))
         let third = try await throttle.acquire()
-        #expect(throttle.answers(since: third) == (others: false, ever: true))
+        #expect(throttle.answers(since: third) == (others: false, ever: true, crowded: true))
         #expect(throttle.release(first, .late), "it waited beside the third")
         #expect(throttle.limit == 1)
-        #expect(throttle.answers(since: third) == (others: false, ever: true), "a late request is no answer")
+        #expect(throttle.answers(since: third) == (others: false, ever: true, crowded: true), "a late request is no answer")
         #expect(throttle.release(third, .late), "the first was in flight beside it")
         let alone = try await throttle.acquire()
+        #expect(throttle.answers(since: alone) == (others: false, ever: true, crowded: false))
         #expect(!throttle.release(alone, .late), "no other request of the job was in flight")
     }
 

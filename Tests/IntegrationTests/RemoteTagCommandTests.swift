@@ -295,11 +295,11 @@ struct RemoteTagCommandTests {
         let server = try await ScriptedChatServer(script: ScriptedChatServer.oneAtATimeScript(seconds: 0.25))
         defer { server.stop() }
         let schema = try Self.topicSchema(in: directory)
-        let texts = (1...10).map { "text \($0)" }
+        let texts = (1...20).map { "text \($0)" }
         let output = directory.appendingPathComponent("out.jsonl")
-        // Ten at once at a server that answers one each 0.25 s: the fifth and later wait past the 1 s timeout.
-        let run = try Self.run(["tag"] + texts + ["--schema", schema.path, "--output", output.path, "--no-cache", "--concurrency", "10",
-                                                  "--endpoint-timeout", "1", "--endpoint", server.url.absoluteString], cacheHome: directory)
+        // Twenty at once at a server that answers one each 0.25 s: the thirteenth and later wait past the 3 s timeout.
+        let run = try Self.run(["tag"] + texts + ["--schema", schema.path, "--output", output.path, "--no-cache", "--concurrency", "20",
+                                                  "--endpoint-timeout", "3", "--endpoint", server.url.absoluteString], cacheHome: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let records = try TagCommandTests.lines(output)
         #expect(records.count == texts.count && records.allSatisfy { $0["result"] != nil }, "\(records)")
@@ -317,7 +317,7 @@ struct RemoteTagCommandTests {
                 def do_POST(self):
                     self.rfile.read(int(self.headers.get("Content-Length", 0)))
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
-                    self.wfile.write(b'data: {"choices":[{"index":0,"delta":{"content":"' + b"x" * 400000)
+                    self.wfile.write(b'data: {"choices":[{"index":0,"delta":{"content":"' + b"x" * 5000000)
                     self.wfile.flush()
                     self.close_connection = True
                 def log_message(self, *args):

@@ -335,9 +335,10 @@ public struct ChatCompletionsExecutor: LanguageModelExecutor {
         return min(maximumTokens, 1 << 20) * 4 + 64
     }
 
-    /// The most bytes an answer's body may take: 2 KiB for each event the stream may send, at most 64 MiB.
+    /// The most bytes an answer's body may take: 2 KiB for each event the stream may send, at least 4 MiB (a
+    /// server's verbose last chunk can echo the prompt and settings) and at most 64 MiB.
     static func byteLimit(eventLimit: Int) -> Int {
-        min(min(eventLimit, 1 << 20) * 2_048, 64 << 20)
+        min(max(min(eventLimit, 1 << 20) * 2_048, 4 << 20), 64 << 20)
     }
 
     /// The error a caller sees for a transport failure.
