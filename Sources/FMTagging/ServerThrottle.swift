@@ -62,8 +62,9 @@ final class ServerThrottle: Sendable {
         case answered
         /// The server turned it away as busy.
         case busy
-        /// No answer came in time while the server answered other requests of the job: it queues what it has no
-        /// room for, and is busy as if it had turned the request away, though it has not answered this one.
+        /// No answer came in time, beside other requests of the job or from a server that answered earlier ones:
+        /// it queues what it has no room for, and is busy as if it had turned the request away, though this is no
+        /// answer of the server's.
         case late
         /// The server could not be reached, or refused the job's requests.
         case unavailable
