@@ -21,7 +21,7 @@ extension LanguageModelFeedback {
             case triggeredGuardrailUnexpectedly
         }
 
-        // Not public: Apple's issue shows only its initializer, so code that read these would not build there.
+        // Internal, as in Apple's declaration, which exposes only the initializer.
         /// The kind of problem.
         let category: Category
         /// A description of the problem.

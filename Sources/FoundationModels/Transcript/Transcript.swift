@@ -271,7 +271,7 @@ extension Transcript {
         /// Version-aware identifiers of the assets (model file, adapters) that produced the response.
         public var assetIDs: [String]
         /// What the executor reported about the response — for the on-device model, `assetIDs` and `finishReason`.
-        /// Read-only, as on Apple's platforms, where code that set it would not build.
+        /// Read-only, as on Apple's platforms.
         public internal(set) var metadata: [String: any Codable & Sendable & Equatable]
         /// The response's content.
         public var segments: [Segment]
