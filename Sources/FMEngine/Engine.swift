@@ -187,15 +187,26 @@ package final class Engine: Sendable {
                     }
                     defer { progress?.report(done + 1, texts.count) }
                     var calibrationRun = job
-                    calibrationRun.messages = job.calibrationMessages(for: text, turns: context?.turns(text) ?? [])
                     calibrationRun.maximumTokens = budget
-                    let recorder = CalibrationRecorder()
-                    calibrationRun.recorder = recorder
                     // The prior is the model's alone: the job's votes are mixed in after it is divided out.
                     calibrationRun.votes = nil
-                    // A calibration run that fails (say, it hits the window) calibrates nothing.
+                    var turns = context?.turns(text) ?? []
+                    var recorder = CalibrationRecorder()
+                    // A calibration run that fails (say, it hits the window) calibrates nothing. Example turns that
+                    // leave the text no room are halved, the earliest (least similar) going first, as a job's own
+                    // text loses its examples (`Tagger`).
                     do throws(GenerationFailure) {
-                        _ = try await run(calibrationRun, progress: nil)
+                        while true {
+                            calibrationRun.messages = job.calibrationMessages(for: text, turns: turns)
+                            recorder = CalibrationRecorder()
+                            calibrationRun.recorder = recorder
+                            do throws(GenerationFailure) {
+                                _ = try await run(calibrationRun, progress: nil)
+                                break
+                            } catch .promptOverflow where turns.count >= 2 {
+                                turns = Array(turns.suffix(turns.count / 4 * 2))
+                            }
+                        }
                     } catch {
                         if error.isTransient { isComplete = false }
                         continue

@@ -85,8 +85,13 @@ public struct ExampleIndex: Sendable {
 
     /// The examples for a text, least similar first; never an example of the text itself.
     public func examples(for text: String) -> [Example] {
-        guard shots > 0 else { return [] }
-        return nearest(to: text, count: shots).reversed().map { examples[$0.index] }
+        examples(for: text, count: shots)
+    }
+
+    /// The `count` examples most similar to `text`, least similar first; never an example of the text itself.
+    func examples(for text: String, count: Int) -> [Example] {
+        guard count > 0 else { return [] }
+        return nearest(to: text, count: count).reversed().map { examples[$0.index] }
     }
 
     /// The positions of the `count` examples most similar to `text` with their BM25 scores, most similar first;
@@ -177,12 +182,21 @@ extension ExampleIndex.Example {
                 }
                 pool.append(.init(id: record.id, text: text, result: result))
             } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
-                      let result = EvaluationTask.result(for: gold, in: schema) {
+                      let result = Self.result(for: gold, in: schema),
+                      // Gold labels written in the schema must still meet its limits (how many labels, repeats).
+                      validator.map({ (try? $0.validate(result.compactJSONString)) != nil }) ?? true {
                 pool.append(.init(id: record.id, text: text, result: result))
             } else {
                 unused.append(number)
             }
         }
         return (pool, unused)
+    }
+
+    /// A gold answer written in `schema`; a list of one label is that label where the schema answers one.
+    private static func result(for gold: LabelledExample.Gold, in schema: GenerationSchema) -> GeneratedContent? {
+        if let result = EvaluationTask.result(for: gold, in: schema) { return result }
+        guard case .set(let labels) = gold, labels.count == 1 else { return nil }
+        return EvaluationTask.result(for: .single(labels[0]), in: schema)
     }
 }

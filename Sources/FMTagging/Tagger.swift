@@ -48,9 +48,14 @@ public struct Tagger: Sendable {
     /// The transcript a session for `text` starts from: ``startingTranscript`` and then the most similar
     /// examples of the configuration's example index.
     public func startingTranscript(for text: String) -> Transcript {
+        startingTranscript(for: text, shots: configuration.exampleIndex?.shots ?? 0)
+    }
+
+    /// ``startingTranscript`` and then the `shots` examples most similar to `text`.
+    func startingTranscript(for text: String, shots: Int) -> Transcript {
         guard let index = configuration.exampleIndex else { return startingTranscript }
         var entries = Array(startingTranscript)
-        for example in index.examples(for: text) {
+        for example in index.examples(for: text, count: shots) {
             entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
             entries.append(.response(.init(segments: [.structure(.init(schemaName: "example", content: example.result))])))
         }
@@ -78,11 +83,24 @@ public struct Tagger: Sendable {
         examples.flatMap { [ChatMessage(role: "user", content: $0.text), ChatMessage(role: "assistant", content: $0.result.compactJSONString)] }
     }
 
-    /// Tags one text.
+    /// Tags one text. Examples from the example index that leave the text no room in the context window are
+    /// left out, the least similar first (``fewerShots(after:)``): the text is answered with those that fit.
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
         if let unsupported = configuration.unsupportedVotes { return .failure(unsupported) }
         if let remote = configuration.remoteEngines { return await tagRemotely(text, on: remote) }
-        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text))
+        var shots = configuration.exampleIndex?.shots ?? 0
+        while true {
+            let result = await tagLocally(text, shots: shots)
+            guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
+            shots = Self.fewerShots(after: shots)
+        }
+    }
+
+    /// How many examples to try after `shots` left no room: half as many, so a text tries a few counts at most.
+    static func fewerShots(after shots: Int) -> Int { shots / 2 }
+
+    private func tagLocally(_ text: String, shots: Int) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, shots: shots))
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
@@ -213,8 +231,17 @@ public struct Tagger: Sendable {
     /// in-process engine's use-case prompting and quality levers. The job's guardrails check the text before
     /// it is sent and the answer after, as the local model's do.
     private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
+        var shots = configuration.exampleIndex?.shots ?? 0
+        while true {
+            let result = await tagRemotely(text, model: model, shots: shots)
+            guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
+            shots = Self.fewerShots(after: shots)
+        }
+    }
+
+    private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel, shots: Int) async -> Result<GeneratedContent, TaggingFailure> {
         let guardrails = configuration.model.guardrails
-        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text))
+        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text, shots: shots))
         let started = ContinuousClock.now
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)

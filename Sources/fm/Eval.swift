@@ -47,6 +47,10 @@ extension FM {
 
         func validate() throws {
             if !FileManager.default.fileExists(atPath: file) { throw ValidationError("No file at \(file).") }
+            // A pipe read whole as the labelled file leaves nothing for the examples (a regular file may be both).
+            if let examples = tagging.examples, InputFile.isSameFile(examples, file), !InputFile.isRegularFile(file) {
+                throw ValidationError("\(file) is a pipe, read once: it cannot be both the labelled file and the --examples file; save it to a file first.")
+            }
             // The id and the text are what is scored, not a label: "has no text string" would follow.
             if let labelKey, labelKey.isEmpty || ["id", "text"].contains(labelKey) {
                 throw ValidationError("--label-key names the field that holds each record's gold label; \(labelKey.isEmpty ? "an empty name is none" : "'\(labelKey)' is the record's \(labelKey)").")

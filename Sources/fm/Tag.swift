@@ -46,6 +46,11 @@ extension FM {
             if resume, let output = outputFile, InputFile.exists(output), !InputFile.isRegularFile(output) {
                 throw ValidationError("--resume continues a file; --output \(output) is a pipe or a device.")
             }
+            // A pipe read whole as the examples would leave no texts (or the reverse); a regular file may be both.
+            if let examples = tagging.examples, texts.isEmpty, case let input = inputFile ?? "/dev/stdin",
+               InputFile.isSameFile(examples, input), !InputFile.isRegularFile(input) {
+                throw ValidationError("The input is a pipe, read once: it cannot be both the texts to tag and the --examples file; give the examples as a file.")
+            }
             if outputFile == nil, InputFile.isRegularFile("/dev/stdout") {
                 // Standard output sent into what is read (`fm tag --file x.jsonl >> x.jsonl`): records are read as
                 // they are tagged, so the job would read its own output lines as more records, without end.
@@ -253,9 +258,11 @@ extension FM {
                     case TaggingFailure.serverBusy: "once a server has room"
                     default: "once a server answers"
                     }
+                    // Only a job that writes --output can be resumed; on standard output it is run again.
+                    let again = outputFile == nil ? "run it again \(remedy)" : "\(remedy), --resume goes on from there"
                     throw CommandFailure("""
                         \(failure.message)
-                        The job stopped at record \(record.id), before its line; \(remedy), --resume goes on from there.
+                        The job stopped at record \(record.id), before its line; \(again).
                         """)
                 }
                 if case .success = outcome { holdsAnswers = true }

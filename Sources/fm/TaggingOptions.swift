@@ -100,6 +100,9 @@ struct TaggingOptions: ParsableArguments {
         if greedy, temperature != nil { throw ValidationError("--greedy and --temperature exclude each other.") }
         if let maximumTokens, maximumTokens <= 0 { throw ValidationError("--max-tokens must be positive.") }
         if let parallel, parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64.") }
+        if examples == "-", !FileManager.default.fileExists(atPath: "-") {
+            throw ValidationError("--examples reads a file; `-` (standard input) is not accepted there.")
+        }
         if let examples, !FileManager.default.fileExists(atPath: examples) { throw ValidationError("No examples file at \(examples).") }
         if let shots {
             // 0 would leave --examples with no effect.
@@ -231,6 +234,10 @@ struct TaggingOptions: ParsableArguments {
     /// `labelKey` names, else `label` or `labels`) written in `schema`.
     func exampleIndex(schema: GenerationSchema, labelKey: String? = nil) throws -> ExampleIndex? {
         guard let examples else { return nil }
+        let choices = ExampleIndex.choiceProperties(of: schema)
+        if votes != nil, choices.isEmpty {
+            throw ValidationError("--votes moves only the answers of enumeration and Bool fields (or lists of them), and this schema has none; use --shots to show the examples to the model.")
+        }
         let (pool, unused) = ExampleIndex.Example.parseReportingUnused(input: Array(try InputFile.read(examples)), schema: schema,
                                                                         labelKey: labelKey)
         // A typo in one label ("feature-request", "Neutral") would otherwise shrink the pool without a word.
@@ -243,10 +250,10 @@ struct TaggingOptions: ParsableArguments {
         // Votes alone leave the prompt as it is: the examples decide beside the model, not through it.
         let shots = shots ?? (votes == nil ? 4 : 0)
         if let given = self.shots, given > pool.count {
-            Console.note("warning: --shots \(given), but \(examples) has \(pool.count) usable example\(pool.count == 1 ? "" : "s"); each text gets at most \(pool.count).\n")
+            // A text never gets an example of itself, so a text of the pool gets one fewer.
+            Console.note("warning: --shots \(given), but \(examples) has \(pool.count) usable example\(pool.count == 1 ? "" : "s"); each text gets at most \(pool.count) (one fewer for a text that is among them).\n")
         }
         let index = ExampleIndex(examples: pool, shots: shots, votes: votes ?? 0)
-        let choices = ExampleIndex.choiceProperties(of: schema)
         if votes != nil, !index.voteWeights.contains(where: { choices.contains($0.key) && $0.value > 0 }) {
             Console.note("warning: --votes has no effect: the most similar of \(examples)'s examples predict each other's answers no better than the most common answer does.\n")
         }

@@ -109,6 +109,29 @@ struct ExampleIndexTests {
         #expect(unused == [2, 4, 5])
     }
 
+    /// Gold label lists become examples only within the schema's limits on a list (how many labels, repeats), as
+    /// `result` objects do: an example must never show an answer the decoder forbids. A list of one label is that
+    /// label where the schema answers one.
+    @Test func goldLabelListsMeetTheSchemasLimits() throws {
+        let limited = try GenerationSchema.importing(jsonSchema: """
+            {"type":"object","properties":{"labels":{"type":"array","items":{"enum":["a","b","c"]},
+            "minItems":2,"maxItems":2,"uniqueItems":true}},"required":["labels"]}
+            """).schema
+        let input = Array("""
+            {"text":"none","labels":[]}
+            {"text":"one","labels":["a"]}
+            {"text":"twice","labels":["a","a"]}
+            {"text":"three","labels":["a","b","c"]}
+            {"text":"two","labels":["a","b"]}
+            """.utf8)
+        let (pool, unused) = ExampleIndex.Example.parseReportingUnused(input: input, schema: limited)
+        #expect(pool.map(\.text) == ["two"])
+        #expect(unused == [1, 2, 3, 4])
+        let single = try GenerationSchema.importing(jsonSchema: #"{"type":"object","properties":{"label":{"enum":["ham","spam"]}},"required":["label"]}"#).schema
+        let listed = ExampleIndex.Example.parseReportingUnused(input: Array(#"{"text":"win now","labels":["spam"]}"#.utf8), schema: single)
+        #expect(listed.examples.map(\.result.jsonString) == [#"{"label": "spam"}"#])
+    }
+
     /// A schema whose answer is the label itself takes gold labels as examples too.
     @Test func goldLabelsBecomeExamplesOfARootEnumeration() throws {
         let schema = try GenerationSchema.importing(jsonSchema: #"{"type":"string","enum":["pos","neg"]}"#).schema

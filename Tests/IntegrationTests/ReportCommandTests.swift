@@ -100,6 +100,7 @@ struct ReportCommandTests {
             (["tag", "--max-tokens", "0", "hello"], "--max-tokens must be positive"),
             // Options that would be silently ignored are refused, naming what they need.
             (["tag", "--shots", "2", "hello"], "--shots chooses among --examples"),
+            (["tag", "--examples", "-", "hello"], "`-` (standard input) is not accepted there"),
             (["tag", "--seed", "3", "hello"], "--seed seeds sampling"),
             (["tag", "--concurrency", "2", "hello"], "--concurrency applies to --endpoint"),
             (["tag", "--endpoint", "http://127.0.0.1:9", "--parallel", "2", "hello"], "with --endpoint, set --concurrency"),
@@ -225,6 +226,11 @@ struct ReportCommandTests {
         let useless = try Self.run(["eval", mixed.path, "--examples", mixed.path, "--votes", "1", "--model", "tiny", "--no-cache"])
         #expect(useless.status == 0, "\(useless.stderr)")
         #expect(useless.stderr.contains("--votes has no effect"), "\(useless.stderr)")
+        // A schema with no choice has nothing to vote on: refused, rather than run with the examples unused.
+        let free = directory.appendingPathComponent("free.json")
+        try Data(#"{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}"#.utf8).write(to: free)
+        let nothing = try Self.run(["tag", "--schema", free.path, "--examples", separable.path, "--votes", "2", "--model", "tiny", "--no-cache", "hello"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("--votes moves only the answers of enumeration and Bool fields"), "\(nothing.stderr)")
     }
 
     /// A labelled file or a results file given as a pipe (`fm eval <(grep … gold.jsonl)`, a named pipe) is read like
@@ -422,7 +428,7 @@ struct ReportCommandTests {
         #expect(tagged.status == 1 && tagged.stderr.contains("could not be reached"), "\(tagged.stderr)")
         #expect(tagged.stderr.contains("warning: 2 of 3 lines of \(examples.path) are not used as examples"), "\(tagged.stderr)")
         #expect(tagged.stderr.contains("(line 2, 3)"), "\(tagged.stderr)")
-        #expect(tagged.stderr.contains("warning: --shots 3, but \(examples.path) has 1 usable example; each text gets at most 1."), "\(tagged.stderr)")
+        #expect(tagged.stderr.contains("warning: --shots 3, but \(examples.path) has 1 usable example; each text gets at most 1 (one fewer for a text that is among them)."), "\(tagged.stderr)")
     }
 
     /// An empty prompt, an output fm tag cannot write and a file that is not a saved chat are refused with a
