@@ -155,7 +155,7 @@ package enum CalibrationSample {
     /// Label sets above this size get the larger sample (the size above which choices are shortlisted).
     package static let largeSetThreshold = QualityLevers().shortlistSize
 
-    /// `FM_CALIBRATION_SAMPLE=N`: one sample size for every job, for measurement (`fm` warns about a value it
+    /// `FM_CALIBRATION_SAMPLE=N`: one sample size for every job, for measurement (`fm` refuses a value it
     /// cannot use, ``QualityLevers/environmentMistakes(in:)``).
     private static let environmentCount = ProcessInfo.processInfo.environment["FM_CALIBRATION_SAMPLE"].flatMap(Int.init)
         .map { max(minimumCount, $0) }

@@ -188,7 +188,7 @@ package struct QualityLevers: Sendable {
             levers.taggingSchemaPlacement = placement
         }
         if let score = environment["FM_CHOICE_SCORE"].flatMap(ChoiceScore.init(rawValue:)) { levers.choiceScore = score }
-        if let weight = environment["FM_CALIBRATION_WEIGHT"].flatMap(Double.init), weight >= 0 { levers.calibrationWeight = weight }
+        if let weight = environment["FM_CALIBRATION_WEIGHT"].flatMap(Double.init), weight >= 0, weight.isFinite { levers.calibrationWeight = weight }
         if let size = environment["FM_SHORTLIST"].flatMap(Int.init), size >= 2 { levers.shortlistSize = size }
         return levers
     }()
@@ -201,40 +201,55 @@ package struct QualityLevers: Sendable {
 
     /// What ``environment`` could not read in `environment`: a misspelt name in `FM_DISABLE` or `FM_ENABLE`, or a
     /// value of `FM_CHANNEL`, `FM_SCHEMA_PLACEMENT`, `FM_CHOICE_SCORE`, `FM_CALIBRATION_WEIGHT`, `FM_SHORTLIST` or
-    /// `FM_CALIBRATION_SAMPLE` it does not take. Each would otherwise run as if the switch had not been given, or (a
-    /// sample below the fewest texts) with another value than the one given.
+    /// `FM_CALIBRATION_SAMPLE` it does not take, an `FM_CALIBRATION_CACHE` that names a file, or a value of
+    /// `FM_LOG_CHOICES`, `FM_LOG_THREADS` or `FM_LOG_PROMPTS` other than 1 or 0. Each
+    /// would otherwise run as if the switch had not been given, or (a sample below the fewest texts) with another
+    /// value than the one given, so `fm` refuses to run with one.
     package static func environmentMistakes(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var mistakes: [String] = []
         func names(_ variable: String) -> [String] {
             (environment[variable] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         for name in names("FM_DISABLE") where !disableNames.contains(name) {
-            mistakes.append("FM_DISABLE names '\(name)', which is not a switch (\(disableNames.joined(separator: ", "))); it is ignored.")
+            mistakes.append("FM_DISABLE names '\(name)', which is not a switch (\(disableNames.joined(separator: ", "))).")
         }
         for name in names("FM_ENABLE") where name != "prompt-lookup" {
-            mistakes.append("FM_ENABLE names '\(name)', which is not a switch (prompt-lookup); it is ignored.")
+            mistakes.append("FM_ENABLE names '\(name)', which is not a switch (prompt-lookup).")
         }
         let choices: [(String, [String])] = [("FM_CHANNEL", ChannelMode.allCases.map(\.rawValue)),
                                              ("FM_SCHEMA_PLACEMENT", SchemaPlacement.allCases.map(\.rawValue)),
                                              ("FM_CHOICE_SCORE", ChoiceScore.allCases.map(\.rawValue))]
         for (variable, values) in choices {
             if let value = environment[variable], !value.isEmpty, !values.contains(value) {
-                mistakes.append("\(variable)=\(value) is not one of \(values.joined(separator: ", ")); it is ignored.")
+                mistakes.append("\(variable)=\(value) is not one of \(values.joined(separator: ", ")).")
             }
         }
-        if let value = environment["FM_CALIBRATION_WEIGHT"], !value.isEmpty, (Double(value).map { $0 >= 0 } ?? false) == false {
-            mistakes.append("FM_CALIBRATION_WEIGHT=\(value) is not a number of at least 0; it is ignored.")
+        if let value = environment["FM_CALIBRATION_WEIGHT"], !value.isEmpty, (Double(value).map { $0 >= 0 && $0.isFinite } ?? false) == false {
+            mistakes.append("FM_CALIBRATION_WEIGHT=\(value) is not a finite number of at least 0.")
         }
         if let value = environment["FM_SHORTLIST"], !value.isEmpty, (Int(value).map { $0 >= 2 } ?? false) == false {
-            mistakes.append("FM_SHORTLIST=\(value) is not a whole number of at least 2; it is ignored.")
+            mistakes.append("FM_SHORTLIST=\(value) is not a whole number of at least 2.")
         }
         if let value = environment["FM_CALIBRATION_SAMPLE"], !value.isEmpty {
             let fewest = CalibrationSample.minimumCount
             switch Int(value) {
-            case nil: mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is not a whole number; it is ignored.")
+            case nil: mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is not a whole number.")
             case let count? where count < fewest:
-                mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is below \(fewest), the fewest texts a prior is estimated from; \(fewest) are used.")
+                mistakes.append("FM_CALIBRATION_SAMPLE=\(value) is below \(fewest), the fewest texts a prior is estimated from.")
             default: break
+            }
+        }
+        // A file where the calibration tables' directory belongs would fail every store without a word.
+        if let value = environment["FM_CALIBRATION_CACHE"], !value.isEmpty, value != "off" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
+                mistakes.append("FM_CALIBRATION_CACHE=\(value) is a file, not a directory (or `off`).")
+            }
+        }
+        // Logging switches take 1 (on) or 0 (off); `true` or `yes` would otherwise log nothing without a word.
+        for variable in ["FM_LOG_CHOICES", "FM_LOG_THREADS", "FM_LOG_PROMPTS"] {
+            if let value = environment[variable], !value.isEmpty, value != "1", value != "0" {
+                mistakes.append("\(variable)=\(value) is not 1 (on) or 0 (off).")
             }
         }
         return mistakes

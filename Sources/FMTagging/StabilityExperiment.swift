@@ -18,6 +18,8 @@ public struct StabilityExperiment: Sendable {
     public var seed: UInt64?
     /// How many texts are decoded together.
     public var parallel: Int
+    /// Whether calibration tables are read from and written to the disk store (``Tagger/storesCalibration``).
+    public var storesCalibration = true
 
     /// The low temperature the conditions sample at unless told otherwise.
     public static let defaultTemperature = 0.3
@@ -71,7 +73,8 @@ public struct StabilityExperiment: Sendable {
         for condition in conditions {
             var runAnswers: [[LabelledExample.Gold?]] = []
             for run in 0..<runs {
-                let tagger = Tagger(configuration: configuration(for: condition, run: run), calibrationProgress: calibrationProgress)
+                var tagger = Tagger(configuration: configuration(for: condition, run: run), calibrationProgress: calibrationProgress)
+                tagger.storesCalibration = storesCalibration
                 let runner = TaggingRunner(tagger: tagger, parallel: parallel)
                 var predictions: [LabelledExample.Gold?] = []
                 try await runner.run(examples.map(\.record)) { _, outcome in

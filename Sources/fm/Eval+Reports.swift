@@ -31,9 +31,10 @@ extension FM.Eval {
                       configuration: TaggingConfiguration) async throws {
         var stability: StabilityReport?
         if let runs {
-            let experiment = StabilityExperiment(
+            var experiment = StabilityExperiment(
                 base: configuration, runs: runs, temperature: tagging.temperature ?? StabilityExperiment.defaultTemperature,
                 seed: tagging.seed, parallel: tagging.parallel ?? 1)
+            experiment.storesCalibration = !tagging.noCache
             var progress = ProgressLine(total: examples.count * runs * experiment.conditions.count)
             let result = try await experiment.run(examples, progress: { progress.advance() }, calibrationProgress: progress.calibration)
             progress.finish()

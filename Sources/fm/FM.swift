@@ -25,6 +25,10 @@ struct FM: AsyncParsableCommand {
 
     /// Runs the command, then makes sure what it printed reached stdout: a lost write fails the command.
     static func main() async {
+        // Swift's runtime catches SIGQUIT to print a crash report, then lets the process run on; a user who sends
+        // it (Ctrl-backslash) asks the command to quit, as every Unix tool does. It ends with the status a shell
+        // reports for the signal, without the core dump of the default action (a model's memory, on disk).
+        signal(SIGQUIT) { _ in _exit(128 + SIGQUIT) }
         var parsed: (any ParsableCommand.Type)?
         do {
             // Before parsing: an option's validation would otherwise speak of the replaced text ("No file at caf�").
@@ -34,7 +38,12 @@ struct FM: AsyncParsableCommand {
             parsed = type(of: command)
             try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))
             // The ablation switches are read from the environment; a misspelt one would change nothing in silence.
-            for mistake in QualityLevers.environmentMistakes() { Console.note("warning: \(mistake)\n") }
+            let mistakes = QualityLevers.environmentMistakes()
+            if !mistakes.isEmpty {
+                // About the environment, not the command line: no usage line.
+                Console.note(mistakes.map { "Error: \($0) Give a value it takes, or unset it.\n" }.joined())
+                throw ExitCode.validationFailure
+            }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

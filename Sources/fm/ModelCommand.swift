@@ -41,6 +41,7 @@ extension FM {
                     case .incomplete(let bytes): state = "incomplete (\(bytes) of \(entry.byteCount) bytes)"
                     case .damaged: state = "corrupt (no usable GGUF header)"
                     case .directory: state = "a directory is in the way"
+                    case .unreadable(let reason): state = "unreadable (\(reason))"
                     }
                     let marker = entry.name == ModelCatalog.defaultName ? "*" : " "
                     let size = String(format: "%6.0f MB", Double(entry.byteCount) / 1e6)
@@ -88,6 +89,8 @@ extension FM {
                         continue
                     }
                     if !force, entry.installState != .directory, let problem = entry.installProblem {
+                        // An unreadable file is refused by the install itself, which says why.
+                        if case .unreadable = entry.installState { try download(entry, force: false); continue }
                         Console.note("\(entry.fileURL.path) \(problem); downloading it again.\n")
                     }
                     try download(entry, force: true)

@@ -76,8 +76,12 @@ extension FM {
             configuration.apiKey = apiKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
             let host = host
             try await FoundationModelsServer(configuration: configuration).run { port in
-                // Written unbuffered: scripts and tests wait for this line to learn the port.
-                try? Console.write("listening on http://\(host):\(port)\n")
+                // Written unbuffered: scripts and tests wait for this line to learn the port. A server whose
+                // address cannot be told (stdout full or closed) would serve where no client can find it.
+                do { try Console.write("listening on http://\(host):\(port)\n") } catch {
+                    Console.note("Error: \(error); the server on port \(port) stops, as nobody could learn where it listens.\n")
+                    _exit(ExitCode.failure.rawValue)
+                }
             }
         }
     }

@@ -21,7 +21,12 @@ struct QualityLeversTests {
         #expect(mistakes.contains { $0.hasPrefix("FM_CALIBRATION_SAMPLE=many is not a whole number") }, "\(mistakes)")
         let small = QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_SAMPLE": "-1"])
         let fewest = CalibrationSample.minimumCount
-        #expect(small == ["FM_CALIBRATION_SAMPLE=-1 is below \(fewest), the fewest texts a prior is estimated from; \(fewest) are used."])
+        #expect(small == ["FM_CALIBRATION_SAMPLE=-1 is below \(fewest), the fewest texts a prior is estimated from."])
+        #expect(QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_WEIGHT": "inf"]).count == 1)
+        #expect(QualityLevers.environmentMistakes(in: ["FM_LOG_CHOICES": "1", "FM_LOG_THREADS": "0"]).isEmpty)
+        #expect(QualityLevers.environmentMistakes(in: ["FM_LOG_CHOICES": "true", "FM_LOG_THREADS": "yes"]).count == 2)
+        #expect(QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_CACHE": "/dev/null"]).count == 1)
+        #expect(QualityLevers.environmentMistakes(in: ["FM_CALIBRATION_CACHE": "/tmp", "FM_LOG_CHOICES": ""]).isEmpty)
         #expect(mistakes.contains { $0.hasPrefix("FM_DISABLE names 'exampels'") }, "\(mistakes)")
         #expect(mistakes.contains { $0.hasPrefix("FM_CHANNEL=both is not one of") }, "\(mistakes)")
     }

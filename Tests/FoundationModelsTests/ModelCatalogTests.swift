@@ -16,6 +16,21 @@ struct ModelCatalogTests {
         #expect(ModelCatalog.entry(named: ModelCatalog.defaultName) != nil)
     }
 
+    /// Why a file cannot be opened is told as the system says it, and asking never blocks: a FIFO where the model
+    /// belongs opens at once (and is then no model), rather than waiting for a writer.
+    @Test func aFileThatCannotBeOpenedSaysWhy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fm-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(ModelCatalog.Entry.readProblem(atPath: directory.appendingPathComponent("none.gguf").path) == "No such file or directory")
+        let file = directory.appendingPathComponent("file.gguf")
+        try Data("GGUF".utf8).write(to: file)
+        #expect(ModelCatalog.Entry.readProblem(atPath: file.path) == nil)
+        let fifo = directory.appendingPathComponent("fifo.gguf")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(ModelCatalog.Entry.readProblem(atPath: fifo.path) == nil)
+    }
+
     @Test func namesAndPathsResolve() throws {
         #expect(try ModelCatalog.fileURL(for: "Medium") == ModelCatalog.entry(named: "medium")?.fileURL)
         #expect(try ModelCatalog.fileURL(for: "/models/x.gguf").path == "/models/x.gguf")

@@ -37,9 +37,22 @@ extension ModelCatalog {
             else { return .missing }
             // A directory has a size too; calling it incomplete would invite an install or remove to replace it.
             if attributes[.type] as? FileAttributeType == .typeDirectory { return .directory }
+            // A file this user may not read is neither corrupt nor incomplete: downloading it again is no repair.
+            if let reason = Self.readProblem(atPath: path) { return .unreadable(reason: reason) }
             guard size == byteCount else { return .incomplete(bytes: size) }
             // A file of the right size can still be zeros (a copy cut short by a crash) or another file.
             return Self.hasModelHeader(atPath: path) ? .installed : .damaged
+        }
+
+        /// Why the file at `path` cannot be opened for reading ("Permission denied"), or `nil` when it can.
+        package static func readProblem(atPath path: String) -> String? {
+            // Without blocking: a FIFO in the way would otherwise wait here for a writer.
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+            guard descriptor < 0 else {
+                close(descriptor)
+                return nil
+            }
+            return String(cString: strerror(errno))
         }
 
         /// Whether the file begins as a GGUF model that llama.cpp loads: the magic, version 2 or 3 and at least one
@@ -64,6 +77,7 @@ extension ModelCatalog {
             case .incomplete(let bytes): "has \(bytes) of \(byteCount) bytes: it is truncated or corrupt"
             case .damaged: "has the pinned size but no usable GGUF header: it is corrupt"
             case .directory: "is a directory, which fm will not delete or replace: move it away first"
+            case .unreadable(let reason): "cannot be read (\(reason)): give this user read access to it, or remove it"
             case .missing, .installed: nil
             }
         }
@@ -81,6 +95,9 @@ extension ModelCatalog {
             case damaged
             /// A directory where the file belongs; nothing installs over it or removes it.
             case directory
+            /// A file that cannot be opened for reading, for the reason given (its permissions); nothing installs
+            /// over it, since a new copy would be as unreadable to whoever cannot read this one.
+            case unreadable(reason: String)
         }
     }
 }

@@ -37,6 +37,9 @@ public enum ModelInstaller {
         case .installed where !force: return false
         case .directory: throw ModelCatalogError("\(entry.fileURL.path) is a directory, not the model file; fm will not delete it. "
             + "Move it away, then run `fm model install \(entry.name)`.")
+        case .unreadable(let reason) where !force:
+            throw ModelCatalogError("\(entry.fileURL.path) cannot be read (\(reason)). Give this user read access to it; "
+                + "`fm model install --force \(entry.name)` replaces it.")
         default: break
         }
         let directory = entry.fileURL.deletingLastPathComponent()
@@ -131,6 +134,9 @@ public enum ModelInstaller {
     public static func verify(_ entry: ModelCatalog.Entry) throws(ModelCatalogError) {
         if entry.installState == .missing {
             throw ModelCatalogError("\(entry.name) is not installed; run `fm model install \(entry.name)`.")
+        }
+        if case .unreadable = entry.installState, let problem = entry.installProblem {
+            throw ModelCatalogError("\(entry.fileURL.path) \(problem).")
         }
         if let problem = entry.installProblem {
             throw ModelCatalogError("\(entry.fileURL.path) \(problem). Run `fm model install \(entry.name)` to download it again.")

@@ -124,6 +124,9 @@ public final class SystemLanguageModel: Sendable {
     /// The message users see when the model file is missing.
     package var missingModelMessage: String {
         if let entry = ModelCatalog.entry(at: modelURL) {
+            if case .unreadable = entry.installState, let problem = entry.installProblem {
+                return "The model file \(modelURL.path) \(problem)."
+            }
             if let problem = entry.installProblem {
                 return "The model file \(modelURL.path) \(problem). Run `fm model install \(entry.name)` to download it again."
             }
@@ -132,7 +135,8 @@ public final class SystemLanguageModel: Sendable {
         }
         // Telling someone who set FM_MODEL_PATH to set it would send them in a circle.
         let environment = ProcessInfo.processInfo.environment
-        let problem = FileManager.default.fileExists(atPath: modelURL.path) ? "is no usable GGUF model file" : "does not exist"
+        let problem = !FileManager.default.fileExists(atPath: modelURL.path) ? "does not exist"
+            : ModelCatalog.Entry.readProblem(atPath: modelURL.path).map { "cannot be read (\($0))" } ?? "is no usable GGUF model file"
         if let path = environment["FM_MODEL_PATH"], !path.isEmpty {
             if URL(fileURLWithPath: path) == modelURL {
                 return "FM_MODEL_PATH names \(modelURL.path), which \(problem). Point it at a GGUF model file, or unset it to run "
@@ -149,6 +153,9 @@ public final class SystemLanguageModel: Sendable {
                     + "and no model file"
             }
             return "FM_MODEL \(what). Set it to a catalogue name or a GGUF model file, or unset it to run the default model."
+        }
+        if let reason = ModelCatalog.Entry.readProblem(atPath: modelURL.path), FileManager.default.fileExists(atPath: modelURL.path) {
+            return "The model file \(modelURL.path) cannot be read (\(reason))."
         }
         return "No usable GGUF model file at \(modelURL.path). Install a catalogue model with `fm model install NAME` "
             + "(`fm model list` shows them), or set FM_MODEL_PATH to a GGUF file."
