@@ -5,7 +5,9 @@ import FMTagging
 import Foundation
 import FoundationModels
 import Hummingbird
+import NIOCore
 import NIOHTTP1
+import Synchronization
 import Logging
 
 /// An OpenAI-compatible HTTP server over the in-process engine (`fm serve`).
@@ -36,6 +38,8 @@ public struct FoundationModelsServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await backend.systemModel?.load()
         backend.prewarm(Transcript())
+        // Errors before the server listens are about its address; later ones are not.
+        let listening = Atomic(false)
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: ServerMiddleware(metrics: metrics, apiKey: configuration.apiKey))
         addRoutes(to: router)
@@ -50,10 +54,30 @@ public struct FoundationModelsServer: Sendable {
                 additionalChannelHandlers: [ConnectionCloseHandler.Installer(), MalformedRequestHandler(metrics: metrics), ExpectContinueHandler()],
                 idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fm-serve"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in
+                listening.store(true, ordering: .relaxed)
+                await onListening(channel.localAddress?.port ?? configuration.port)
+            },
             logger: logger
         )
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error where !listening.load(ordering: .relaxed) && (error is SocketAddressError || error is SocketAddressError.UnknownHost) {
+            throw ListenError(isInvalidAddress: true, description:
+                "Cannot listen on '\(configuration.host)' port \(configuration.port): it names no address (\(error)).")
+        } catch let error as IOError where !listening.load(ordering: .relaxed) {
+            throw ListenError(isInvalidAddress: false, description:
+                "Cannot listen on \(configuration.host) port \(configuration.port): \(String(cString: strerror(error.errnoCode))).")
+        }
+    }
+
+    /// Why the server could not start listening.
+    public struct ListenError: Error, CustomStringConvertible {
+        /// Whether the host names no address to listen on (a mistyped host), rather than an address that is in use or
+        /// not allowed.
+        public let isInvalidAddress: Bool
+        /// What went wrong, naming the address.
+        public let description: String
     }
 
     private func addRoutes(to router: Router<ServerRequestContext>) {

@@ -74,6 +74,15 @@ extension FM {
             configuration.requestTimeout = .seconds(timeout)
             configuration.idleTimeout = .seconds(idleTimeout)
             configuration.apiKey = apiKeyEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+            do {
+                try await serve(configuration)
+            } catch let error as FoundationModelsServer.ListenError {
+                if error.isInvalidAddress { throw ValidationError(error.description + " Give --host an address of this machine.") }
+                throw CommandFailure(error.description)
+            }
+        }
+
+        private func serve(_ configuration: ServerConfiguration) async throws {
             let host = host
             try await FoundationModelsServer(configuration: configuration).run { port in
                 // Written unbuffered: scripts and tests wait for this line to learn the port. A server whose

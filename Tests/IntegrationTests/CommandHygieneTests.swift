@@ -65,6 +65,18 @@ struct CommandHygieneTests {
         #expect(run.status == 1 && run.stderr.contains("Cannot write standard output") && run.stderr.contains("stops"), "\(run.stderr)")
     }
 
+    /// An address that is taken, or a host that names none, is said in words with the address (exit 1, and 64
+    /// for the host, which is the command line's fault), not as the network library's error value.
+    @Test func anAddressThatCannotBeListenedOnIsNamed() async throws {
+        try await FMServe.with(arguments: ["--model", "tiny"]) { server in
+            let taken = try ReportCommandTests.run(["serve", "--model", "tiny", "--port", "\(server.port)"])
+            #expect(taken.status == 1 && taken.stderr.contains("Cannot listen on 127.0.0.1 port \(server.port): Address already in use."),
+                    "\(taken.stderr)")
+        }
+        let nowhere = try ReportCommandTests.run(["serve", "--model", "tiny", "--host", "999.1.1.1", "--port", "0"])
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("Cannot listen on '999.1.1.1' port 0: it names no address"), "\(nowhere.stderr)")
+    }
+
     /// A pipe is read once: as both the texts and the examples, one of them would be empty.
     @Test func onePipeIsNotBothTheTextsAndTheExamples() throws {
         let run = try ReportCommandTests.run(["tag", "--model", "tiny", "--no-cache", "--examples", "/dev/stdin"],
