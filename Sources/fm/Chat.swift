@@ -211,6 +211,9 @@ extension FM {
                 return (shorter, true, Array(old[instructionCount ..< old.count - keptTurns]))
             } catch let failure as CommandFailure {
                 throw failure
+            } catch LanguageModelSession.GenerationError.assetsUnavailable(let context) {
+                // A model that does not load fails every message alike: the chat ends with that one error.
+                throw CommandFailure(context.debugDescription)
             } catch {
                 try Console.write("\nError: \(Self.message(error))\n")
                 return (session, false, [])

@@ -77,6 +77,18 @@ struct CommandHygieneTests {
         #expect(nowhere.status == 64 && nowhere.stderr.contains("Cannot listen on '999.1.1.1' port 0: it names no address"), "\(nowhere.stderr)")
     }
 
+    /// A chat whose model does not load ends at the first message with that one error, rather than repeat it
+    /// for every message.
+    @Test func aChatWhoseModelDoesNotLoadEndsOnce() throws {
+        let directory = try ReportCommandTests.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cut = try DefaultModel.cutCopy(in: directory)
+        let run = try ReportCommandTests.run(["chat", "--model", cut.path], input: "hi\nhello\nagain\n")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "could not be loaded").count == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.components(separatedBy: "> ").count == 2, "one prompt only: \(run.stdout)")
+    }
+
     /// A pipe is read once: as both the texts and the examples, one of them would be empty.
     @Test func onePipeIsNotBothTheTextsAndTheExamples() throws {
         let run = try ReportCommandTests.run(["tag", "--model", "tiny", "--no-cache", "--examples", "/dev/stdin"],
