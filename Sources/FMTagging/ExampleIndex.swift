@@ -173,18 +173,19 @@ extension ExampleIndex.Example {
         for (number, line) in TaggingRecord.lines(in: input) {
             let record = TaggingRecord.parse(line: line, lineNumber: number)
             guard case .success(let text) = record.text else { unused.append(number); continue }
-            if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
-               case .structure(let properties, _) = content.kind, let written = properties["result"] {
-                var result = written
-                if let validator {
-                    guard let valid = try? validator.validate(written.compactJSONString) else { unused.append(number); continue }
-                    result = valid
-                }
+            func valid(_ result: GeneratedContent) -> GeneratedContent? {
+                guard let validator else { return result }
+                return try? validator.validate(result.compactJSONString)
+            }
+            // A gold label the schema can write comes first: `fm tag` output of a labelled file carries the
+            // input's gold `label` beside the model's `result`, and `fm eval` reads that label as the answer too.
+            // Gold labels written in the schema must still meet its limits (how many labels, repeats).
+            if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
+               let result = Self.result(for: gold, in: schema).flatMap(valid) {
                 pool.append(.init(id: record.id, text: text, result: result))
-            } else if let gold = LabelledExample.parse(input: Array(line), labelKey: labelKey).first?.gold,
-                      let result = Self.result(for: gold, in: schema),
-                      // Gold labels written in the schema must still meet its limits (how many labels, repeats).
-                      validator.map({ (try? $0.validate(result.compactJSONString)) != nil }) ?? true {
+            } else if let content = try? GeneratedContent(json: String(decoding: line, as: UTF8.self)),
+                      case .structure(let properties, _) = content.kind, let written = properties["result"],
+                      let result = valid(written) {
                 pool.append(.init(id: record.id, text: text, result: result))
             } else {
                 unused.append(number)

@@ -45,10 +45,16 @@ extension FM {
             static let configuration = CommandConfiguration(abstract: "Show where the caches are and how many results and calibration tables they hold.")
 
             func run() async throws {
-                do {
-                    print("\(ResultCache.defaultURL.path): \(try ResultCache(url: ResultCache.defaultURL).count()) results")
-                } catch {
-                    throw CommandFailure("The cache at \(ResultCache.defaultURL.path) cannot be read: \(error)")
+                let url = ResultCache.defaultURL
+                // Looking is not writing: a cache that does not exist yet is not made here.
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    print("\(url.path): 0 results (no cache file yet)")
+                } else {
+                    do {
+                        print("\(url.path): \(try ResultCache(url: url).count()) results")
+                    } catch {
+                        throw CommandFailure("The cache at \(url.path) cannot be read: \(InputFile.reason(error))")
+                    }
                 }
                 if let store = CalibrationStore.environment {
                     print("\(store.directory.path): \(store.files.count) calibration tables")

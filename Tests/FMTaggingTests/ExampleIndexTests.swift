@@ -245,5 +245,13 @@ struct ExampleIndexTests {
         let pool = ExampleIndex.Example.parse(input: input, schema: schema)
         #expect(pool.map(\.id) == ["c"])
         #expect(pool.first?.result.jsonString == #"{"label": "ham"}"#)
+        // `fm tag` output of a labelled file: the gold label is the example's answer, not the model's result, as
+        // `fm eval` scores it; a gold label the schema cannot write leaves the result.
+        let tagged = Array("""
+            {"id":"d","text":"Win a prize","label":"spam","result":{"label":"ham"}}
+            {"id":"e","text":"Lunch?","label":"unsure","result":{"label":"ham"}}
+            """.utf8)
+        #expect(ExampleIndex.Example.parse(input: tagged, schema: schema).map(\.result.jsonString)
+                    == [#"{"label": "spam"}"#, #"{"label": "ham"}"#])
     }
 }

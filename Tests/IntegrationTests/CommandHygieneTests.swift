@@ -48,13 +48,16 @@ struct CommandHygieneTests {
         #expect(fine.status == 0, "\(fine.stderr)")
     }
 
-    /// Without XDG_CACHE_HOME the caches are under `$HOME/.cache`, as the shell and the install scripts have them.
+    /// Without XDG_CACHE_HOME the caches are under `$HOME/.cache`, as the shell and the install scripts have them;
+    /// `fm cache info` only looks.
     @Test func theCacheFollowsHome() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("fm-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let run = try ReportCommandTests.run(["cache", "info"], environment: ["HOME": home.path, "XDG_CACHE_HOME": ""])
         #expect(run.status == 0 && run.stdout.contains(home.path + "/.cache/foundation-models/"), "\(run.stdout) \(run.stderr)")
+        // Looking makes nothing: no cache file appears where there was none.
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/.cache/foundation-models/cache.sqlite"))
     }
 
     /// A server whose "listening on" line cannot be written (stdout full) would serve where nobody can find it
