@@ -116,10 +116,14 @@ package enum CalibrationSample {
         package var key: String
         /// The user and assistant messages before `text`.
         package var turns: @Sendable (_ text: String) -> [ChatMessage]
+        /// How many of the leading messages every text gets (fixed examples): the rest are chosen per text, and
+        /// only those are left out when the text would not fit.
+        package var fixedCount: Int
 
-        /// A context of `key` whose turns come from `turns`.
-        package init(key: String, turns: @escaping @Sendable (_ text: String) -> [ChatMessage]) {
+        /// A context of `key` whose turns come from `turns`, the first `fixedCount` of them the same for every text.
+        package init(key: String, fixedCount: Int = 0, turns: @escaping @Sendable (_ text: String) -> [ChatMessage]) {
             self.key = key
+            self.fixedCount = fixedCount
             self.turns = turns
         }
     }

@@ -190,21 +190,23 @@ package final class Engine: Sendable {
                     calibrationRun.maximumTokens = budget
                     // The prior is the model's alone: the job's votes are mixed in after it is divided out.
                     calibrationRun.votes = nil
-                    var turns = context?.turns(text) ?? []
+                    let turns = context?.turns(text) ?? []
+                    let fixed = turns.prefix(min(context?.fixedCount ?? 0, turns.count))
+                    var chosen = turns.dropFirst(fixed.count)
                     var recorder = CalibrationRecorder()
-                    // A calibration run that fails (say, it hits the window) calibrates nothing. Example turns that
-                    // leave the text no room are halved, the earliest (least similar) going first, as a job's own
-                    // text loses its examples (`Tagger`).
+                    // A calibration run that fails (say, it hits the window) calibrates nothing. Example turns chosen
+                    // for the text that leave it no room are halved, the earliest (least similar) going first, as
+                    // a job's own text loses its examples (`Tagger`); fixed examples stay, as they do there.
                     do throws(GenerationFailure) {
                         while true {
-                            calibrationRun.messages = job.calibrationMessages(for: text, turns: turns)
+                            calibrationRun.messages = job.calibrationMessages(for: text, turns: Array(fixed + chosen))
                             recorder = CalibrationRecorder()
                             calibrationRun.recorder = recorder
                             do throws(GenerationFailure) {
                                 _ = try await run(calibrationRun, progress: nil)
                                 break
-                            } catch .promptOverflow where turns.count >= 2 {
-                                turns = Array(turns.suffix(turns.count / 4 * 2))
+                            } catch .promptOverflow where chosen.count >= 2 {
+                                chosen = chosen.suffix(chosen.count / 4 * 2)
                             }
                         }
                     } catch {

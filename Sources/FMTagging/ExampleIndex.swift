@@ -65,7 +65,9 @@ public struct ExampleIndex: Sendable {
         self.votes = max(0, votes)
         // Each part is preceded by its length, so no text can pass for two. Ids are left out: they decide neither
         // which examples a text gets nor what it is shown.
-        var identifying = Array("\(self.shots)".utf8)
+        // `fit` names how examples that do not fit the window are left out (for the job's texts and for the
+        // calibration texts): results and tables computed under an earlier rule are not read as this one's.
+        var identifying = Array("fit:\(self.shots)".utf8)
         for example in examples {
             for part in [example.text, example.result.compactJSONString] {
                 identifying.append(contentsOf: ":\(part.utf8.count):".utf8)

@@ -73,7 +73,7 @@ public struct Tagger: Sendable {
         guard index != nil || !configuration.examples.isEmpty else { return nil }
         let fixed = Self.turns(configuration.examples)
         let key = fixed.map { $0.role + "\u{1F}" + $0.content }.joined(separator: "\u{1E}") + "\u{1D}" + (index?.identity ?? "")
-        return CalibrationSample.Context(key: key) { text in
+        return CalibrationSample.Context(key: key, fixedCount: fixed.count) { text in
             fixed + Self.turns(index?.examples(for: text).map { ($0.text, $0.result) } ?? [])
         }
     }
@@ -92,12 +92,20 @@ public struct Tagger: Sendable {
         while true {
             let result = await tagLocally(text, shots: shots)
             guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
-            shots = Self.fewerShots(after: shots)
+            shots = Self.fewerShots(after: min(shots, shotsAvailable(for: text)))
         }
     }
 
     /// How many examples to try after `shots` left no room: half as many, so a text tries a few counts at most.
     static func fewerShots(after shots: Int) -> Int { shots / 2 }
+
+    /// How many examples `text` gets from the example index: its shots, or fewer when the pool (less the text
+    /// itself) holds fewer. Halving starts from these, as a calibration text's examples halve from those it got;
+    /// it is counted only once a prompt overflowed, since it ranks the whole pool again.
+    private func shotsAvailable(for text: String) -> Int {
+        guard let index = configuration.exampleIndex else { return 0 }
+        return index.examples(for: text, count: index.shots).count
+    }
 
     private func tagLocally(_ text: String, shots: Int) async -> Result<GeneratedContent, TaggingFailure> {
         let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, shots: shots))
@@ -235,7 +243,7 @@ public struct Tagger: Sendable {
         while true {
             let result = await tagRemotely(text, model: model, shots: shots)
             guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
-            shots = Self.fewerShots(after: shots)
+            shots = Self.fewerShots(after: min(shots, shotsAvailable(for: text)))
         }
     }
 

@@ -17,8 +17,8 @@ struct FM: AsyncParsableCommand {
             install with `fm model install NAME`) or any GGUF file. Pass --model NAME|PATH, or set FM_MODEL \
             (a name) or FM_MODEL_PATH (a file), to use another than the default.
 
-            Exit status: 0 on success, 64 for invalid arguments, 1 when generation fails, 2 when `fm tag` \
-            finished with error lines for some records.
+            Exit status: 0 on success, 64 for invalid arguments (or an FM_ variable fm cannot read), 1 when \
+            generation fails, 2 when `fm tag` finished with error lines for some records, 131 after SIGQUIT.
             """,
         subcommands: [Respond.self, Chat.self, Tag.self, Eval.self, Stats.self, Cache.self, Info.self, Model.self, Serve.self]
     )

@@ -258,8 +258,9 @@ extension FM {
                     case TaggingFailure.serverBusy: "once a server has room"
                     default: "once a server answers"
                     }
-                    // Only a job that writes --output can be resumed; on standard output it is run again.
-                    let again = outputFile == nil ? "run it again \(remedy)" : "\(remedy), --resume goes on from there"
+                    // Only a job that writes a file can be resumed; on standard output, a pipe or a device it is run again.
+                    let resumable = outputFile.map { InputFile.isRegularFile($0) } == true
+                    let again = resumable ? "\(remedy), --resume goes on from there" : "run it again \(remedy)"
                     throw CommandFailure("""
                         \(failure.message)
                         The job stopped at record \(record.id), before its line; \(again).

@@ -236,7 +236,7 @@ struct TaggingOptions: ParsableArguments {
         guard let examples else { return nil }
         let choices = ExampleIndex.choiceProperties(of: schema)
         if votes != nil, choices.isEmpty {
-            throw ValidationError("--votes moves only the answers of enumeration and Bool fields (or lists of them), and this schema has none; use --shots to show the examples to the model.")
+            throw ValidationError("--votes moves the answers of an object's enumeration and Bool fields (or lists of them), and this schema has no such field; use --shots to show the examples to the model.")
         }
         let (pool, unused) = ExampleIndex.Example.parseReportingUnused(input: Array(try InputFile.read(examples)), schema: schema,
                                                                         labelKey: labelKey)

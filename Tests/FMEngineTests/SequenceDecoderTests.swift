@@ -11,8 +11,7 @@ import Testing
     /// The tiny model, as the rest of the suite installs it.
     static let path: String = {
         if let path = ProcessInfo.processInfo.environment["FM_MODEL_PATH"] { return path }
-        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache"
-        return cache + "/foundation-models/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+        return CacheDirectory.root.appendingPathComponent("models/SmolLM2-135M-Instruct.Q4_1.gguf").path
     }()
 
     static func model() throws -> LoadedModel {

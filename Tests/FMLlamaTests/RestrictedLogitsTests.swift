@@ -7,7 +7,7 @@ import Testing
 /// vocabulary).
 private let modelFiles: [String] = {
     let environment = ProcessInfo.processInfo.environment
-    let cache = (environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/foundation-models/models/"
+    let cache = TestModel.modelsDirectory
     return [TestModel.path, cache + "qwen2.5-coder-1.5b-instruct.gguf",
             environment["FM_GEMMA_MODEL_PATH"] ?? cache + "gemma-3-270m-q4_k_m.gguf"]
 }()

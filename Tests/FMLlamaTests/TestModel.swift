@@ -6,8 +6,15 @@ import Testing
 enum TestModel {
     static let path: String = {
         if let path = ProcessInfo.processInfo.environment["FM_MODEL_PATH"] { return path }
-        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache"
-        return cache + "/foundation-models/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+        return modelsDirectory + "SmolLM2-135M-Instruct.Q4_1.gguf"
+    }()
+
+    /// The catalogue's models directory as `fm` finds it: `${XDG_CACHE_HOME:-$HOME/.cache}/foundation-models/models/`
+    /// (a relative value of either stands for none).
+    static let modelsDirectory: String = {
+        let environment = ProcessInfo.processInfo.environment
+        func absolute(_ variable: String) -> String? { environment[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        return (absolute("XDG_CACHE_HOME") ?? (absolute("HOME") ?? NSHomeDirectory()) + "/.cache") + "/foundation-models/models/"
     }()
 
     /// Fails (never skips) when the model is missing, saying how to install it.

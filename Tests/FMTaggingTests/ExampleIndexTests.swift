@@ -49,7 +49,7 @@ struct ExampleIndexTests {
         renumbered[0].id = "7"
         #expect(ExampleIndex(examples: renumbered, shots: 2).identity == identity)
         // The same in every process: a digest of these bytes, not a value made at run time.
-        #expect(identity == SHA256.hexDigest(Array(#"2:19:free prize call now:13:{"label":"a"}:13:call me later:13:{"label":"b"}"#.utf8)))
+        #expect(identity == SHA256.hexDigest(Array(#"fit:2:19:free prize call now:13:{"label":"a"}:13:call me later:13:{"label":"b"}"#.utf8)))
     }
 
     @Test func termsDropCaseStopWordsAndPlurals() {

@@ -1,3 +1,4 @@
+import FMEngine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -116,9 +117,12 @@ struct CommandHygieneTests {
         let schema = directory.appendingPathComponent("spam.json")
         try Data(#"{"type":"object","properties":{"label":{"enum":["ham","spam"]}},"required":["label"]}"#.utf8).write(to: schema)
         let run = try ReportCommandTests.run(["tag", "--model", "tiny", "--no-cache", "--schema", schema.path, "--examples", examples.path,
-                                              "please send the invoice for the project update"])
+                                              "please send the invoice for the project update"], environment: ["FM_LOG_CHOICES": "1"])
         #expect(run.status == 0 && run.stdout.contains(#""result":{"label":"#), "\(run.stdout) \(run.stderr)")
         #expect(!run.stdout.contains("context-overflow"), "\(run.stdout)")
+        // Every calibration text was read too (with the examples that fit), not left out of the prior.
+        let calibrationChoices = run.stderr.components(separatedBy: #""calibration":true"#).count - 1
+        #expect(calibrationChoices == CalibrationSample.reference.count, "\(calibrationChoices) calibration choices logged")
     }
 
     /// `fm eval --runs` with `--no-cache` neither reads nor writes calibration tables, as every other run with

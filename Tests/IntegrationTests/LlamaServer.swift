@@ -19,10 +19,7 @@ final class LlamaServer: Sendable {
 
     /// The installed binary: `scripts/install-llama-server.sh` puts it in the cache, next to our llama.cpp.
     static var binary: URL {
-        // An empty or relative XDG_CACHE_HOME is ignored (XDG), as the scripts and the package's cache directory do.
-        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? NSHomeDirectory() + "/.cache"
-        return URL(fileURLWithPath: cache).appendingPathComponent("foundation-models/llama-server-0.3.36/bin/llama-server")
+        SystemLanguageModel.cacheDirectory.appendingPathComponent("llama-server-0.3.36/bin/llama-server")
     }
 
     private init(process: Process, port: Int) {

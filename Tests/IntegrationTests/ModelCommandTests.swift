@@ -97,7 +97,7 @@ struct ModelCommandTests {
         // A relative XDG_CACHE_HOME is ignored (XDG), so the path does not depend on the working directory.
         let relative = try CommandRun.run(TagCommandTests.fm, ["model", "path", "tiny"], environment: ["XDG_CACHE_HOME": "relative-cache"])
         #expect(relative.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            == NSHomeDirectory() + "/.cache/foundation-models/models/" + tiny.fileName, "\(relative.stdout)\(relative.stderr)")
+            == SystemLanguageModel.cacheDirectory.path + "/models/" + tiny.fileName, "\(relative.stdout)\(relative.stderr)")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fm-not-a-dir-\(UUID().uuidString)")
         #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
         defer { try? FileManager.default.removeItem(at: file) }

@@ -230,7 +230,7 @@ struct ReportCommandTests {
         let free = directory.appendingPathComponent("free.json")
         try Data(#"{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}"#.utf8).write(to: free)
         let nothing = try Self.run(["tag", "--schema", free.path, "--examples", separable.path, "--votes", "2", "--model", "tiny", "--no-cache", "hello"])
-        #expect(nothing.status == 64 && nothing.stderr.contains("--votes moves only the answers of enumeration and Bool fields"), "\(nothing.stderr)")
+        #expect(nothing.status == 64 && nothing.stderr.contains("--votes moves the answers of an object's enumeration and Bool fields"), "\(nothing.stderr)")
     }
 
     /// A labelled file or a results file given as a pipe (`fm eval <(grep … gold.jsonl)`, a named pipe) is read like
