@@ -95,8 +95,8 @@ extension ModelCatalog {
             case damaged
             /// A directory where the file belongs; nothing installs over it or removes it.
             case directory
-            /// A file that cannot be opened for reading, for the reason given (its permissions); nothing installs
-            /// over it, since a new copy would be as unreadable to whoever cannot read this one.
+            /// A file that cannot be opened for reading, for the reason given (its permissions); an install
+            /// replaces it only when forced, since mending its permissions is the repair, not a new copy.
             case unreadable(reason: String)
         }
     }
