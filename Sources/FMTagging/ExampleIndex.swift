@@ -87,13 +87,8 @@ public struct ExampleIndex: Sendable {
 
     /// The examples for a text, least similar first; never an example of the text itself.
     public func examples(for text: String) -> [Example] {
-        examples(for: text, count: shots)
-    }
-
-    /// The `count` examples most similar to `text`, least similar first; never an example of the text itself.
-    func examples(for text: String, count: Int) -> [Example] {
-        guard count > 0 else { return [] }
-        return nearest(to: text, count: count).reversed().map { examples[$0.index] }
+        guard shots > 0 else { return [] }
+        return nearest(to: text, count: shots).reversed().map { examples[$0.index] }
     }
 
     /// The positions of the `count` examples most similar to `text` with their BM25 scores, most similar first;

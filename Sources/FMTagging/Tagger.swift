@@ -48,14 +48,14 @@ public struct Tagger: Sendable {
     /// The transcript a session for `text` starts from: ``startingTranscript`` and then the most similar
     /// examples of the configuration's example index.
     public func startingTranscript(for text: String) -> Transcript {
-        startingTranscript(for: text, shots: configuration.exampleIndex?.shots ?? 0)
+        startingTranscript(with: configuration.exampleIndex?.examples(for: text) ?? [])
     }
 
-    /// ``startingTranscript`` and then the `shots` examples most similar to `text`.
-    func startingTranscript(for text: String, shots: Int) -> Transcript {
-        guard let index = configuration.exampleIndex else { return startingTranscript }
+    /// ``startingTranscript`` and then `examples`, each as a prompt and its response.
+    private func startingTranscript(with examples: some Collection<ExampleIndex.Example>) -> Transcript {
+        guard !examples.isEmpty else { return startingTranscript }
         var entries = Array(startingTranscript)
-        for example in index.examples(for: text, count: shots) {
+        for example in examples {
             entries.append(.prompt(.init(segments: [.text(.init(content: example.text))])))
             entries.append(.response(.init(segments: [.structure(.init(schemaName: "example", content: example.result))])))
         }
@@ -88,27 +88,29 @@ public struct Tagger: Sendable {
     public func tag(_ text: String) async -> Result<GeneratedContent, TaggingFailure> {
         if let unsupported = configuration.unsupportedVotes { return .failure(unsupported) }
         if let remote = configuration.remoteEngines { return await tagRemotely(text, on: remote) }
-        var shots = configuration.exampleIndex?.shots ?? 0
-        while true {
-            let result = await tagLocally(text, shots: shots)
-            guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
-            shots = Self.fewerShots(after: min(shots, shotsAvailable(for: text)))
-        }
+        return await withFittingExamples(for: text) { transcript in await tagLocally(text, from: transcript) }
     }
 
     /// How many examples to try after `shots` left no room: half as many, so a text tries a few counts at most.
     static func fewerShots(after shots: Int) -> Int { shots / 2 }
 
-    /// How many examples `text` gets from the example index: its shots, or fewer when the pool (less the text
-    /// itself) holds fewer. Halving starts from these, as a calibration text's examples halve from those it got;
-    /// it is counted only once a prompt overflowed, since it ranks the whole pool again.
-    private func shotsAvailable(for text: String) -> Int {
-        guard let index = configuration.exampleIndex else { return 0 }
-        return index.examples(for: text, count: index.shots).count
+    /// `attempt` from the transcript with the examples `text` gets from the example index, then, while it fails
+    /// with `context-overflow`, from ones with fewer (``fewerShots(after:)``), the least similar left out. The
+    /// pool is ranked once; halving starts from the examples the text got, as a calibration text's do.
+    private func withFittingExamples(
+        for text: String, _ attempt: (Transcript) async -> Result<GeneratedContent, TaggingFailure>
+    ) async -> Result<GeneratedContent, TaggingFailure> {
+        let ranked = configuration.exampleIndex?.examples(for: text) ?? []
+        var count = ranked.count
+        while true {
+            let result = await attempt(startingTranscript(with: ranked.suffix(count)))
+            guard case .failure(let failure) = result, failure.code == "context-overflow", count > 0 else { return result }
+            count = Self.fewerShots(after: count)
+        }
     }
 
-    private func tagLocally(_ text: String, shots: Int) async -> Result<GeneratedContent, TaggingFailure> {
-        let session = LanguageModelSession(model: configuration.model, transcript: startingTranscript(for: text, shots: shots))
+    private func tagLocally(_ text: String, from transcript: Transcript) async -> Result<GeneratedContent, TaggingFailure> {
+        let session = LanguageModelSession(model: configuration.model, transcript: transcript)
         do {
             let response = try await QualityLevers.$current.withValue(configuration.levers) {
                 try await CalibrationSample.$texts.withValue(configuration.effectiveCalibrationTexts) {
@@ -239,17 +241,13 @@ public struct Tagger: Sendable {
     /// in-process engine's use-case prompting and quality levers. The job's guardrails check the text before
     /// it is sent and the answer after, as the local model's do.
     private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel) async -> Result<GeneratedContent, TaggingFailure> {
-        var shots = configuration.exampleIndex?.shots ?? 0
-        while true {
-            let result = await tagRemotely(text, model: model, shots: shots)
-            guard case .failure(let failure) = result, failure.code == "context-overflow", shots > 0 else { return result }
-            shots = Self.fewerShots(after: min(shots, shotsAvailable(for: text)))
-        }
+        await withFittingExamples(for: text) { transcript in await tagRemotely(text, model: model, from: transcript) }
     }
 
-    private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel, shots: Int) async -> Result<GeneratedContent, TaggingFailure> {
+    private func tagRemotely(_ text: String, model: ChatCompletionsLanguageModel, from transcript: Transcript) async
+        -> Result<GeneratedContent, TaggingFailure> {
         let guardrails = configuration.model.guardrails
-        let session = LanguageModelSession(model: model, transcript: startingTranscript(for: text, shots: shots))
+        let session = LanguageModelSession(model: model, transcript: transcript)
         let started = ContinuousClock.now
         do {
             let response = try await session.respond(to: text, schema: configuration.schema, options: configuration.effectiveOptions)

@@ -88,12 +88,14 @@ extension FM {
                         if !quiet { print("\(entry.name) is installed at \(entry.fileURL.path)") }
                         continue
                     }
-                    if !force, entry.installState != .directory, let problem = entry.installProblem {
-                        // An unreadable file is refused by the install itself, which says why.
-                        if case .unreadable = entry.installState { try download(entry, force: false); continue }
-                        Console.note("\(entry.fileURL.path) \(problem); downloading it again.\n")
+                    switch entry.installState {
+                    case .incomplete where !force, .damaged where !force:
+                        if let problem = entry.installProblem { Console.note("\(entry.fileURL.path) \(problem); downloading it again.\n") }
+                    default: break
                     }
-                    try download(entry, force: true)
+                    // Not forced, the install itself refuses what a download would not repair (a directory, a file
+                    // this user cannot read), saying why.
+                    try download(entry, force: force)
                 }
             }
 

@@ -82,6 +82,14 @@ extension ModelCatalog {
             }
         }
 
+        /// ``installProblem`` as a sentence about the file, ending with the download that repairs it except for a
+        /// file this user cannot read, which a new copy would not mend; `nil` when there is no problem.
+        package var installProblemSentence: String? {
+            guard let problem = installProblem else { return nil }
+            if case .unreadable = installState { return "\(fileURL.path) \(problem)." }
+            return "\(fileURL.path) \(problem). Run `fm model install \(name)` to download it again."
+        }
+
         /// Whether an installed file is present, by size and header.
         public enum InstallState: Sendable, Hashable {
             /// No file.

